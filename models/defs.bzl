@@ -1,0 +1,23 @@
+"""Build rule for Relacy model tests."""
+
+load("@rules_cc//cc:defs.bzl", "cc_test")
+
+def relacy_model_test(name, srcs, deps = [], size = "small", **kwargs):
+    """A Relacy model: runs the correct protocol and its mutants, fails on any surprise.
+
+    Relacy replaces the global operator new/delete but not their sized variants, so sized
+    deallocation must be off or libstdc++'s sized delete frees Relacy's memory. Relacy is
+    not sanitizer-clean: the target is tagged nosan.
+    """
+    cc_test(
+        name = name,
+        srcs = srcs,
+        copts = ["-fno-sized-deallocation"],
+        size = size,
+        tags = ["nosan"],
+        deps = deps + [
+            "//models:model_runner",
+            "//core/sync:relacy_platform",
+        ],
+        **kwargs
+    )
