@@ -1,0 +1,104 @@
+#include "core/sampler/xoshiro_lanes.h"
+
+namespace mpo::sampler {
+
+std::uint64_t SplitMix64Next(std::uint64_t* state) {
+  std::uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+XoshiroLanes XoshiroLanes::Seeded(std::uint64_t seed) {
+  XoshiroLanes lanes{};
+  std::uint64_t state = seed;
+  for (int i = 0; i < kLanes; ++i) {
+    std::uint64_t t = SplitMix64Next(&state);
+    lanes.words[0][i] = static_cast<std::uint32_t>(t);
+    lanes.words[1][i] = static_cast<std::uint32_t>(t >> 32);
+    t = SplitMix64Next(&state);
+    lanes.words[2][i] = static_cast<std::uint32_t>(t);
+    lanes.words[3][i] = static_cast<std::uint32_t>(t >> 32);
+  }
+  return lanes;
+}
+
+namespace {
+
+// The 128-bit state of one lane as two 64-bit halves: bit 32*w + b is bit b of word w.
+struct State128 {
+  std::uint64_t lo = 0, hi = 0;
+  bool Bit(int k) const { return ((k < 64 ? lo >> k : hi >> (k - 64)) & 1u) != 0; }
+  void Xor(const State128& o) {
+    lo ^= o.lo;
+    hi ^= o.hi;
+  }
+};
+
+State128 OneStep(State128 s) {
+  std::uint32_t w0 = static_cast<std::uint32_t>(s.lo), w1 = static_cast<std::uint32_t>(s.lo >> 32);
+  std::uint32_t w2 = static_cast<std::uint32_t>(s.hi), w3 = static_cast<std::uint32_t>(s.hi >> 32);
+  const std::uint32_t t = w1 << 9;
+  w2 ^= w0;
+  w3 ^= w1;
+  w1 ^= w2;
+  w0 ^= w3;
+  w2 ^= t;
+  w3 = (w3 << 11) | (w3 >> 21);
+  return State128{w0 | (std::uint64_t{w1} << 32), w2 | (std::uint64_t{w3} << 32)};
+}
+
+// A linear map on 128-bit states, stored as the images of the 128 basis vectors.
+struct Matrix128 {
+  std::array<State128, 128> column;
+
+  State128 Apply(const State128& v) const {
+    State128 r;
+    for (int k = 0; k < 128; ++k)
+      if (v.Bit(k)) r.Xor(column[k]);
+    return r;
+  }
+  Matrix128 Then(const Matrix128& next) const {  // next ∘ this
+    Matrix128 r;
+    for (int k = 0; k < 128; ++k) r.column[k] = next.Apply(column[k]);
+    return r;
+  }
+};
+
+Matrix128 StepMatrix() {
+  Matrix128 m;
+  for (int k = 0; k < 128; ++k) {
+    State128 e;
+    if (k < 64) e.lo = std::uint64_t{1} << k;
+    else e.hi = std::uint64_t{1} << (k - 64);
+    m.column[k] = OneStep(e);
+  }
+  return m;
+}
+
+}  // namespace
+
+void XoshiroLanes::Advance(std::uint64_t steps) {
+  if (steps == 0) return;
+  // Collect the lanes as 128-bit states, apply M^steps by square-and-multiply.
+  std::array<State128, kLanes> lanes;
+  for (int i = 0; i < kLanes; ++i) {
+    lanes[i].lo = words[0][i] | (std::uint64_t{words[1][i]} << 32);
+    lanes[i].hi = words[2][i] | (std::uint64_t{words[3][i]} << 32);
+  }
+  Matrix128 power = StepMatrix();
+  while (steps != 0) {
+    if (steps & 1u)
+      for (auto& s : lanes) s = power.Apply(s);
+    steps >>= 1;
+    if (steps != 0) power = power.Then(power);
+  }
+  for (int i = 0; i < kLanes; ++i) {
+    words[0][i] = static_cast<std::uint32_t>(lanes[i].lo);
+    words[1][i] = static_cast<std::uint32_t>(lanes[i].lo >> 32);
+    words[2][i] = static_cast<std::uint32_t>(lanes[i].hi);
+    words[3][i] = static_cast<std::uint32_t>(lanes[i].hi >> 32);
+  }
+}
+
+}  // namespace mpo::sampler
