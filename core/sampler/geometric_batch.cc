@@ -3,6 +3,7 @@
 #include <bit>
 #include <cfloat>
 #include <cstring>
+#include <string_view>
 
 #if defined(__FAST_MATH__)
 #error "the sampler must be bit-exact: do not build it with -ffast-math"
@@ -35,7 +36,7 @@ std::uint64_t Clip(float b) {
   return b >= kTwoPow62 ? kMaxLong : static_cast<std::uint64_t>(b);
 }
 
-// ---- The vector kernel, instantiated for SSE2 (4 lanes) and AVX2 (8 lanes). ----
+// ---- The vector kernel, instantiated for SSE2 (4 lanes), AVX2 (8) and AVX-512 (16). ----
 
 typedef float F4 __attribute__((vector_size(16)));
 typedef std::int32_t I4 __attribute__((vector_size(16)));
@@ -43,6 +44,9 @@ typedef std::uint32_t U4 __attribute__((vector_size(16)));
 typedef float F8 __attribute__((vector_size(32)));
 typedef std::int32_t I8 __attribute__((vector_size(32)));
 typedef std::uint32_t U8 __attribute__((vector_size(32)));
+typedef float F16 __attribute__((vector_size(64)));
+typedef std::int32_t I16 __attribute__((vector_size(64)));
+typedef std::uint32_t U16 __attribute__((vector_size(64)));
 
 template <int W>
 struct V;
@@ -58,6 +62,35 @@ struct V<8> {
   using I = I8;
   using U = U8;
 };
+template <>
+struct V<16> {
+  using F = F16;
+  using I = I16;
+  using U = U16;
+};
+
+// As Rounded, for whole vectors; 512-bit vectors live in EVEX registers ("v").
+template <int W, class T>
+[[gnu::always_inline]] inline T RoundedV(T v) {
+  if constexpr (W == 16) {
+    asm("" : "+v"(v));
+  } else {
+    asm("" : "+x"(v));
+  }
+  return v;
+}
+
+template <class T>
+[[gnu::always_inline]] inline T Load(const void* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <class T>
+[[gnu::always_inline]] inline void Store(void* p, const T& v) {
+  std::memcpy(p, &v, sizeof v);
+}
 
 template <int W>
 [[gnu::always_inline]] inline void BatchKernel(XoshiroLanes& lanes, float k, std::uint64_t* out) {
@@ -65,13 +98,13 @@ template <int W>
   using I = typename V<W>::I;
   using U = typename V<W>::U;
   const F kv = F{} + k;
+  alignas(64) float draws[kLanes];
+  alignas(64) std::int32_t floors[kLanes];
+  I any_large{};
   for (int i = 0; i < kLanes; i += W) {
     // xoshiro128+ step on W lanes (integer only: exact whatever the flags).
-    U s0, s1, s2, s3;
-    std::memcpy(&s0, &lanes.words[0][i], sizeof s0);
-    std::memcpy(&s1, &lanes.words[1][i], sizeof s1);
-    std::memcpy(&s2, &lanes.words[2][i], sizeof s2);
-    std::memcpy(&s3, &lanes.words[3][i], sizeof s3);
+    U s0 = Load<U>(&lanes.words[0][i]), s1 = Load<U>(&lanes.words[1][i]);
+    U s2 = Load<U>(&lanes.words[2][i]), s3 = Load<U>(&lanes.words[3][i]);
     const U y = s0 + s3;
     const U t = s1 << 9;
     s2 ^= s0;
@@ -80,37 +113,43 @@ template <int W>
     s0 ^= s3;
     s2 ^= t;
     s3 = (s3 << 11) | (s3 >> 21);
-    std::memcpy(&lanes.words[0][i], &s0, sizeof s0);
-    std::memcpy(&lanes.words[1][i], &s1, sizeof s1);
-    std::memcpy(&lanes.words[2][i], &s2, sizeof s2);
-    std::memcpy(&lanes.words[3][i], &s3, sizeof s3);
+    Store(&lanes.words[0][i], s0);
+    Store(&lanes.words[1][i], s1);
+    Store(&lanes.words[2][i], s2);
+    Store(&lanes.words[3][i], s3);
+
+    // (float)y, correctly rounded, from two exact halves: hi * 2^16 is exact, so the sum
+    // is the only rounding (and a fused multiply-add would round the same exact value).
+    const F hi = __builtin_convertvector((I)(y >> 16), F);
+    const F lo = __builtin_convertvector((I)(y & 0xFFFF), F);
+    const F f = RoundedV<W>(hi * 65536.0f + lo) + 0.5f;
 
     // log_approx: split y + 0.5 into exponent and mantissa by reinterpreting its bits.
-    const F f = __builtin_convertvector(y, F) + 0.5f;
-    I bits;
-    std::memcpy(&bits, &f, sizeof bits);
+    const I bits = Load<I>(&f);
     const F e = __builtin_convertvector(bits >> 23, F);
-    const I mbits = (bits & 0x7FFFFF) | 0x3F800000;
-    F x;
-    std::memcpy(&x, &mbits, sizeof x);
-    F p = kC2 + Rounded(x * kC3);
-    p = kC1 + Rounded(x * p);
-    p = kC0 + Rounded(x * p);
-    const F log = p + Rounded(kLn2 * e);
-    const F b = 1.0f + Rounded(log * kv);
+    const I mantissa_bits = (bits & 0x7FFFFF) | 0x3F800000;
+    const F x = Load<F>(&mantissa_bits);
+    F p = kC2 + RoundedV<W>(x * kC3);
+    p = kC1 + RoundedV<W>(x * p);
+    p = kC0 + RoundedV<W>(x * p);
+    const F log = p + RoundedV<W>(kLn2 * e);
+    const F b = 1.0f + RoundedV<W>(log * kv);
 
-    // floor and clip. Draws below 2^31 (almost all, for useful λ) convert in vector.
-    float lanes_b[W];
-    std::memcpy(lanes_b, &b, sizeof lanes_b);
-    const I small = b < 2147483648.0f;
-    bool all_small = true;
-    for (int j = 0; j < W; ++j) all_small &= small[j] != 0;
-    if (all_small) {
-      const I n = __builtin_convertvector(b, I);
-      for (int j = 0; j < W; ++j) out[i + j] = static_cast<std::uint32_t>(n[j]);
-    } else {
-      for (int j = 0; j < W; ++j) out[i + j] = Clip(lanes_b[j]);
-    }
+    // floor: draws below 2^31 (almost all, for useful λ) convert in vector; a larger one
+    // converts to INT32_MIN, whose sign bit flags the batch for the scalar clip below.
+    Store(&draws[i], b);
+    const I n = __builtin_convertvector(b, I);
+    any_large |= n;
+    Store(&floors[i], n);
+  }
+  // Widening in a plain loop lets the compiler pick its best zero-extending stores.
+  for (int i = 0; i < kLanes; ++i) out[i] = static_cast<std::uint32_t>(floors[i]);
+  std::uint64_t sign_bits[W / 2];
+  std::memcpy(sign_bits, &any_large, sizeof sign_bits);
+  std::uint64_t large = 0;
+  for (int j = 0; j < W / 2; ++j) large |= sign_bits[j];
+  if ((large & 0x8000000080000000ull) != 0) {
+    for (int i = 0; i < kLanes; ++i) out[i] = Clip(draws[i]);
   }
 }
 
@@ -120,11 +159,17 @@ void BatchSse2(XoshiroLanes& lanes, float k, std::uint64_t* out) { BatchKernel<4
   BatchKernel<8>(lanes, k, out);
 }
 
+[[gnu::target("avx512f")]] void BatchAvx512(XoshiroLanes& lanes, float k, std::uint64_t* out) {
+  BatchKernel<16>(lanes, k, out);
+}
+
 using BatchFn = void (*)(XoshiroLanes&, float, std::uint64_t*);
 
 BatchFn PickBatch() {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") ? &BatchAvx2 : &BatchSse2;
+  if (__builtin_cpu_supports("avx512f")) return &BatchAvx512;
+  if (__builtin_cpu_supports("avx2")) return &BatchAvx2;
+  return &BatchSse2;
 }
 
 BatchFn Batch() {
@@ -153,6 +198,16 @@ void GeometricBatch(XoshiroLanes& lanes, float one_log1m_lambda, std::uint64_t* 
   Batch()(lanes, one_log1m_lambda, out);
 }
 
-const char* GeometricBatchKernel() { return Batch() == &BatchAvx2 ? "avx2" : "sse2"; }
+const char* GeometricBatchKernel() {
+  const BatchFn fn = Batch();
+  return fn == &BatchAvx512 ? "avx512f" : fn == &BatchAvx2 ? "avx2" : "sse2";
+}
+
+void GeometricBatchWith(const char* kernel, XoshiroLanes& lanes, float one_log1m_lambda,
+                        std::uint64_t* out) {
+  const std::string_view name(kernel);
+  const BatchFn fn = name == "avx512f" ? &BatchAvx512 : name == "avx2" ? &BatchAvx2 : &BatchSse2;
+  fn(lanes, one_log1m_lambda, out);
+}
 
 }  // namespace mpo::sampler

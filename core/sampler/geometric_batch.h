@@ -26,11 +26,16 @@ float LogApprox(std::uint32_t y);
 // form of the batch below.
 std::uint64_t GeometricFromUniform(std::uint32_t u, float one_log1m_lambda);
 
-// Steps every lane once and writes the 64 geometric draws to `out`. Uses AVX2 when the
-// CPU has it, SSE2 otherwise; both give the same bits as the scalar form.
+// Steps every lane once and writes the 64 geometric draws to `out`. Uses AVX-512 or
+// AVX2 when the CPU has it, SSE2 otherwise; all give the same bits as the scalar form.
 void GeometricBatch(XoshiroLanes& lanes, float one_log1m_lambda, std::uint64_t* out);
 
-// Which kernel GeometricBatch uses on this CPU ("avx2" or "sse2"), for reports.
+// Which kernel GeometricBatch uses on this CPU ("avx512f", "avx2" or "sse2").
 const char* GeometricBatchKernel();
+
+// GeometricBatch with a named kernel, public to let tests compare every kernel the CPU
+// supports. Precondition: the CPU supports `kernel`.
+void GeometricBatchWith(const char* kernel, XoshiroLanes& lanes, float one_log1m_lambda,
+                        std::uint64_t* out);
 
 }  // namespace mpo::sampler

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "core/sampler/geometric_batch.h"
 #include "core/sampler/vectors.h"
@@ -146,7 +147,38 @@ TEST(SamplerTest, CheckedBinomialRejectsHugeLength) {
 
 TEST(SamplerTest, KernelIsReported) {
   const std::string kernel = GeometricBatchKernel();
-  EXPECT_TRUE(kernel == "avx2" || kernel == "sse2") << kernel;
+  EXPECT_TRUE(kernel == "avx512f" || kernel == "avx2" || kernel == "sse2") << kernel;
+}
+
+}  // namespace
+}  // namespace mpo::sampler
+
+namespace mpo::sampler {
+namespace {
+
+// Every kernel this CPU can run gives the scalar form's bits, including on draws large
+// enough to take the clipping path (tiny λ) and exactly Max_long (λ = 0).
+TEST(GeometricBatchTest, EveryKernelMatchesScalarForm) {
+  __builtin_cpu_init();
+  std::vector<const char*> kernels = {"sse2"};
+  if (__builtin_cpu_supports("avx2")) kernels.push_back("avx2");
+  if (__builtin_cpu_supports("avx512f")) kernels.push_back("avx512f");
+  for (double lambda : {1.0, 0.5, 1e-3, 1e-9, 1e-15, 1e-300, 0.0}) {
+    const float k = static_cast<float>(Rate(lambda).one_log1m_lambda());
+    for (const char* kernel : kernels) {
+      XoshiroLanes vec = XoshiroLanes::Seeded(5), ref = vec;
+      std::uint64_t out[kLanes];
+      std::uint32_t u[kLanes];
+      for (int batch = 0; batch < 50; ++batch) {
+        GeometricBatchWith(kernel, vec, k, out);
+        ref.Step(u);
+        for (int i = 0; i < kLanes; ++i)
+          ASSERT_EQ(out[i], GeometricFromUniform(u[i], k))
+              << kernel << " lambda=" << lambda << " batch " << batch << " lane " << i;
+      }
+      EXPECT_EQ(vec, ref);
+    }
+  }
 }
 
 }  // namespace
