@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   s.Start(*rate);
   const bool lambda_one = lambda == 1.0;
   // Budget of expected geometric draws per input, to keep each run fast.
-  double budget = 1 << 16;
+  double budget = 1 << 12;
   while (in.size > 0) {
     const std::uint8_t op = in.Take<std::uint8_t>();
     if (op % 4 == 0) {

@@ -27,8 +27,8 @@ struct MailboxSuite : rl::test_suite<MailboxSuite<kPublish, kObserve>, 1> {
 }  // namespace mpo::models
 
 int main() {
-  using mpo::models::MailboxSuite;
   using mpo::models::ExpectModel;
+  using mpo::models::MailboxSuite;
   using MO = mpo::sync::MemoryOrder;
   bool ok = true;
   ok &= ExpectModel<MailboxSuite<MO::kRelease, MO::kAcquire>>("mailbox release/acquire", true);

@@ -21,10 +21,10 @@ std::string RepoFile(const std::string& workspace_relative);
 }  // namespace mpo::testing
 
 // Skips the current GoogleTest test with a message saying clearly what was not checked.
-#define MPO_REQUIRE_SHARED_TESTDATA(dir_var)                                              \
-  auto dir_var##_opt = ::mpo::testing::SharedTestdataDir();                               \
-  if (!dir_var##_opt) {                                                                   \
-    GTEST_SKIP() << "SKIPPED: ../shared/testdata not found (set MPO_SHARED_TESTDATA); "    \
-                    "this conformance check did not run";                                 \
-  }                                                                                       \
+#define MPO_REQUIRE_SHARED_TESTDATA(dir_var)                                            \
+  auto dir_var##_opt = ::mpo::testing::SharedTestdataDir();                             \
+  if (!dir_var##_opt) {                                                                 \
+    GTEST_SKIP() << "SKIPPED: ../shared/testdata not found (set MPO_SHARED_TESTDATA); " \
+                    "this conformance check did not run";                               \
+  }                                                                                     \
   const std::string dir_var = *dir_var##_opt

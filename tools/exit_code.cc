@@ -12,7 +12,8 @@ int ExitCode() { return g_exit_code; }
 
 void ReportError(const std::string& context, const Status& status) {
   std::fprintf(stderr, "memprof-oracle: %s: %s\n", context.c_str(), status.ToString().c_str());
-  const bool usage = status.code() == ErrorCode::kInvalidArgument || status.code() == ErrorCode::kIo;
+  const bool usage =
+      status.code() == ErrorCode::kInvalidArgument || status.code() == ErrorCode::kIo;
   SetExitCode(usage ? kExitUsage : kExitBadInput);
 }
 

@@ -100,8 +100,7 @@ int main(int argc, char** argv) {
     benchmark::RegisterBenchmark("BM_GeometricBatchOnly/avx2", BM_GeometricBatchOnly, "avx2");
   }
   if (__builtin_cpu_supports("avx512f")) {
-    benchmark::RegisterBenchmark("BM_GeometricBatchOnly/avx512f", BM_GeometricBatchOnly,
-                                 "avx512f");
+    benchmark::RegisterBenchmark("BM_GeometricBatchOnly/avx512f", BM_GeometricBatchOnly, "avx512f");
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

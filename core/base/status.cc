@@ -37,8 +37,8 @@ std::string Status::ToString() const {
     out += ": ";
   } else if (byte_offset_) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "at offset 0x%llx: ",
-                  static_cast<unsigned long long>(*byte_offset_));
+    std::snprintf(buf, sizeof buf,
+                  "at offset 0x%llx: ", static_cast<unsigned long long>(*byte_offset_));
     out += buf;
   }
   out += message_;

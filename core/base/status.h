@@ -82,7 +82,7 @@ class [[nodiscard]] Status {
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : v_(std::move(value)) {}        // NOLINT(google-explicit-constructor)
   Result(Status status) : v_(std::move(status)) {  // NOLINT(google-explicit-constructor)
     if (std::get<Status>(v_).ok()) v_ = Status(ErrorCode::kInternal, "Result built from OK status");
   }
@@ -109,8 +109,8 @@ class [[nodiscard]] Result {
 }  // namespace mpo
 
 // Propagates a non-OK Status from an expression returning Status.
-#define MPO_RETURN_IF_ERROR(expr)          \
-  do {                                     \
-    ::mpo::Status mpo_status_ = (expr);    \
+#define MPO_RETURN_IF_ERROR(expr)              \
+  do {                                         \
+    ::mpo::Status mpo_status_ = (expr);        \
     if (!mpo_status_.ok()) return mpo_status_; \
   } while (0)

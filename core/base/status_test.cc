@@ -16,8 +16,9 @@ TEST(StatusTest, MessageNamesFieldAndOffset) {
                  .WithField("packet header: size")
                  .AtOffset(0x1a2, 3);
   EXPECT_FALSE(s.ok());
-  EXPECT_EQ(s.ToString(),
-            "corrupt: packet header: size at offset 0x1a2 (bit 3): exceeds the remaining 0x40 bytes");
+  EXPECT_EQ(
+      s.ToString(),
+      "corrupt: packet header: size at offset 0x1a2 (bit 3): exceeds the remaining 0x40 bytes");
   EXPECT_EQ(*s.byte_offset(), 0x1a2u);
 }
 

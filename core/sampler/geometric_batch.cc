@@ -22,9 +22,17 @@ constexpr float kLn2 = 0.6931471805f;
 
 // Forces `v` to be materialised, rounded to its type, before later use: the compiler
 // cannot see through the asm, so it cannot fuse the product into a following sum.
+// (clang's `#pragma clang fp contract(off)` is not enough: -ffp-contract=fast overrides
+// it.) clang rejects vector-register operands wider than the enclosing template allows,
+// so under clang the value goes through memory: slower, but clang builds are for
+// sanitizers and fuzzing.
 template <class V>
 [[gnu::always_inline]] inline V Rounded(V v) {
+#if defined(__clang__)
+  asm("" : "+m"(v));
+#else
   asm("" : "+x"(v));
+#endif
   return v;
 }
 
@@ -38,15 +46,15 @@ std::uint64_t Clip(float b) {
 
 // ---- The vector kernel, instantiated for SSE2 (4 lanes), AVX2 (8) and AVX-512 (16). ----
 
-typedef float F4 __attribute__((vector_size(16)));
-typedef std::int32_t I4 __attribute__((vector_size(16)));
-typedef std::uint32_t U4 __attribute__((vector_size(16)));
-typedef float F8 __attribute__((vector_size(32)));
-typedef std::int32_t I8 __attribute__((vector_size(32)));
-typedef std::uint32_t U8 __attribute__((vector_size(32)));
-typedef float F16 __attribute__((vector_size(64)));
-typedef std::int32_t I16 __attribute__((vector_size(64)));
-typedef std::uint32_t U16 __attribute__((vector_size(64)));
+using F4 = float __attribute__((vector_size(16)));
+using I4 = std::int32_t __attribute__((vector_size(16)));
+using U4 = std::uint32_t __attribute__((vector_size(16)));
+using F8 = float __attribute__((vector_size(32)));
+using I8 = std::int32_t __attribute__((vector_size(32)));
+using U8 = std::uint32_t __attribute__((vector_size(32)));
+using F16 = float __attribute__((vector_size(64)));
+using I16 = std::int32_t __attribute__((vector_size(64)));
+using U16 = std::uint32_t __attribute__((vector_size(64)));
 
 template <int W>
 struct V;
@@ -72,11 +80,15 @@ struct V<16> {
 // As Rounded, for whole vectors; 512-bit vectors live in EVEX registers ("v").
 template <int W, class T>
 [[gnu::always_inline]] inline T RoundedV(T v) {
+#if defined(__clang__)
+  asm("" : "+m"(v));
+#else
   if constexpr (W == 16) {
     asm("" : "+v"(v));
   } else {
     asm("" : "+x"(v));
   }
+#endif
   return v;
 }
 

@@ -69,8 +69,10 @@ Matrix128 StepMatrix() {
   Matrix128 m;
   for (int k = 0; k < 128; ++k) {
     State128 e;
-    if (k < 64) e.lo = std::uint64_t{1} << k;
-    else e.hi = std::uint64_t{1} << (k - 64);
+    if (k < 64)
+      e.lo = std::uint64_t{1} << k;
+    else
+      e.hi = std::uint64_t{1} << (k - 64);
     m.column[k] = OneStep(e);
   }
   return m;
@@ -78,26 +80,30 @@ Matrix128 StepMatrix() {
 
 }  // namespace
 
+// M^(2^k) for k = 0..63, computed once: Advance then costs one matrix application per
+// set bit of `steps` and lane.
+static const std::array<Matrix128, 64>& StepMatrixPowers() {
+  static const auto* powers = [] {
+    static std::array<Matrix128, 64> p;
+    p[0] = StepMatrix();
+    for (int k = 1; k < 64; ++k) p[k] = p[k - 1].Then(p[k - 1]);
+    return &p;
+  }();
+  return *powers;
+}
+
 void XoshiroLanes::Advance(std::uint64_t steps) {
   if (steps == 0) return;
-  // Collect the lanes as 128-bit states, apply M^steps by square-and-multiply.
-  std::array<State128, kLanes> lanes;
+  const auto& powers = StepMatrixPowers();
   for (int i = 0; i < kLanes; ++i) {
-    lanes[i].lo = words[0][i] | (std::uint64_t{words[1][i]} << 32);
-    lanes[i].hi = words[2][i] | (std::uint64_t{words[3][i]} << 32);
-  }
-  Matrix128 power = StepMatrix();
-  while (steps != 0) {
-    if (steps & 1u)
-      for (auto& s : lanes) s = power.Apply(s);
-    steps >>= 1;
-    if (steps != 0) power = power.Then(power);
-  }
-  for (int i = 0; i < kLanes; ++i) {
-    words[0][i] = static_cast<std::uint32_t>(lanes[i].lo);
-    words[1][i] = static_cast<std::uint32_t>(lanes[i].lo >> 32);
-    words[2][i] = static_cast<std::uint32_t>(lanes[i].hi);
-    words[3][i] = static_cast<std::uint32_t>(lanes[i].hi >> 32);
+    State128 s{words[0][i] | (std::uint64_t{words[1][i]} << 32),
+               words[2][i] | (std::uint64_t{words[3][i]} << 32)};
+    for (int k = 0; k < 64; ++k)
+      if ((steps >> k) & 1u) s = powers[k].Apply(s);
+    words[0][i] = static_cast<std::uint32_t>(s.lo);
+    words[1][i] = static_cast<std::uint32_t>(s.lo >> 32);
+    words[2][i] = static_cast<std::uint32_t>(s.hi);
+    words[3][i] = static_cast<std::uint32_t>(s.hi >> 32);
   }
 }
 

@@ -8,11 +8,10 @@
 
 #include <functional>
 #include <memory>
+#include <relacy/relacy.hpp>
 #include <utility>
 
 #include "core/sync/memory_order.h"
-
-#include <relacy/relacy.hpp>
 
 // relacy.hpp turns `delete` into a macro; `= delete` below needs the keyword.
 #pragma push_macro("delete")
@@ -55,8 +54,8 @@ struct RelacyPlatform {
     }
     bool CompareExchange(T& expected, T desired, MemoryOrder success, MemoryOrder failure,
                          SourceLoc loc = SourceLoc::Here()) {
-      return a_.compare_exchange_strong(expected, desired, ToRl(success), Info(loc),
-                                        ToRl(failure), Info(loc));
+      return a_.compare_exchange_strong(expected, desired, ToRl(success), Info(loc), ToRl(failure),
+                                        Info(loc));
     }
     T FetchAdd(T v, MemoryOrder mo, SourceLoc loc = SourceLoc::Here()) {
       return a_.fetch_add(v, ToRl(mo), Info(loc));
@@ -93,9 +92,7 @@ struct RelacyPlatform {
 
   class Lock {
    public:
-    explicit Lock(Mutex& m, SourceLoc loc = SourceLoc::Here()) : m_(m), loc_(loc) {
-      m_.Lock(loc);
-    }
+    explicit Lock(Mutex& m, SourceLoc loc = SourceLoc::Here()) : m_(m), loc_(loc) { m_.Lock(loc); }
     ~Lock() { m_.Unlock(loc_); }
     Lock(const Lock&) = delete;
     Lock& operator=(const Lock&) = delete;

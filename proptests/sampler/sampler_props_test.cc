@@ -42,8 +42,8 @@ RC_GTEST_PROP(SamplerProps, LambdaOneGivesOne, (std::uint64_t seed)) {
 
 RC_GTEST_PROP(SamplerProps, BinomialAtMostLength, (std::uint64_t seed)) {
   const double lambda = *GenLambda();
-  const auto lengths = *rc::gen::container<std::vector<std::uint32_t>>(
-      rc::gen::inRange<std::uint32_t>(0, 5000));
+  const auto lengths =
+      *rc::gen::container<std::vector<std::uint32_t>>(rc::gen::inRange<std::uint32_t>(0, 5000));
   Sampler s(seed);
   s.Start(Rate(lambda));
   for (std::uint32_t len : lengths) RC_ASSERT(s.Binomial(len) <= len);
@@ -53,8 +53,8 @@ RC_GTEST_PROP(SamplerProps, BinomialAtMostLength, (std::uint64_t seed)) {
 // same words as sampling their concatenation, and leaves the same surplus.
 RC_GTEST_PROP(SamplerProps, SurplusCarriesAcrossCalls, (std::uint64_t seed)) {
   const double lambda = *GenLambda();
-  const auto lengths = *rc::gen::nonEmpty(rc::gen::container<std::vector<std::uint32_t>>(
-      rc::gen::inRange<std::uint32_t>(0, 3000)));
+  const auto lengths = *rc::gen::nonEmpty(
+      rc::gen::container<std::vector<std::uint32_t>>(rc::gen::inRange<std::uint32_t>(0, 3000)));
   Sampler split(seed), whole(seed);
   split.Start(Rate(lambda));
   whole.Start(Rate(lambda));

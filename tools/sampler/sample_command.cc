@@ -29,8 +29,9 @@ void RunSample(const SampleOptions& o) {
   }
   const bool binomial = o.kind == "binomial";
   if (binomial && o.length >= sampler::kMaxLong) {
-    ReportError("sample", Status(ErrorCode::kInvalidArgument, "must be below 2^62 - 1")
-                              .WithField("--length"));
+    ReportError(
+        "sample",
+        Status(ErrorCode::kInvalidArgument, "must be below 2^62 - 1").WithField("--length"));
     return;
   }
   sampler::Sampler s(o.seed);

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Everything CI checks, in order; stops at the first failing stage. The README's test
+# command. FUZZ_SECONDS (default 60) bounds each fuzz target's run.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+log=$(mktemp)
+total_passed=0
+total_failed=0
+# Adds up every "N passed, N failed" line a stage printed into the closing summary.
+tally() {
+  local p f
+  while read -r p f; do
+    total_passed=$((total_passed + p))
+    total_failed=$((total_failed + f))
+  done < <(sed -nE 's/^([a-z]+: )?([0-9]+) passed, ([0-9]+) failed$/\2 \3/p' "$log")
+}
+stage() {
+  echo
+  echo "######## $1"
+  shift
+  "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  tally
+  if [ "$rc" -ne 0 ]; then
+    echo "######## FAILED: $*"
+    echo "ci: $total_passed passed, $((total_failed > 0 ? total_failed : 1)) failed"
+    exit 1
+  fi
+}
+stage "tests (g++)" bash ci/test.sh
+stage "sanitizers" bash ci/sanitizers.sh
+stage "fuzzing" bash ci/fuzz.sh "${FUZZ_SECONDS:-60}"
+stage "lint" bash ci/tidy.sh
+echo
+echo "all stages passed in $((SECONDS - start)) s"
+echo "ci: $total_passed passed, $total_failed failed"

@@ -1,0 +1,20 @@
+# Shared by the ci/ scripts: Bazel with quiet progress, and the plain result line.
+export MPO_SHARED_TESTDATA="${MPO_SHARED_TESTDATA:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/shared/testdata}"
+[ -d "$MPO_SHARED_TESTDATA" ] || unset MPO_SHARED_TESTDATA
+
+BAZEL_QUIET=(--noshow_progress --color=no --curses=no)
+
+# bazel_test LABEL... [-- FLAGS]: runs bazel test, prints "N passed, N failed" (the
+# targets' verdicts, as Bazel reports them) and returns Bazel's exit code.
+bazel_test() {
+  local log
+  log=$(mktemp)
+  bazel test "${BAZEL_QUIET[@]}" "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local passed failed
+  passed=$(grep -cE '^//[^ ]+ +(\(cached\) )?PASSED in' "$log" || true)
+  failed=$(grep -cE '^//[^ ]+ +(\(cached\) )?(FAILED|TIMEOUT|FLAKY|NO STATUS|INCOMPLETE|FAILED TO BUILD)' "$log" || true)
+  rm -f "$log"
+  echo "$passed passed, $failed failed"
+  return "$rc"
+}
