@@ -13,6 +13,7 @@
 #include <random>
 
 #include "bench/common/ratio_reporter.h"
+#include "bench/sampler/ocaml_style_batch.h"
 #include "core/sampler/sampler.h"
 
 namespace {
@@ -30,6 +31,25 @@ void BM_Baseline_StdGeometric(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Baseline_StdGeometric);
+
+// OCaml's algorithm as OCaml builds it: the "original" anchor.
+void BM_OCamlStyle(benchmark::State& state) {
+  mpo::bench::OCamlStyleSampler s(42, SamplingRate::FromLambda(kLambda)->one_log1m_lambda());
+  for (auto _ : state) benchmark::DoNotOptimize(s.Geometric());
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_OCamlStyle);
+
+void BM_OCamlStyle_x1024(benchmark::State& state) {
+  mpo::bench::OCamlStyleSampler s(42, SamplingRate::FromLambda(kLambda)->one_log1m_lambda());
+  for (auto _ : state) {
+    std::uint64_t sum = 0;
+    for (int i = 0; i < 1024; ++i) sum += s.Geometric();
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetItemsProcessed(state.iterations() * 1024);
+}
+BENCHMARK(BM_OCamlStyle_x1024);
 
 void BM_ScalarReference(benchmark::State& state) {
   auto lanes = mpo::sampler::XoshiroLanes::Seeded(42);
