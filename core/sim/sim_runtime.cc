@@ -163,6 +163,7 @@ BlockId SimRuntime::NewBlock(BlockAddr addr, std::uint64_t wosize, bool reachabl
 }
 
 void SimRuntime::FreeBlock(BlockId id) {
+  if (death_observer_) death_observer_(id);
   blocks_[id].allocated = false;
   blocks_[id].addr = memprof::kNoBlock;
   free_ids_.push_back(id);

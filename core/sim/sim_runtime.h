@@ -107,6 +107,11 @@ class SimRuntime {
   // Moves every major block; memprof's weak roots are updated.
   void Compact();
 
+  // Called with each block that dies in a collection, before its id can be reused.
+  void SetDeathObserver(std::function<void(BlockId)> observer) {
+    death_observer_ = std::move(observer);
+  }
+
   // ---- callstacks ----
   // The synthetic callstack (innermost first) captured by the next samples in `domain`.
   void SetCallstack(std::uint32_t domain, std::vector<std::uint64_t> frames);
@@ -152,6 +157,7 @@ class SimRuntime {
   std::uint64_t major_collections_ = 0;
   std::uint64_t compactions_ = 0;
   std::size_t live_blocks_ = 0;
+  std::function<void(BlockId)> death_observer_;
 };
 
 }  // namespace mpo::sim
