@@ -296,6 +296,7 @@ class Harness {
   CallbackResult OnAlloc(const AllocationInfo& info, bool major) {
     Enter();
     const ProfileRef<P> p = rt_.memprof(cur_).profile();
+    if (!p || !p->sampling()) Violation("allocation callback while not sampling");
     if (info.callstack.empty()) {
       Violation("allocation callback without callstack");
       --depth_;
