@@ -98,9 +98,17 @@ void AfterMinorGc(benchmark::State& state) {
 void BM_AfterMinorGc_Young(benchmark::State& state) { AfterMinorGc(state); }
 void BM_AfterMinorGc_Total(benchmark::State& state) { AfterMinorGc(state); }
 // Young entries grow, old entries fixed.
-BENCHMARK(BM_AfterMinorGc_Young)->Args({10, 100000})->Args({100, 100000})->Args({1000, 100000})->Args({10000, 100000});
+BENCHMARK(BM_AfterMinorGc_Young)
+    ->Args({10, 100000})
+    ->Args({100, 100000})
+    ->Args({1000, 100000})
+    ->Args({10000, 100000});
 // Old entries grow, young entries fixed.
-BENCHMARK(BM_AfterMinorGc_Total)->Args({100, 1000})->Args({100, 10000})->Args({100, 100000})->Args({100, 1000000});
+BENCHMARK(BM_AfterMinorGc_Total)
+    ->Args({100, 1000})
+    ->Args({100, 10000})
+    ->Args({100, 100000})
+    ->Args({100, 1000000});
 
 void BM_TableMemory(benchmark::State& state) {
   const std::int64_t n = state.range(0);

@@ -49,8 +49,7 @@ class CallbackResult {
 
  private:
   enum class Kind : std::uint8_t { kKeep, kDrop, kRaise };
-  CallbackResult(Kind kind, UserData data, Exception e)
-      : kind_(kind), data_(data), exception_(e) {}
+  CallbackResult(Kind kind, UserData data, Exception e) : kind_(kind), data_(data), exception_(e) {}
   Kind kind_;
   UserData data_;
   Exception exception_;

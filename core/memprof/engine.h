@@ -81,7 +81,9 @@ class Engine {
  public:
   using Orphans = GlobalOrphans<P, OrphanTable<P>>;
   Orphans& orphans() { return orphans_; }
-  std::uint64_t NextProfileId() { return next_profile_id_.FetchAdd(1, sync::MemoryOrder::kRelaxed); }
+  std::uint64_t NextProfileId() {
+    return next_profile_id_.FetchAdd(1, sync::MemoryOrder::kRelaxed);
+  }
 
  private:
   Orphans orphans_;
@@ -227,8 +229,7 @@ class Domain {
     const std::uint64_t whsize = wosize + 1;
     if (!from_caml) {
       const BlockAddr young_ptr = hooks_.YoungPtr();
-      const std::uint64_t samples =
-          1 + sampler_.Binomial(hooks_.MemprofTrigger() - 1 - young_ptr);
+      const std::uint64_t samples = 1 + sampler_.Binomial(hooks_.MemprofTrigger() - 1 - young_ptr);
       MaybeTrackBlock(young_ptr, samples, wosize, AllocationSource::kNormal);
       SetTrigger();
       return std::nullopt;
@@ -341,17 +342,20 @@ class Domain {
   // caml_memprof_after_minor_gc: every young tracked block was promoted or died.
   void AfterMinorGc(const MinorFate& fate) {
     AdoptOrphans();
-    ApplyToAll(true, [&](Entry& e) {
-      if (e.offset() || e.block == kNoBlock || !hooks_.IsYoung(e.block)) return false;
-      if (std::optional<BlockAddr> moved = fate(e.block)) {
-        e.block = *moved;
-        e.Set(entry_bits::kPromoted, true);
-      } else {
-        e.block = kNoBlock;
-        e.Set(entry_bits::kDeallocated, true);
-      }
-      return true;
-    }, /*after_minor=*/true);
+    ApplyToAll(
+        true,
+        [&](Entry& e) {
+          if (e.offset() || e.block == kNoBlock || !hooks_.IsYoung(e.block)) return false;
+          if (std::optional<BlockAddr> moved = fate(e.block)) {
+            e.block = *moved;
+            e.Set(entry_bits::kPromoted, true);
+          } else {
+            e.block = kNoBlock;
+            e.Set(entry_bits::kDeallocated, true);
+          }
+          return true;
+        },
+        /*after_minor=*/true);
     OrphansUpdatePending();
     SetActionPendingAsNeeded();
   }
@@ -524,8 +528,8 @@ class Domain {
 
   // run_callback_res for entry i of `pt`. `invoke` calls the user's callback.
   template <class Invoke>
-  Raised RunCallback(ThreadState<P>& thread, ProfiledTable<P>& pt, std::size_t i,
-                     CallbackKind kind, Invoke&& invoke) {
+  Raised RunCallback(ThreadState<P>& thread, ProfiledTable<P>& pt, std::size_t i, CallbackKind kind,
+                     Invoke&& invoke) {
     Entry& e = pt.entries.at(i);
     if (e.runner != nullptr) return std::nullopt;  // another thread got here first
     thread.running_.table = &pt.entries;
@@ -586,9 +590,8 @@ class Domain {
     info.thread_id = thread.id();
     const Tracker& tracker = pt.config->tracker();
     const auto& cb = e.alloc_young() ? tracker.alloc_minor : tracker.alloc_major;
-    return RunCallback(thread, pt, i, CallbackKind::kAlloc, [&] {
-      return cb ? cb(info) : CallbackResult::Drop();
-    });
+    return RunCallback(thread, pt, i, CallbackKind::kAlloc,
+                       [&] { return cb ? cb(info) : CallbackResult::Drop(); });
   }
 
   // entries_run_callbacks_res: runs every due callback of one table, in entry order and

@@ -22,8 +22,8 @@ void EntriesTable::Ensure(std::size_t grow) {
 }
 
 std::size_t EntriesTable::Add(BlockAddr block, std::unique_ptr<Callstack> stash,
-                              std::uint64_t wosize, std::uint64_t samples,
-                              AllocationSource source, bool young, bool offset) {
+                              std::uint64_t wosize, std::uint64_t samples, AllocationSource source,
+                              bool young, bool offset) {
   Ensure(1);
   const std::size_t i = size_++;
   Entry& e = t_[i];
@@ -143,7 +143,8 @@ const char* EntriesTable::CheckInvariants() const {
     }
     if (e.runner != nullptr && e.deleted()) return "running entry deleted";
     if (e.offset() && (e.promoted() || e.deallocated())) return "offset entry promoted or dead";
-    if (e.stashed() && e.Called(CallbackKind::kAlloc)) return "stash kept after allocation callback";
+    if (e.stashed() && e.Called(CallbackKind::kAlloc))
+      return "stash kept after allocation callback";
   }
   return nullptr;
 }

@@ -64,11 +64,11 @@ constexpr std::uint32_t CalledBit(CallbackKind kind) {
 }  // namespace entry_bits
 
 struct Entry {
-  BlockAddr block;         // the block, a comballoc offset (kOffset), or kNoBlock
+  BlockAddr block;          // the block, a comballoc offset (kOffset), or kNoBlock
   std::uint64_t user_data;  // the last callback's result, or a stashed Callstack*
   std::uint64_t samples;
-  std::uint64_t wosize;    // words, header excluded
-  RunningSlot* runner;     // the thread running a callback on this entry, if any
+  std::uint64_t wosize;  // words, header excluded
+  RunningSlot* runner;   // the thread running a callback on this entry, if any
   std::uint32_t flags;
   std::uint32_t spare;
 

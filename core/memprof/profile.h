@@ -68,9 +68,9 @@ class ProfileStatus {
  private:
   static std::uint8_t Encode(ProfileStatusValue v) { return static_cast<std::uint8_t>(v); }
   static ProfileStatusValue Decode(std::uint8_t v) { return static_cast<ProfileStatusValue>(v); }
-  using Cell = std::conditional_t<kFlavor == StatusFlavor::kPlain,
-                                  typename P::template Var<std::uint8_t>,
-                                  typename P::template Atomic<std::uint8_t>>;
+  using Cell =
+      std::conditional_t<kFlavor == StatusFlavor::kPlain, typename P::template Var<std::uint8_t>,
+                         typename P::template Atomic<std::uint8_t>>;
   Cell cell_;
 };
 

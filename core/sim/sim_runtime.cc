@@ -68,8 +68,8 @@ class SimRuntime::SimDomain final : public memprof::RuntimeHooks {
   BlockAddr young_ptr_;
   BlockAddr memprof_trigger_;
   bool action_pending_ = false;
-  std::vector<BlockId> young_blocks_;     // allocation order: decreasing addresses
-  std::vector<BlockAddr> forward_;        // during a minor GC: new address or kNoBlock
+  std::vector<BlockId> young_blocks_;  // allocation order: decreasing addresses
+  std::vector<BlockAddr> forward_;     // during a minor GC: new address or kNoBlock
   std::vector<std::uint64_t> stack_;
   std::uint64_t minor_words_ = 0;
   std::uint64_t major_words_ = 0;
@@ -196,7 +196,8 @@ AllocOutcome SimRuntime::AllocCaml(std::uint32_t domain, std::span<const std::ui
     whsize += w + 1;
   }
   if (whsize > config_.minor_heap_words / 2) {
-    out.status = Status(ErrorCode::kInvalidArgument, "combined allocation larger than half the minor heap");
+    out.status =
+        Status(ErrorCode::kInvalidArgument, "combined allocation larger than half the minor heap");
     return out;
   }
   const bool below_limit = !d->Fits(whsize) || d->young_ptr_ - whsize < d->memprof_trigger_;
@@ -263,8 +264,8 @@ AllocOutcome SimRuntime::AllocMajor(std::uint32_t domain, std::uint64_t wosize,
     return out;
   }
   if (wosize == 0 || wosize >= (std::uint64_t{1} << 32)) {
-    out.status = Status(ErrorCode::kInvalidArgument, "block size outside [1, 2^32)")
-                     .WithField("wosize");
+    out.status =
+        Status(ErrorCode::kInvalidArgument, "block size outside [1, 2^32)").WithField("wosize");
     return out;
   }
   const BlockAddr addr = next_major_;
@@ -414,21 +415,21 @@ const char* SimRuntime::CheckInvariants() const {
     if (!d) continue;
     if (const char* bad = d->memprof_->CheckInvariants()) return bad;
     const char* bad = nullptr;
-    d->memprof_->ForEachTable([&](const memprof::ProfiledTable<sync::StdPlatform>& pt,
-                                  memprof::TableKind) {
-      if (bad != nullptr || !pt.config) return;
-      if (pt.config->status() == memprof::ProfileStatusValue::kDiscarded) return;
-      for (const memprof::Entry& e : pt.entries.entries()) {
-        if (e.deleted() || e.offset() || e.block == memprof::kNoBlock) continue;
-        if (e.deallocated()) {
-          bad = "deallocated entry still names a block";
-        } else if (!IsYoungAddr(e.block) && major_.count(e.block) == 0) {
-          bad = "tracked major block is not allocated";
-        } else if (e.promoted() && IsYoungAddr(e.block)) {
-          bad = "promoted entry names a young block";
-        }
-      }
-    });
+    d->memprof_->ForEachTable(
+        [&](const memprof::ProfiledTable<sync::StdPlatform>& pt, memprof::TableKind) {
+          if (bad != nullptr || !pt.config) return;
+          if (pt.config->status() == memprof::ProfileStatusValue::kDiscarded) return;
+          for (const memprof::Entry& e : pt.entries.entries()) {
+            if (e.deleted() || e.offset() || e.block == memprof::kNoBlock) continue;
+            if (e.deallocated()) {
+              bad = "deallocated entry still names a block";
+            } else if (!IsYoungAddr(e.block) && major_.count(e.block) == 0) {
+              bad = "tracked major block is not allocated";
+            } else if (e.promoted() && IsYoungAddr(e.block)) {
+              bad = "promoted entry names a young block";
+            }
+          }
+        });
     if (bad != nullptr) return bad;
   }
   return nullptr;

@@ -48,9 +48,9 @@ struct SimConfig {
 };
 
 struct AllocOutcome {
-  Status status;                    // bad request
-  memprof::Raised raised;           // a callback's exception: nothing was allocated
-  std::vector<BlockId> blocks;      // one per sub-allocation, in order
+  Status status;                // bad request
+  memprof::Raised raised;       // a callback's exception: nothing was allocated
+  std::vector<BlockId> blocks;  // one per sub-allocation, in order
   bool ok() const { return status.ok() && !raised; }
 };
 

@@ -104,8 +104,8 @@ TEST_P(StatisticsTest, SampledCountsFollowTheBinomialLaw) {
   const std::vector<Row> rows = ReadRows(std::string("testdata/memprof/") + GetParam());
   ASSERT_EQ(rows.size(), 72u);
   for (const Row& row : rows) {
-    const std::string what = row.kind + " size " + std::to_string(row.size) + " lambda " +
-                             std::to_string(row.lambda);
+    const std::string what =
+        row.kind + " size " + std::to_string(row.size) + " lambda " + std::to_string(row.lambda);
     const double words = static_cast<double>(row.size + 1);
     const double p_block = 1 - std::pow(1 - row.lambda, words);
     // The recorded OCaml run follows the law.
@@ -114,8 +114,8 @@ TEST_P(StatisticsTest, SampledCountsFollowTheBinomialLaw) {
     ExpectBinomial(static_cast<double>(row.sampled_blocks), row.n_blocks, p_block,
                    "recorded sampled " + what);
     // So does ours, at a budget of about 2^19 words per row.
-    const std::uint64_t n = std::clamp<std::uint64_t>((std::uint64_t{1} << 19) / (row.size + 1), 8,
-                                                      row.n_blocks);
+    const std::uint64_t n =
+        std::clamp<std::uint64_t>((std::uint64_t{1} << 19) / (row.size + 1), 8, row.n_blocks);
     const Observed o = Simulate(row, n);
     ExpectBinomial(static_cast<double>(o.total), n * words, row.lambda, "total " + what);
     ExpectBinomial(static_cast<double>(o.sampled_blocks), n, p_block, "sampled " + what);

@@ -46,7 +46,7 @@ TEST(StatmemprofTest, AllocCountsAtRateOneEqualAllocatedWords) {
   for (int i = 0; i < 10; ++i) {
     const std::uint64_t refs[] = {1, 1, 1};  // ref (ref (ref 42))
     ASSERT_TRUE(rt.AllocCaml(0, refs, false).ok());
-    ASSERT_TRUE(rt.AllocSmallFromC(0, 10, false).ok());        // short array
+    ASSERT_TRUE(rt.AllocSmallFromC(0, 10, false).ok());                          // short array
     ASSERT_TRUE(rt.AllocMajor(0, 1000, AllocationSource::kNormal, false).ok());  // long
     const std::uint64_t closure[] = {4};
     ASSERT_TRUE(rt.AllocCaml(0, closure, false).ok());
@@ -98,8 +98,7 @@ TEST(StatmemprofTest, StartStopDiscardOrdering) {
 
 // Shared by the balance tests: counts samples per callback kind.
 struct Balance {
-  std::uint64_t alloc_minor = 0, alloc_major = 0, promote = 0, dealloc_minor = 0,
-                dealloc_major = 0;
+  std::uint64_t alloc_minor = 0, alloc_major = 0, promote = 0, dealloc_minor = 0, dealloc_major = 0;
   Tracker MakeTracker() {
     Tracker t;
     t.alloc_minor = [this](const AllocationInfo& i) {
@@ -305,9 +304,9 @@ TEST(StatmemprofTest, ExceptionInCombinedAllocation) {
   EXPECT_EQ(deallocs.size(), 0u + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 8);
   EXPECT_EQ(static_cast<int>(allocs.size()), static_cast<int>(deallocs.size()) + n_exc);
   EXPECT_EQ(n_exc, 8);
-  EXPECT_EQ(words(deallocs), 0 + 6 + (6 + 5) + (6 + 5 + 4) + (6 + 5 + 4 + 6) +
-                                 (6 + 5 + 4 + 6 + 5) + (6 + 5 + 4 + 6 + 5 + 4) +
-                                 (6 + 5 + 4 + 6 + 5 + 4 + 3) + 2 * (6 + 5 + 4 + 6 + 5 + 4 + 3 + 3));
+  EXPECT_EQ(words(deallocs), 0 + 6 + (6 + 5) + (6 + 5 + 4) + (6 + 5 + 4 + 6) + (6 + 5 + 4 + 6 + 5) +
+                                 (6 + 5 + 4 + 6 + 5 + 4) + (6 + 5 + 4 + 6 + 5 + 4 + 3) +
+                                 2 * (6 + 5 + 4 + 6 + 5 + 4 + 3 + 3));
   EXPECT_EQ(words(allocs), words(deallocs) + (6 + 5 + 4 + 6 + 5 + 4 + 3 + 3));
 }
 

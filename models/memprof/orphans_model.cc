@@ -129,8 +129,8 @@ int main() {
   ok &= ExpectModel<OrphanListSuite<OrphanFlavor::kCorrect>>("orphans: list protocol", true);
   ok &= ExpectModel<OrphanListSuite<OrphanFlavor::kClearFlagOutsideLock>>(
       "orphans: flag cleared outside lock", false);
-  ok &= ExpectModel<OrphanListSuite<OrphanFlavor::kAdoptWithoutLock>>(
-      "orphans: adopt without lock", false);
+  ok &= ExpectModel<OrphanListSuite<OrphanFlavor::kAdoptWithoutLock>>("orphans: adopt without lock",
+                                                                      false);
   ok &= ExpectModel<EngineOrphansSuite<mpo::sync::RelacyPlatform>>("orphans: engine", true, 20000);
   ok &= ExpectModel<EngineOrphansSuite<mpo::models::NoLockPlatform>>("orphans: engine, no lock",
                                                                      false, 20000);

@@ -34,8 +34,8 @@ struct StatusSuite : rl::test_suite<StatusSuite<kFlavor>, 3> {
   void before() {
     stops($) = 0;
     discards($) = 0;
-    profile = std::make_unique<Profile>(*memprof::ProfileParams::Make(0.5, 0),
-                                        memprof::Tracker{}, 1);
+    profile =
+        std::make_unique<Profile>(*memprof::ProfileParams::Make(0.5, 0), memprof::Tracker{}, 1);
   }
   void thread(unsigned idx) {
     if (idx < 2) {

@@ -18,9 +18,9 @@ using sim::SimRuntime;
 using P = sync::StdPlatform;
 
 constexpr const char* kOpNames[] = {
-    "AllocCaml", "AllocSmallC", "AllocMajor", "Release",      "Poll",       "MinorGc",
-    "MajorGc",   "Compact",     "Start",      "Stop",         "Discard",    "Arm",
-    "NewThread", "SwitchThread", "EndThread", "NewDomain",    "SwitchDomain", "EndDomain"};
+    "AllocCaml", "AllocSmallC",  "AllocMajor", "Release",   "Poll",         "MinorGc",
+    "MajorGc",   "Compact",      "Start",      "Stop",      "Discard",      "Arm",
+    "NewThread", "SwitchThread", "EndThread",  "NewDomain", "SwitchDomain", "EndDomain"};
 constexpr const char* kActionNames[] = {"keep", "drop", "raise", "stop", "restart", "discard"};
 constexpr double kRates[] = {1.0, 0.5, 0.1, 0.01, 0.0};
 constexpr Exception kRaised{0xBAD};
@@ -30,11 +30,11 @@ constexpr std::size_t kMaxThreads = 4;
 // One allocation callback's worth of tracking.
 struct Track {
   std::uint64_t profile = 0;
-  std::uint64_t serial = 0;   // which allocation op
-  int sub = 0;                // which sub-allocation
+  std::uint64_t serial = 0;  // which allocation op
+  int sub = 0;               // which sub-allocation
   bool promoted = false;
   bool dealloc = false;
-  bool ended = false;         // a callback returned None or raised
+  bool ended = false;  // a callback returned None or raised
   bool is_major = false;
 };
 
@@ -86,29 +86,18 @@ class Harness {
         live_.erase(live_.begin() + static_cast<std::ptrdiff_t>(k));
         break;
       }
-      case OpKind::kPoll:
-        Note(rt_.Poll(cur_));
-        break;
-      case OpKind::kMinorGc:
-        rt_.MinorGc();
-        break;
-      case OpKind::kMajorGc:
-        rt_.MajorGc();
-        break;
-      case OpKind::kCompact:
-        rt_.Compact();
-        break;
-      case OpKind::kStart:
-        StartProfile(kRates[op.a % 5]);
-        break;
-      case OpKind::kStop:
-        StopProfile();
-        break;
+      case OpKind::kPoll: Note(rt_.Poll(cur_)); break;
+      case OpKind::kMinorGc: rt_.MinorGc(); break;
+      case OpKind::kMajorGc: rt_.MajorGc(); break;
+      case OpKind::kCompact: rt_.Compact(); break;
+      case OpKind::kStart: StartProfile(kRates[op.a % 5]); break;
+      case OpKind::kStop: StopProfile(); break;
       case OpKind::kDiscard:
         if (!profiles_.empty()) DiscardProfile(profiles_[op.a % profiles_.size()]);
         break;
       case OpKind::kArm:
-        armed_.push_back(static_cast<CallbackAction>(op.a % static_cast<int>(CallbackAction::kCount)));
+        armed_.push_back(
+            static_cast<CallbackAction>(op.a % static_cast<int>(CallbackAction::kCount)));
         break;
       case OpKind::kNewThread: {
         auto& threads = domains_[cur_].threads;
@@ -156,8 +145,7 @@ class Harness {
         domains_[d].threads.clear();
         break;
       }
-      case OpKind::kCount:
-        break;
+      case OpKind::kCount: break;
     }
     if (const char* bad = rt_.CheckInvariants()) Violation(std::string("invariant: ") + bad);
   }
@@ -261,15 +249,10 @@ class Harness {
     const CallbackAction action = armed_.front();
     armed_.erase(armed_.begin());
     switch (action) {
-      case CallbackAction::kKeep:
-        return keep;
-      case CallbackAction::kDrop:
-        return CallbackResult::Drop();
-      case CallbackAction::kRaise:
-        return CallbackResult::Raise(kRaised);
-      case CallbackAction::kStop:
-        StopProfile();
-        return keep;
+      case CallbackAction::kKeep: return keep;
+      case CallbackAction::kDrop: return CallbackResult::Drop();
+      case CallbackAction::kRaise: return CallbackResult::Raise(kRaised);
+      case CallbackAction::kStop: StopProfile(); return keep;
       case CallbackAction::kRestart: {
         StopProfile();
         const double rate = profiles_.empty() ? 1.0 : profiles_.back()->lambda();
@@ -283,8 +266,7 @@ class Harness {
         if (p) DiscardProfile(p);
         return keep;
       }
-      case CallbackAction::kCount:
-        break;
+      case CallbackAction::kCount: break;
     }
     return keep;
   }
@@ -362,8 +344,7 @@ class Harness {
       t->dealloc = true;
       if (t->serial < allocations_.size()) {
         const Allocation& a = allocations_[t->serial];
-        const bool known_dead =
-            static_cast<std::size_t>(t->sub) < a.dead.size() && a.dead[t->sub];
+        const bool known_dead = static_cast<std::size_t>(t->sub) < a.dead.size() && a.dead[t->sub];
         if (!known_dead && !a.cancelled_or_restarted && !a.blocks.empty()) {
           Violation("dealloc before the block died (allocation " + std::to_string(t->serial) + ")");
         }
@@ -397,18 +378,10 @@ std::ostream& operator<<(std::ostream& os, const Op& op) {
   const auto k = static_cast<std::size_t>(op.kind);
   os << (k < std::size(kOpNames) ? kOpNames[k] : "?");
   switch (op.kind) {
-    case OpKind::kAllocCaml:
-      os << "(subs=" << 1 + op.a % 4 << ", seed=" << int{op.b} << ")";
-      break;
-    case OpKind::kAllocSmallC:
-      os << "(wosize=" << 1 + op.b % 40 << ")";
-      break;
-    case OpKind::kAllocMajor:
-      os << "(wosize=" << 257 + op.b << ")";
-      break;
-    case OpKind::kStart:
-      os << "(rate=" << kRates[op.a % 5] << ")";
-      break;
+    case OpKind::kAllocCaml: os << "(subs=" << 1 + op.a % 4 << ", seed=" << int{op.b} << ")"; break;
+    case OpKind::kAllocSmallC: os << "(wosize=" << 1 + op.b % 40 << ")"; break;
+    case OpKind::kAllocMajor: os << "(wosize=" << 257 + op.b << ")"; break;
+    case OpKind::kStart: os << "(rate=" << kRates[op.a % 5] << ")"; break;
     case OpKind::kArm:
       os << "(" << kActionNames[op.a % static_cast<int>(CallbackAction::kCount)] << ")";
       break;
@@ -417,11 +390,8 @@ std::ostream& operator<<(std::ostream& os, const Op& op) {
     case OpKind::kSwitchThread:
     case OpKind::kEndThread:
     case OpKind::kSwitchDomain:
-    case OpKind::kEndDomain:
-      os << "(" << int{op.a} << ")";
-      break;
-    default:
-      break;
+    case OpKind::kEndDomain: os << "(" << int{op.a} << ")"; break;
+    default: break;
   }
   return os;
 }
@@ -429,8 +399,8 @@ std::ostream& operator<<(std::ostream& os, const Op& op) {
 std::vector<Op> DecodeOps(std::span<const std::uint8_t> bytes) {
   std::vector<Op> ops;
   for (std::size_t i = 0; i + 3 <= bytes.size() && ops.size() < 400; i += 3) {
-    ops.push_back(Op{static_cast<OpKind>(bytes[i] % static_cast<int>(OpKind::kCount)),
-                     bytes[i + 1], bytes[i + 2]});
+    ops.push_back(Op{static_cast<OpKind>(bytes[i] % static_cast<int>(OpKind::kCount)), bytes[i + 1],
+                     bytes[i + 2]});
   }
   return ops;
 }

@@ -17,28 +17,36 @@
 namespace mpo::memprof::harness {
 
 enum class OpKind : std::uint8_t {
-  kAllocCaml,      // a: sub-allocations (1..4), b: size seed
-  kAllocSmallC,    // b: size seed
-  kAllocMajor,     // b: size seed; a: source
-  kRelease,        // a: which live block
+  kAllocCaml,    // a: sub-allocations (1..4), b: size seed
+  kAllocSmallC,  // b: size seed
+  kAllocMajor,   // b: size seed; a: source
+  kRelease,      // a: which live block
   kPoll,
   kMinorGc,
   kMajorGc,
   kCompact,
-  kStart,          // a: rate choice
+  kStart,  // a: rate choice
   kStop,
-  kDiscard,        // a: which profile
-  kArm,            // a: what the next callback does (CallbackAction)
+  kDiscard,  // a: which profile
+  kArm,      // a: what the next callback does (CallbackAction)
   kNewThread,
-  kSwitchThread,   // a: which thread
-  kEndThread,      // a: which thread (never the current one)
+  kSwitchThread,  // a: which thread
+  kEndThread,     // a: which thread (never the current one)
   kNewDomain,
-  kSwitchDomain,   // a: which domain
-  kEndDomain,      // a: which domain (never the current one)
+  kSwitchDomain,  // a: which domain
+  kEndDomain,     // a: which domain (never the current one)
   kCount,
 };
 
-enum class CallbackAction : std::uint8_t { kKeep, kDrop, kRaise, kStop, kRestart, kDiscard, kCount };
+enum class CallbackAction : std::uint8_t {
+  kKeep,
+  kDrop,
+  kRaise,
+  kStop,
+  kRestart,
+  kDiscard,
+  kCount
+};
 
 struct Op {
   OpKind kind = OpKind::kPoll;

@@ -27,16 +27,16 @@ rc::Gen<int> GenKind() {
   auto w = [](K k, int weight) { return std::make_pair(weight, static_cast<int>(k)); };
   return rc::gen::weightedElement<int>(
       {w(K::kAllocCaml, 8), w(K::kAllocSmallC, 3), w(K::kAllocMajor, 3), w(K::kRelease, 4),
-       w(K::kPoll, 4), w(K::kMinorGc, 3), w(K::kMajorGc, 2), w(K::kCompact, 1),
-       w(K::kStart, 2), w(K::kStop, 2), w(K::kDiscard, 1), w(K::kArm, 5), w(K::kNewThread, 1),
-       w(K::kSwitchThread, 2), w(K::kEndThread, 1), w(K::kNewDomain, 1),
-       w(K::kSwitchDomain, 2), w(K::kEndDomain, 1)});
+       w(K::kPoll, 4), w(K::kMinorGc, 3), w(K::kMajorGc, 2), w(K::kCompact, 1), w(K::kStart, 2),
+       w(K::kStop, 2), w(K::kDiscard, 1), w(K::kArm, 5), w(K::kNewThread, 1),
+       w(K::kSwitchThread, 2), w(K::kEndThread, 1), w(K::kNewDomain, 1), w(K::kSwitchDomain, 2),
+       w(K::kEndDomain, 1)});
 }
 
 rc::Gen<Op> GenOp() {
   return rc::gen::map(
-      rc::gen::tuple(GenKind(),
-                     rc::gen::arbitrary<std::uint8_t>(), rc::gen::arbitrary<std::uint8_t>()),
+      rc::gen::tuple(GenKind(), rc::gen::arbitrary<std::uint8_t>(),
+                     rc::gen::arbitrary<std::uint8_t>()),
       [](const std::tuple<int, std::uint8_t, std::uint8_t>& t) {
         return Op{static_cast<OpKind>(std::get<0>(t)), std::get<1>(t), std::get<2>(t)};
       });
@@ -87,17 +87,17 @@ TEST(MemprofStateful, OpsPrintReadably) {
 
 TEST(MemprofStateful, RegressionSequences) {
   // Restart inside a combined allocation, then the domain ends with orphans.
-  const Op a[] = {{OpKind::kStart, 0, 0},    {OpKind::kNewDomain, 0, 0},
+  const Op a[] = {{OpKind::kStart, 0, 0},        {OpKind::kNewDomain, 0, 0},
                   {OpKind::kSwitchDomain, 1, 0}, {OpKind::kArm, 4, 0},
-                  {OpKind::kAllocCaml, 3, 5}, {OpKind::kSwitchDomain, 0, 0},
-                  {OpKind::kEndDomain, 1, 0}, {OpKind::kMinorGc, 0, 0}};
+                  {OpKind::kAllocCaml, 3, 5},    {OpKind::kSwitchDomain, 0, 0},
+                  {OpKind::kEndDomain, 1, 0},    {OpKind::kMinorGc, 0, 0}};
   RunReport r = harness::Run(a);
   EXPECT_TRUE(r.violations.empty()) << Describe(r);
   // Exception in a combined allocation, discard in a dealloc callback.
-  const Op b[] = {{OpKind::kStart, 0, 0},   {OpKind::kArm, 1, 0},      {OpKind::kArm, 0, 0},
-                  {OpKind::kArm, 2, 0},     {OpKind::kAllocCaml, 3, 1}, {OpKind::kStop, 0, 0},
-                  {OpKind::kArm, 5, 0},     {OpKind::kAllocMajor, 0, 3}, {OpKind::kMajorGc, 0, 0},
-                  {OpKind::kPoll, 0, 0},    {OpKind::kDiscard, 0, 0}};
+  const Op b[] = {{OpKind::kStart, 0, 0}, {OpKind::kArm, 1, 0},        {OpKind::kArm, 0, 0},
+                  {OpKind::kArm, 2, 0},   {OpKind::kAllocCaml, 3, 1},  {OpKind::kStop, 0, 0},
+                  {OpKind::kArm, 5, 0},   {OpKind::kAllocMajor, 0, 3}, {OpKind::kMajorGc, 0, 0},
+                  {OpKind::kPoll, 0, 0},  {OpKind::kDiscard, 0, 0}};
   r = harness::Run(b);
   EXPECT_TRUE(r.violations.empty()) << Describe(r);
 }

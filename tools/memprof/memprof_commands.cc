@@ -38,14 +38,14 @@ class Choices {
 };
 
 struct Counts {
-  std::uint64_t alloc_minor = 0, alloc_major = 0, promote = 0, dealloc_minor = 0,
-                dealloc_major = 0, samples_minor = 0, samples_major = 0, samples_freed = 0;
+  std::uint64_t alloc_minor = 0, alloc_major = 0, promote = 0, dealloc_minor = 0, dealloc_major = 0,
+                samples_minor = 0, samples_major = 0, samples_freed = 0;
 };
 
 void RunSim(const SimOptions& o) {
   if (!(o.survival >= 0.0 && o.survival <= 1.0)) {
-    ReportError("memprof-sim", Status(ErrorCode::kInvalidArgument, "must lie in [0, 1]")
-                                   .WithField("--survival"));
+    ReportError("memprof-sim",
+                Status(ErrorCode::kInvalidArgument, "must lie in [0, 1]").WithField("--survival"));
     return;
   }
   sim::SimRuntime rt;
@@ -131,10 +131,10 @@ void RunSim(const SimOptions& o) {
     std::printf("samples: minor %llu, major %llu (expected about %.1f)\n", u(c.samples_minor),
                 u(c.samples_major),
                 o.lambda * static_cast<double>(rt.minor_words(0) + rt.major_words(0)));
-    std::printf("callbacks: alloc_minor %llu, alloc_major %llu, promote %llu, dealloc_minor %llu, "
-                "dealloc_major %llu\n",
-                u(c.alloc_minor), u(c.alloc_major), u(c.promote), u(c.dealloc_minor),
-                u(c.dealloc_major));
+    std::printf(
+        "callbacks: alloc_minor %llu, alloc_major %llu, promote %llu, dealloc_minor %llu, "
+        "dealloc_major %llu\n",
+        u(c.alloc_minor), u(c.alloc_major), u(c.promote), u(c.dealloc_minor), u(c.dealloc_major));
     std::printf("collections: minor %llu, major %llu\n", u(rt.minor_collections()),
                 u(rt.major_collections()));
     std::printf("balanced: %s\n", balanced ? "yes" : "no");
