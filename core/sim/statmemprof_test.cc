@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -589,6 +590,109 @@ TEST(StatmemprofTest, CompactionMovesTrackedBlocks) {
   rt.MajorGc();
   ASSERT_FALSE(rt.Poll(0));
   EXPECT_EQ(b.dealloc_major, 50u * 301);
+}
+
+// moved_while_blocking.ml: while one thread blocks inside a promotion callback, another
+// thread collects and runs the other entries' callbacks; the blocked entry is skipped,
+// moved under the running callback's feet, and finishes correctly.
+TEST(StatmemprofTest, OtherThreadRunsCallbacksWhileOneBlocksInCallback) {
+  SimRuntime rt;
+  MemprofThread* t1 = rt.memprof(0).current();
+  auto t2 = rt.NewThread(0);
+  ASSERT_TRUE(t2.ok());
+  std::vector<std::string> log;
+  BlockId big = 0, small = 0;
+  constexpr UserData kMajorBlock = 1, kPromotedBlock = 2;
+  Tracker t;
+  t.alloc_minor = [&](const AllocationInfo&) {
+    log.push_back("    minor alloc");
+    return CallbackResult::Keep(0);
+  };
+  t.alloc_major = [&](const AllocationInfo&) {
+    log.push_back("    major alloc");
+    return CallbackResult::Keep(kMajorBlock);
+  };
+  t.promote = [&](UserData) {
+    log.push_back("    promoting...");
+    // Thread 1 runs while thread 2 waits in this callback.
+    EXPECT_TRUE(rt.EnterThread(0, t1).ok());
+    log.push_back("T1: major GC");
+    rt.Release(big);
+    rt.MajorGc();
+    EXPECT_FALSE(rt.Poll(0));
+    EXPECT_TRUE(rt.EnterThread(0, *t2).ok());
+    log.push_back("    ...done promoting");
+    return CallbackResult::Keep(kPromotedBlock);
+  };
+  t.dealloc_major = [&](UserData msg) {
+    log.push_back(msg == kMajorBlock ? "    major dealloc: major block"
+                                     : "    major dealloc: promoted block");
+    return CallbackResult::Drop();
+  };
+  ASSERT_TRUE(rt.memprof(0).Start(1.0, 0, t).ok());
+  log.push_back("T1: alloc");
+  big = rt.AllocMajor(0, 1000).blocks.at(0);
+  ASSERT_FALSE(rt.Poll(0));
+  ASSERT_TRUE(rt.EnterThread(0, *t2).ok());
+  log.push_back("T2: alloc");
+  const std::uint64_t ref[] = {1};
+  small = rt.AllocCaml(0, ref).blocks.at(0);
+  log.push_back("T2: minor GC");
+  rt.MinorGc();
+  ASSERT_FALSE(rt.Poll(0));
+  rt.Release(small);
+  log.push_back("T2: done");
+  ASSERT_TRUE(rt.EnterThread(0, t1).ok());
+  log.push_back("T1: major GC");
+  rt.MajorGc();
+  ASSERT_FALSE(rt.Poll(0));
+  log.push_back("T1: done");
+  ASSERT_TRUE(rt.memprof(0).Stop().ok());
+  const std::vector<std::string> reference = {"T1: alloc",
+                                              "    major alloc",
+                                              "T2: alloc",
+                                              "    minor alloc",
+                                              "T2: minor GC",
+                                              "    promoting...",
+                                              "T1: major GC",
+                                              "    major dealloc: major block",
+                                              "    ...done promoting",
+                                              "T2: done",
+                                              "T1: major GC",
+                                              "    major dealloc: promoted block",
+                                              "T1: done"};
+  EXPECT_EQ(log, reference);
+}
+
+// intern.ml / custom.ml / callstacks.ml: the allocation source reaches the callback, and
+// callstacks are cut at the profile's callstack size.
+TEST(StatmemprofTest, SourcesAndCallstackSize) {
+  SimRuntime rt;
+  std::vector<AllocationSource> sources;
+  std::vector<std::size_t> depths;
+  Tracker t;
+  t.alloc_major = t.alloc_minor = [&](const AllocationInfo& info) {
+    sources.push_back(info.source);
+    depths.push_back(info.callstack.size());
+    return CallbackResult::Drop();
+  };
+  rt.SetCallstack(0, {1, 2, 3, 4, 5, 6});
+  ASSERT_TRUE(rt.memprof(0).Start(1.0, 3, t).ok());
+  ASSERT_TRUE(rt.AllocMajor(0, 300, AllocationSource::kMarshal).ok());
+  ASSERT_TRUE(rt.AllocMajor(0, 300, AllocationSource::kCustom).ok());
+  ASSERT_TRUE(rt.AllocSmallFromC(0, 4).ok());
+  ASSERT_FALSE(rt.Poll(0));
+  const std::uint64_t pair[] = {2, 2};
+  ASSERT_TRUE(rt.AllocCaml(0, pair).ok());
+  EXPECT_EQ(sources,
+            (std::vector<AllocationSource>{AllocationSource::kMarshal, AllocationSource::kCustom,
+                                           AllocationSource::kNormal, AllocationSource::kNormal,
+                                           AllocationSource::kNormal}));
+  EXPECT_EQ(depths, (std::vector<std::size_t>{3, 3, 3, 3, 3}));
+  ASSERT_TRUE(rt.memprof(0).Stop().ok());
+  ASSERT_TRUE(rt.memprof(0).Start(1.0, 0, t).ok());
+  ASSERT_TRUE(rt.AllocCaml(0, pair).ok());
+  EXPECT_EQ(depths.back(), 0u);
 }
 
 }  // namespace
