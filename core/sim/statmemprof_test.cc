@@ -695,5 +695,77 @@ TEST(StatmemprofTest, SourcesAndCallstackSize) {
   EXPECT_EQ(depths.back(), 0u);
 }
 
+// minor_no_postpone.ml: allocation callbacks for OCaml allocations run at once; those
+// for allocations by C code wait for the next poll (here, the next OCaml allocation).
+TEST(StatmemprofTest, MinorCallbacksFromOcamlAreNotPostponed) {
+  SimRuntime rt;
+  bool ok = true, done = false;
+  Tracker t;
+  t.alloc_minor = [&](const AllocationInfo&) {
+    EXPECT_TRUE(ok);
+    done = true;
+    return CallbackResult::Drop();
+  };
+  ASSERT_TRUE(rt.memprof(0).Start(1.0, 0, t).ok());
+  const std::uint64_t ref[] = {1};
+  ASSERT_TRUE(rt.AllocCaml(0, ref).ok());
+  EXPECT_TRUE(done);
+  ASSERT_TRUE(rt.memprof(0).Stop().ok());
+
+  ok = false;
+  done = false;
+  ASSERT_TRUE(rt.memprof(0).Start(1.0, 0, t).ok());
+  ASSERT_TRUE(rt.AllocSmallFromC(0, 1).ok());
+  EXPECT_FALSE(done);
+  ok = true;
+  ASSERT_TRUE(rt.AllocCaml(0, ref).ok());
+  EXPECT_TRUE(done);
+  ASSERT_TRUE(rt.memprof(0).Stop().ok());
+}
+
+// minor_heap_edge.ml: with a tiny minor heap, callbacks that allocate (and so collect)
+// in the middle of combined allocations still see every block allocated and promoted.
+TEST(StatmemprofTest, MinorHeapEdge) {
+  SimRuntime rt(SimConfig{2000});
+  int n_allocated = 0, n_promoted = 0, n_deallocated = 0;
+  std::uint64_t noise = 12345;
+  Tracker t;
+  t.alloc_minor = [&](const AllocationInfo&) {
+    ++n_allocated;
+    noise = noise * 6364136223846793005ull + 1442695040888963407ull;
+    const std::uint64_t ref[] = {1};
+    for (std::uint64_t i = 0, n = (noise >> 33) % 500; i < n; ++i) {
+      EXPECT_TRUE(rt.AllocCaml(0, ref, false).ok());
+    }
+    return CallbackResult::Keep(0);
+  };
+  t.promote = [&](UserData) {
+    ++n_promoted;
+    return CallbackResult::Drop();
+  };
+  t.dealloc_minor = [&](UserData) {
+    ++n_deallocated;
+    return CallbackResult::Drop();
+  };
+  ASSERT_TRUE(rt.memprof(0).Start(1.0, 0, t).ok());
+  std::vector<BlockId> s;
+  const std::uint64_t array_and_cons[] = {50, 2};
+  for (int i = 0; i < 10000; ++i) {
+    auto a = rt.AllocCaml(0, array_and_cons);
+    ASSERT_TRUE(a.ok());
+    s.insert(s.end(), a.blocks.begin(), a.blocks.end());
+  }
+  rt.MajorGc();
+  ASSERT_FALSE(rt.Poll(0));
+  for (BlockId b : s) rt.Release(b);
+  rt.MajorGc();
+  ASSERT_FALSE(rt.Poll(0));
+  ASSERT_TRUE(rt.memprof(0).Stop().ok());
+  EXPECT_EQ(n_allocated, 20000);
+  EXPECT_EQ(n_promoted, 20000);
+  EXPECT_EQ(n_deallocated, 0);
+  EXPECT_GT(rt.minor_collections(), 1000u);
+}
+
 }  // namespace
 }  // namespace mpo::sim
