@@ -114,6 +114,7 @@ class Domain {
     RandInit();
   }
   // caml_memprof_delete_domain: orphans what is left and abandons it globally.
+  // Precondition (as in OCaml): no thread of this domain is inside a callback.
   ~Domain() {
     OrphansCreate();
     engine_.orphans().Abandon(std::move(orphans_));
