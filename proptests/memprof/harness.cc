@@ -21,7 +21,8 @@ constexpr const char* kOpNames[] = {
     "AllocCaml", "AllocSmallC",  "AllocMajor", "Release",   "Poll",         "MinorGc",
     "MajorGc",   "Compact",      "Start",      "Stop",      "Discard",      "Arm",
     "NewThread", "SwitchThread", "EndThread",  "NewDomain", "SwitchDomain", "EndDomain"};
-constexpr const char* kActionNames[] = {"keep", "drop", "raise", "stop", "restart", "discard"};
+constexpr const char* kActionNames[] = {"keep",    "drop",    "raise",   "stop",
+                                        "restart", "discard", "collect", "allocate"};
 constexpr double kRates[] = {1.0, 0.5, 0.1, 0.01, 0.0};
 constexpr Exception kRaised{0xBAD};
 constexpr std::size_t kMaxDomains = 4;
