@@ -226,6 +226,7 @@ class Domain {
   // (empty: one block of `wosize`), the allocation is rolled back while allocation
   // callbacks run, and is cancelled if one raises.
   Raised SampleYoung(std::uint64_t wosize, bool from_caml, std::span<const std::uint64_t> lens) {
+    if (current_ == nullptr) return std::nullopt;
     ThreadState<P>& thread = *current_;
     const std::uint64_t whsize = wosize + 1;
     if (!from_caml) {
@@ -441,10 +442,13 @@ class Domain {
     }
   }
 
+  // The callstack to stash in a new entry; none (no allocation) when the profile asks
+  // for zero frames.
   std::unique_ptr<Callstack> Capture(int alloc_index) {
-    auto stash = std::make_unique<Callstack>();
     const std::uint32_t frames = table_.config ? table_.config->callstack_size() : 0;
-    if (frames > 0) hooks_.CaptureCallstack(frames, alloc_index, stash->frames);
+    if (frames == 0) return nullptr;
+    auto stash = std::make_unique<Callstack>();
+    hooks_.CaptureCallstack(frames, alloc_index, stash->frames);
     return stash;
   }
 
