@@ -1,0 +1,655 @@
+// The Gc.Memprof engine of OCaml 5 (runtime/memprof.c): profiles, per-thread and
+// per-domain entries tables, orphans, sampling, callbacks and the GC interface.
+//
+//   Engine<StdPlatform> engine;                       // the process-wide part (orphans)
+//   Domain<StdPlatform> d(engine, hooks, /*id=*/0);   // one per OCaml domain
+//   auto profile = d.Start(1e-4, 16, tracker);        // Gc.Memprof.start
+//   d.SampleYoung(...) / d.SampleBlock(...)           // from the runtime's allocator
+//   d.RunCallbacks();                                 // at poll points
+//   d.AfterMinorGc(fate) / d.AfterMajorGc(alive)      // from the collector
+//
+// Threading: a Domain and its threads are used by one OS thread at a time (OCaml's
+// domain lock); domains run in parallel and share only the Engine's orphan list and
+// profile statuses, both written over the sync platform P. Callbacks run on the calling
+// thread, never nested (sampling is suspended meanwhile), and may re-enter the Domain
+// (Start, Stop, Discard, allocations).
+//
+// Failure: typed errors for Start/Stop/Discard misuse (OCaml's exact messages); a
+// callback's exception is returned to the caller (Raised). Memory exhaustion is fatal.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/memprof/api.h"
+#include "core/memprof/entries.h"
+#include "core/memprof/orphans.h"
+#include "core/memprof/profile.h"
+#include "core/memprof/runtime_hooks.h"
+#include "core/sampler/sampler.h"
+
+namespace mpo::memprof {
+
+// An entries table and the profile its entries were sampled under (null: none, or
+// discarded and forgotten).
+template <class P>
+struct ProfiledTable {
+  explicit ProfiledTable(std::size_t min_capacity) : entries(min_capacity) {}
+  EntriesTable entries;
+  ProfileRef<P> config;
+};
+
+template <class P>
+struct OrphanTable {
+  OrphanTable() : table(kMinOrphanCapacity) {}
+  ProfiledTable<P> table;
+  std::unique_ptr<OrphanTable> next;
+};
+
+template <class P>
+class Domain;
+
+// A systhread's memprof state.
+template <class P>
+class ThreadState {
+ public:
+  ThreadState(std::uint32_t id, ProfileRef<P> config) : table_(kMinThreadCapacity) {
+    table_.config = std::move(config);
+    running_.thread_id = id;
+  }
+  std::uint32_t id() const { return running_.thread_id; }
+  bool suspended() const { return suspended_; }
+  bool in_callback() const { return running_.table != nullptr; }
+  const ProfiledTable<P>& table() const { return table_; }
+
+ private:
+  friend class Domain<P>;
+  bool suspended_ = false;
+  RunningSlot running_;
+  ProfiledTable<P> table_;
+};
+
+// The process-wide part: the global orphans list and profile numbering.
+template <class P>
+class Engine {
+ public:
+  using Orphans = GlobalOrphans<P, OrphanTable<P>>;
+  Orphans& orphans() { return orphans_; }
+  std::uint64_t NextProfileId() {
+    return next_profile_id_.FetchAdd(1, sync::MemoryOrder::kRelaxed);
+  }
+
+ private:
+  Orphans orphans_;
+  typename P::template Atomic<std::uint64_t> next_profile_id_{1};
+};
+
+// Gc.Memprof.discard. Any thread of any domain may call it.
+template <class P>
+Status Discard(const ProfileRef<P>& profile) {
+  if (!profile) return Status(ErrorCode::kInvalidArgument, "Gc.Memprof.discard: no profile");
+  return DiscardProfile(*profile);
+}
+
+enum class TableKind : std::uint8_t { kDomain, kThread, kOrphan };
+
+// What a minor collection did to a young block: its new (major) address, or death.
+using MinorFate = std::function<std::optional<BlockAddr>(BlockAddr)>;
+
+template <class P>
+class Domain {
+ public:
+  // caml_memprof_new_domain: the domain inherits its parent's profile, seeds its PRNG
+  // with `id`, and gets its first thread.
+  Domain(Engine<P>& engine, RuntimeHooks& hooks, std::uint32_t id, const Domain* parent = nullptr)
+      : engine_(engine), hooks_(hooks), id_(id), table_(kMinDomainCapacity), sampler_(id) {
+    if (parent != nullptr) table_.config = parent->table_.config;
+    current_ = NewThread();
+    RandInit();
+  }
+  // caml_memprof_delete_domain: orphans what is left and abandons it globally.
+  // Precondition (as in OCaml): no thread of this domain is inside a callback.
+  ~Domain() {
+    OrphansCreate();
+    engine_.orphans().Abandon(std::move(orphans_));
+    threads_.clear();
+  }
+  Domain(const Domain&) = delete;
+  Domain& operator=(const Domain&) = delete;
+
+  std::uint32_t id() const { return id_; }
+
+  // ---- threads (systhreads interface) ----
+
+  ThreadState<P>* NewThread() {
+    threads_.push_back(std::make_unique<ThreadState<P>>(next_thread_id_++, table_.config));
+    return threads_.back().get();
+  }
+  // Hands the thread's entries to the domain and forgets the thread. The thread must not
+  // be inside a callback (OCaml's Thread.exit unwinds the callback first).
+  Status DeleteThread(ThreadState<P>* thread) {
+    if (thread == nullptr || thread->in_callback()) {
+      return Status(ErrorCode::kFailedPrecondition, "memprof: thread is running a callback");
+    }
+    Transfer(thread->table_, table_);
+    if (current_ == thread) current_ = nullptr;
+    for (auto it = threads_.begin(); it != threads_.end(); ++it) {
+      if (it->get() == thread) {
+        threads_.erase(it);
+        return Status::Ok();
+      }
+    }
+    return Status(ErrorCode::kNotFound, "memprof: thread not in this domain");
+  }
+  void EnterThread(ThreadState<P>* thread) {
+    current_ = thread;
+    UpdateSuspended(thread->suspended_);
+  }
+  ThreadState<P>* current() const { return current_; }
+  std::size_t thread_count() const { return threads_.size(); }
+
+  // ---- Gc.Memprof interface ----
+
+  Result<ProfileRef<P>> Start(double lambda, std::int64_t callstack_size, Tracker tracker) {
+    auto params = ProfileParams::Make(lambda, callstack_size);
+    if (!params.ok()) return params.status();
+    if (current_ == nullptr) return Status(ErrorCode::kFailedPrecondition, "memprof: no thread");
+    const ProfileRef<P>& running = ThreadConfig(*current_);
+    if (running && running->sampling()) {
+      return Status(ErrorCode::kFailedPrecondition, kStartAlreadyStarted);
+    }
+    OrphansCreate();
+    auto profile =
+        std::make_shared<Profile<P>>(*params, std::move(tracker), engine_.NextProfileId());
+    table_.config = profile;
+    for (auto& thread : threads_) thread->table_.config = profile;
+    RandInit();
+    SetTrigger();
+    OrphansUpdatePending();
+    SetActionPendingAsNeeded();
+    return profile;
+  }
+
+  Outcome Stop() {
+    Outcome out;
+    if (current_ == nullptr) {
+      out.status = Status(ErrorCode::kFailedPrecondition, kStopNoProfile);
+      return out;
+    }
+    ThreadState<P>& thread = *current_;
+    if (!thread.suspended_) {
+      // Last chance for pending allocation callbacks of this thread.
+      UpdateSuspended(true);
+      out.raised = RunTableCallbacks(thread, thread.table_);
+      UpdateSuspended(false);
+      if (out.raised) return out;
+    }
+    const ProfileRef<P> config = ThreadConfig(thread);
+    if (!config ||
+        !config->Transition(ProfileStatusValue::kSampling, ProfileStatusValue::kStopped)) {
+      out.status = Status(ErrorCode::kFailedPrecondition, kStopNoProfile);
+      return out;
+    }
+    SetTrigger();
+    return out;
+  }
+
+  // The profile this domain samples under (null when none); it may be stopped.
+  ProfileRef<P> profile() const { return table_.config; }
+
+  // ---- sampling ----
+
+  // Is the current thread sampling?
+  bool Sampling() {
+    if (current_ == nullptr || current_->suspended_) return false;
+    const ProfileRef<P>& config = ThreadConfig(*current_);
+    return config && config->sampling() && !config->rate().never_samples();
+  }
+
+  // caml_memprof_sample_block: a block allocated by the runtime. Its callback is deferred
+  // to the next poll.
+  void SampleBlock(BlockAddr block, std::uint64_t allocated_words, std::uint64_t sampled_words,
+                   AllocationSource source) {
+    if (Sampling()) {
+      MaybeTrackBlock(block, sampler_.Binomial(sampled_words), allocated_words, source);
+    }
+  }
+
+  // caml_memprof_sample_young: the young pointer crossed the memprof trigger. With
+  // `from_caml` the allocation is combined: `lens` holds each sub-allocation's wosize
+  // (empty: one block of `wosize`), the allocation is rolled back while allocation
+  // callbacks run, and is cancelled if one raises.
+  Raised SampleYoung(std::uint64_t wosize, bool from_caml, std::span<const std::uint64_t> lens) {
+    if (current_ == nullptr) return std::nullopt;
+    ThreadState<P>& thread = *current_;
+    const std::uint64_t whsize = wosize + 1;
+    if (!from_caml) {
+      const BlockAddr young_ptr = hooks_.YoungPtr();
+      const std::uint64_t samples = 1 + sampler_.Binomial(hooks_.MemprofTrigger() - 1 - young_ptr);
+      MaybeTrackBlock(young_ptr, samples, wosize, AllocationSource::kNormal);
+      SetTrigger();
+      return std::nullopt;
+    }
+    const ProfileRef<P> config = thread.table_.config;
+    std::int64_t trigger_ofs =
+        static_cast<std::int64_t>(hooks_.MemprofTrigger() - hooks_.YoungPtr());
+    std::int64_t alloc_ofs = static_cast<std::int64_t>(whsize);
+    hooks_.UndoYoungAllocation(whsize);
+    UpdateSuspended(true);
+    const std::size_t allocs = lens.empty() ? 1 : lens.size();
+    std::size_t sub = allocs;
+    do {
+      --sub;
+      const std::uint64_t sub_wosize = lens.empty() ? wosize : lens[sub];
+      alloc_ofs -= static_cast<std::int64_t>(sub_wosize + 1);
+      std::uint64_t samples = 0;
+      while (alloc_ofs < trigger_ofs) {
+        ++samples;
+        trigger_ofs -= static_cast<std::int64_t>(sampler_.Geometric());
+      }
+      if (samples > 0) {
+        auto stash = Capture(static_cast<int>(sub));
+        thread.table_.entries.Add(static_cast<BlockAddr>(alloc_ofs), std::move(stash), sub_wosize,
+                                  samples, AllocationSource::kNormal, true, true);
+      }
+    } while (sub > 0);
+
+    Raised raised = RunTableCallbacks(thread, thread.table_);
+    EntriesTable& entries = thread.table_.entries;
+    if (!raised) {
+      const BlockAddr base = hooks_.RedoYoungAllocation(whsize);
+      for (std::size_t i = 0; i < entries.size(); ++i) {
+        Entry& e = entries.at(i);
+        if (!e.offset()) continue;
+        e.block = base + e.block;
+        e.Set(entry_bits::kOffset, false);
+        entries.LowerYoung(i);
+      }
+      Transfer(thread.table_, table_);
+    } else {
+      entries.ClearOffsets();
+    }
+    (void)config;  // kept alive across callbacks that may restart the profile
+    UpdateSuspended(false);
+    return raised;
+  }
+
+  // caml_memprof_set_trigger: the next sampled word of the minor heap (or YoungStart).
+  void SetTrigger() {
+    BlockAddr trigger = hooks_.YoungStart();
+    if (Sampling()) {
+      const std::uint64_t geom = sampler_.Geometric();
+      const BlockAddr young_ptr = hooks_.YoungPtr();
+      if (young_ptr - hooks_.YoungStart() > geom) trigger = young_ptr - (geom - 1);
+    }
+    hooks_.SetMemprofTrigger(trigger);
+  }
+
+  // caml_memprof_update_suspended, for the current thread.
+  void UpdateSuspended(bool suspended) {
+    if (current_ == nullptr) return;
+    current_->suspended_ = suspended;
+    if (!suspended) SetActionPendingAsNeeded();
+    SetTrigger();
+  }
+
+  // ---- callbacks ----
+
+  // caml_memprof_run_callbacks_res: domain table, then the current thread's, then
+  // orphans; stops at the first exception.
+  Raised RunCallbacks() {
+    if (current_ == nullptr) return std::nullopt;
+    ThreadState<P>& thread = *current_;
+    if (thread.suspended_ || !pending_) return std::nullopt;
+    AdoptOrphans();
+    UpdateSuspended(true);
+    Raised raised = RunTableCallbacks(thread, table_);
+    if (!raised) raised = RunTableCallbacks(thread, thread.table_);
+    if (!raised) {
+      Transfer(thread.table_, table_);
+      for (OrphanTable<P>* ot = orphans_.get(); ot != nullptr && !raised; ot = ot->next.get()) {
+        ProfiledTable<P>& pt = ot->table;
+        if (Validated(pt) && pt.entries.active() < pt.entries.size()) {
+          raised = RunTableCallbacks(thread, pt);
+        }
+      }
+    }
+    OrphansUpdatePending();
+    UpdateSuspended(false);
+    return raised;
+  }
+
+  bool pending() const { return pending_; }
+
+  // ---- GC interface ----
+
+  // caml_memprof_scan_roots with `weak`: visits each tracked block (only possibly-young
+  // entries if `young_only`) and lets the visitor move it (compaction). Strong roots
+  // need no scan here: user data is plain data and profiles are reference-counted.
+  template <class Visitor>
+  void ScanRoots(bool young_only, bool weak, Visitor&& visit_block) {
+    AdoptOrphans();
+    ApplyToAll(young_only, [&](Entry& e) {
+      if (weak && !e.offset() && e.block != kNoBlock) visit_block(e.block);
+      return false;
+    });
+  }
+
+  // caml_memprof_after_minor_gc: every young tracked block was promoted or died.
+  void AfterMinorGc(const MinorFate& fate) {
+    AdoptOrphans();
+    ApplyToAll(
+        true,
+        [&](Entry& e) {
+          if (e.offset() || e.block == kNoBlock || !hooks_.IsYoung(e.block)) return false;
+          if (std::optional<BlockAddr> moved = fate(e.block)) {
+            e.block = *moved;
+            e.Set(entry_bits::kPromoted, true);
+          } else {
+            e.block = kNoBlock;
+            e.Set(entry_bits::kDeallocated, true);
+          }
+          return true;
+        },
+        /*after_minor=*/true);
+    OrphansUpdatePending();
+    SetActionPendingAsNeeded();
+  }
+
+  // caml_memprof_after_major_gc: tracked major blocks not `alive` died.
+  void AfterMajorGc(const std::function<bool(BlockAddr)>& alive) {
+    AdoptOrphans();
+    ApplyToAll(false, [&](Entry& e) {
+      if (e.offset() || e.block == kNoBlock || hooks_.IsYoung(e.block)) return false;
+      if (alive(e.block)) return false;
+      e.block = kNoBlock;
+      e.Set(entry_bits::kDeallocated, true);
+      return true;
+    });
+    OrphansUpdatePending();
+    SetActionPendingAsNeeded();
+  }
+
+  // ---- introspection (tests, fuzzers, benchmarks, tools) ----
+
+  template <class Fn>
+  void ForEachTable(Fn&& fn) const {
+    fn(table_, TableKind::kDomain);
+    for (const auto& thread : threads_) fn(thread->table_, TableKind::kThread);
+    for (const OrphanTable<P>* ot = orphans_.get(); ot != nullptr; ot = ot->next.get()) {
+      fn(ot->table, TableKind::kOrphan);
+    }
+  }
+  std::size_t orphan_table_count() const {
+    std::size_t n = 0;
+    for (const OrphanTable<P>* ot = orphans_.get(); ot != nullptr; ot = ot->next.get()) ++n;
+    return n;
+  }
+  const sampler::Sampler& sampler() const { return sampler_; }
+
+  // Every table's index invariants, runners and profile consistency; nullptr when fine.
+  const char* CheckInvariants() const {
+    const char* bad = nullptr;
+    ForEachTable([&](const ProfiledTable<P>& pt, TableKind) {
+      if (bad == nullptr) bad = pt.entries.CheckInvariants();
+    });
+    if (bad != nullptr) return bad;
+    for (const auto& thread : threads_) {
+      if (thread->table_.config != table_.config && thread->table_.entries.size() > 0 &&
+          table_.config && table_.config->status() != ProfileStatusValue::kDiscarded) {
+        return "thread table sampled under another profile than its domain";
+      }
+      if (thread->running_.table != nullptr &&
+          thread->running_.index >= thread->running_.table->size()) {
+        return "running index beyond its table";
+      }
+    }
+    return nullptr;
+  }
+
+ private:
+  // validated_config: forgets a discarded profile, dropping entries not in a callback.
+  static const ProfileRef<P>& Validated(ProfiledTable<P>& pt) {
+    if (pt.config && pt.config->status() == ProfileStatusValue::kDiscarded) {
+      pt.config.reset();
+      pt.entries.ClearInactive();
+    }
+    return pt.config;
+  }
+  static const ProfileRef<P>& ThreadConfig(ThreadState<P>& thread) {
+    return Validated(thread.table_);
+  }
+
+  // entries_transfer; entries of a discarded profile are dropped on the way.
+  static void Transfer(ProfiledTable<P>& from, ProfiledTable<P>& to) {
+    if (from.entries.size() == 0) return;
+    (void)Validated(from);
+    (void)Validated(to);
+    from.entries.TransferTo(to.entries);
+  }
+
+  void RandInit() {
+    if (table_.config) {
+      sampler_.Start(table_.config->rate());
+    } else {
+      sampler_.Start(*sampler::SamplingRate::FromLambda(0.0));
+    }
+  }
+
+  // The callstack to stash in a new entry; none (no allocation) when the profile asks
+  // for zero frames.
+  std::unique_ptr<Callstack> Capture(int alloc_index) {
+    const std::uint32_t frames = table_.config ? table_.config->callstack_size() : 0;
+    if (frames == 0) return nullptr;
+    auto stash = std::make_unique<Callstack>();
+    hooks_.CaptureCallstack(frames, alloc_index, stash->frames);
+    return stash;
+  }
+
+  void MaybeTrackBlock(BlockAddr block, std::uint64_t samples, std::uint64_t wosize,
+                       AllocationSource source) {
+    if (samples == 0) return;
+    auto stash = Capture(-1);
+    current_->table_.entries.Add(block, std::move(stash), wosize, samples, source,
+                                 hooks_.IsYoung(block), false);
+    SetActionPendingAsNeeded();
+  }
+
+  void SetActionPendingAsNeeded() {
+    if (current_ == nullptr || current_->suspended_) return;
+    pending_ = table_.entries.active() < table_.entries.size() ||
+               current_->table_.entries.size() > 0 || orphans_pending_;
+    if (pending_) hooks_.SetActionPending();
+  }
+
+  // orphans_create: offsets cleared, then the domain's and threads' entries move to a
+  // fresh orphan table at the head of this domain's list.
+  void OrphansCreate() {
+    std::size_t total = 0;
+    for (auto& thread : threads_) {
+      thread->table_.entries.ClearOffsets();
+      total += thread->table_.entries.size();
+    }
+    table_.entries.Evict();
+    total += table_.entries.size();
+    if (total == 0) return;
+    auto ot = std::make_unique<OrphanTable<P>>();
+    ot->table.config = table_.config;
+    ot->table.entries.Ensure(total);
+    Transfer(table_, ot->table);
+    for (auto& thread : threads_) Transfer(thread->table_, ot->table);
+    ot->next = std::move(orphans_);
+    orphans_ = std::move(ot);
+  }
+
+  void AdoptOrphans() {
+    std::unique_ptr<OrphanTable<P>> adopted = engine_.orphans().Adopt();
+    if (!adopted) return;
+    std::unique_ptr<OrphanTable<P>>* tail = &orphans_;
+    while (*tail) tail = &(*tail)->next;
+    *tail = std::move(adopted);
+  }
+
+  // orphans_update_pending: drops emptied tables, recomputes orphans_pending_.
+  void OrphansUpdatePending() {
+    bool pending = false;
+    std::unique_ptr<OrphanTable<P>>* p = &orphans_;
+    while (*p) {
+      ProfiledTable<P>& pt = (*p)->table;
+      if (!Validated(pt)) pt.entries.ClearInactive();
+      if (pt.entries.size() == 0) {
+        std::unique_ptr<OrphanTable<P>> dead = std::move(*p);
+        *p = std::move(dead->next);
+      } else {
+        pending |= pt.entries.active() < pt.entries.size();
+        p = &(*p)->next;
+      }
+    }
+    orphans_pending_ = pending;
+  }
+
+  // Applies `action` to each entry of every live table (from `young` when young_only);
+  // an action returning true may have made a callback due.
+  template <class Action>
+  void ApplyToAll(bool young_only, Action&& action, bool after_minor = false) {
+    auto apply = [&](ProfiledTable<P>& pt) {
+      if (!Validated(pt)) return;
+      EntriesTable& es = pt.entries;
+      for (std::size_t i = young_only ? es.young() : 0; i < es.size(); ++i) {
+        if (action(es.at(i))) es.LowerActive(i);
+      }
+      if (after_minor) es.MarkAllOld();
+    };
+    apply(table_);
+    for (auto& thread : threads_) apply(thread->table_);
+    for (OrphanTable<P>* ot = orphans_.get(); ot != nullptr; ot = ot->next.get()) apply(ot->table);
+  }
+
+  // run_callback_res for entry i of `pt`. `invoke` calls the user's callback.
+  template <class Invoke>
+  Raised RunCallback(ThreadState<P>& thread, ProfiledTable<P>& pt, std::size_t i, CallbackKind kind,
+                     Invoke&& invoke) {
+    Entry& e = pt.entries.at(i);
+    if (e.runner != nullptr) return std::nullopt;  // another thread got here first
+    thread.running_.table = &pt.entries;
+    thread.running_.index = i;
+    e.runner = &thread.running_;
+    e.set_running_callback(kind);
+    e.Set(entry_bits::CalledBit(kind), true);
+    e.user_data = 0;
+    const ProfileRef<P> keep_alive = pt.config;
+
+    const CallbackResult result = invoke();
+
+    // The entry may have moved (evicted, transferred to another table) meanwhile.
+    EntriesTable* es = thread.running_.table;
+    const std::size_t j = thread.running_.index;
+    thread.running_.table = nullptr;
+    Entry& after = es->at(j);
+    after.runner = nullptr;
+    after.set_running_callback(CallbackKind::kNone);
+    ProfiledTable<P>* owner = OwnerOf(es);
+    if (owner == nullptr || !Validated(*owner)) {
+      // Discarded during the callback: the entry went with the others.
+      return result.raised() ? Raised(result.exception()) : std::nullopt;
+    }
+    if (result.raised() || !result.kept() || kind == CallbackKind::kDealloc) {
+      es->Delete(j);
+      return result.raised() ? Raised(result.exception()) : std::nullopt;
+    }
+    after.user_data = result.data();
+    if (j < es->active() &&
+        (after.deallocated() || (after.promoted() && kind != CallbackKind::kPromote))) {
+      es->set_active(j);
+    }
+    return std::nullopt;
+  }
+
+  // The ProfiledTable holding `es`: tables move only within this domain.
+  ProfiledTable<P>* OwnerOf(EntriesTable* es) {
+    if (es == &table_.entries) return &table_;
+    for (auto& thread : threads_) {
+      if (es == &thread->table_.entries) return &thread->table_;
+    }
+    for (OrphanTable<P>* ot = orphans_.get(); ot != nullptr; ot = ot->next.get()) {
+      if (es == &ot->table.entries) return &ot->table;
+    }
+    return nullptr;
+  }
+
+  Raised RunAllocCallback(ThreadState<P>& thread, ProfiledTable<P>& pt, std::size_t i) {
+    Entry& e = pt.entries.at(i);
+    std::unique_ptr<Callstack> callstack = pt.entries.Unstash(i);
+    AllocationInfo info;
+    info.n_samples = e.samples;
+    info.size = e.wosize;
+    info.source = e.source();
+    if (callstack) info.callstack = callstack->frames;
+    info.domain_id = id_;
+    info.thread_id = thread.id();
+    const Tracker& tracker = pt.config->tracker();
+    const auto& cb = e.alloc_young() ? tracker.alloc_minor : tracker.alloc_major;
+    return RunCallback(thread, pt, i, CallbackKind::kAlloc,
+                       [&] { return cb ? cb(info) : CallbackResult::Drop(); });
+  }
+
+  // entries_run_callbacks_res: runs every due callback of one table, in entry order and
+  // alloc -> promote -> dealloc within an entry.
+  Raised RunTableCallbacks(ThreadState<P>& thread, ProfiledTable<P>& pt) {
+    Raised raised;
+    EntriesTable& es = pt.entries;
+    while (es.active() < es.size()) {
+      const ProfileRef<P> config = Validated(pt);
+      if (!config) break;
+      const std::size_t i = es.active();
+      Entry& e = es.at(i);
+      if (e.deleted() || e.runner != nullptr) {
+        es.set_active(i + 1);
+      } else if (!e.Called(CallbackKind::kAlloc)) {
+        if (config->sampling()) {
+          raised = RunAllocCallback(thread, pt, i);
+          if (raised) break;
+        } else {
+          es.Delete(i);  // sampling stopped before its allocation callback could run
+        }
+      } else if (e.promoted() && !e.Called(CallbackKind::kPromote)) {
+        const UserData data = e.user_data;
+        const auto& cb = config->tracker().promote;
+        raised = RunCallback(thread, pt, i, CallbackKind::kPromote,
+                             [&] { return cb ? cb(data) : CallbackResult::Drop(); });
+        if (raised) break;
+      } else if (e.deallocated() && !e.Called(CallbackKind::kDealloc)) {
+        const UserData data = e.user_data;
+        const bool major = e.promoted() || !e.alloc_young();
+        const auto& cb = major ? config->tracker().dealloc_major : config->tracker().dealloc_minor;
+        raised = RunCallback(thread, pt, i, CallbackKind::kDealloc,
+                             [&] { return cb ? cb(data) : CallbackResult::Drop(); });
+        if (raised) break;
+      } else {
+        es.set_active(i + 1);
+      }
+    }
+    es.Evict();
+    return raised;
+  }
+
+  Engine<P>& engine_;
+  RuntimeHooks& hooks_;
+  std::uint32_t id_;
+  ProfiledTable<P> table_;
+  std::unique_ptr<OrphanTable<P>> orphans_;
+  bool orphans_pending_ = false;
+  bool pending_ = false;
+  std::vector<std::unique_ptr<ThreadState<P>>> threads_;
+  ThreadState<P>* current_ = nullptr;
+  std::uint32_t next_thread_id_ = 0;
+  sampler::Sampler sampler_;
+};
+
+}  // namespace mpo::memprof

@@ -1,0 +1,438 @@
+#include "core/sim/sim_runtime.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <utility>
+
+namespace mpo::sim {
+namespace {
+
+// Address map, in words: major blocks from kMajorBase upwards; domain d's minor heap
+// at kYoungBase + d * kYoungStride.
+constexpr BlockAddr kMajorBase = BlockAddr{1} << 20;
+constexpr BlockAddr kYoungBase = BlockAddr{1} << 40;
+constexpr BlockAddr kYoungStride = BlockAddr{1} << 32;
+// Synthetic frame naming sub-allocation i of a combined allocation.
+constexpr std::uint64_t kAllocSiteBase = 0xA110C000;
+
+Status UnknownDomain(std::uint32_t domain) {
+  return Status(ErrorCode::kNotFound, "no live domain " + std::to_string(domain))
+      .WithField("domain");
+}
+
+}  // namespace
+
+class SimRuntime::SimDomain final : public memprof::RuntimeHooks {
+ public:
+  SimDomain(SimRuntime& rt, std::uint32_t id, std::uint64_t words)
+      : rt_(rt),
+        id_(id),
+        young_start_(kYoungBase + id * kYoungStride),
+        young_end_(young_start_ + words),
+        young_ptr_(young_end_),
+        memprof_trigger_(young_start_) {}
+
+  BlockAddr YoungPtr() const override { return young_ptr_; }
+  BlockAddr YoungStart() const override { return young_start_; }
+  BlockAddr MemprofTrigger() const override { return memprof_trigger_; }
+  void SetMemprofTrigger(BlockAddr trigger) override { memprof_trigger_ = trigger; }
+  bool IsYoung(BlockAddr block) const override { return rt_.IsYoungAddr(block); }
+  void SetActionPending() override { action_pending_ = true; }
+  void CaptureCallstack(std::uint32_t max_frames, int alloc_index,
+                        std::vector<std::uint64_t>& frames) override {
+    frames.clear();
+    if (alloc_index >= 0 && max_frames > 0) frames.push_back(kAllocSiteBase + alloc_index);
+    for (std::uint64_t f : stack_) {
+      if (frames.size() >= max_frames) break;
+      frames.push_back(f);
+    }
+  }
+  void UndoYoungAllocation(std::uint64_t whsize) override { young_ptr_ += whsize; }
+  BlockAddr RedoYoungAllocation(std::uint64_t whsize) override {
+    while (young_ptr_ - young_start_ < whsize) rt_.MinorGcFor(id_);
+    young_ptr_ -= whsize;
+    return young_ptr_;
+  }
+
+  bool Fits(std::uint64_t whsize) const { return young_ptr_ - young_start_ >= whsize; }
+  void ResetMinorHeap() {
+    young_ptr_ = young_end_;
+    young_blocks_.clear();
+  }
+
+  SimRuntime& rt_;
+  std::uint32_t id_;
+  BlockAddr young_start_;
+  BlockAddr young_end_;
+  BlockAddr young_ptr_;
+  BlockAddr memprof_trigger_;
+  bool action_pending_ = false;
+  std::vector<BlockId> young_blocks_;  // allocation order: decreasing addresses
+  std::vector<BlockAddr> forward_;     // during a minor GC: new address or kNoBlock
+  std::vector<std::uint64_t> stack_;
+  std::uint64_t minor_words_ = 0;
+  std::uint64_t major_words_ = 0;
+  std::unique_ptr<MemprofDomain> memprof_;  // last: destroyed first
+};
+
+SimRuntime::SimRuntime(SimConfig config) : config_(config), next_major_(kMajorBase) {
+  if (config_.minor_heap_words < 2 * (kMaxYoungWosize + 1)) {
+    config_.minor_heap_words = 2 * (kMaxYoungWosize + 1);
+  }
+  if (config_.minor_heap_words >= kYoungStride) config_.minor_heap_words = kYoungStride - 1;
+  (void)NewDomain();
+}
+
+SimRuntime::~SimRuntime() {
+  // Domains first (their orphans go to the engine), while blocks still exist.
+  domains_.clear();
+}
+
+SimRuntime::SimDomain* SimRuntime::Find(std::uint32_t domain) {
+  return domain < domains_.size() ? domains_[domain].get() : nullptr;
+}
+const SimRuntime::SimDomain* SimRuntime::Find(std::uint32_t domain) const {
+  return domain < domains_.size() ? domains_[domain].get() : nullptr;
+}
+
+bool SimRuntime::IsYoungAddr(BlockAddr addr) const { return addr >= kYoungBase; }
+
+Result<std::uint32_t> SimRuntime::NewDomain(std::optional<std::uint32_t> parent) {
+  const SimDomain* parent_domain = nullptr;
+  if (parent) {
+    parent_domain = Find(*parent);
+    if (parent_domain == nullptr) return UnknownDomain(*parent);
+  }
+  const auto id = static_cast<std::uint32_t>(domains_.size());
+  auto dom = std::make_unique<SimDomain>(*this, id, config_.minor_heap_words);
+  dom->memprof_ = std::make_unique<MemprofDomain>(
+      engine_, *dom, id, parent_domain ? parent_domain->memprof_.get() : nullptr);
+  dom->memprof_->SetTrigger();
+  domains_.push_back(std::move(dom));
+  return id;
+}
+
+Status SimRuntime::EndDomain(std::uint32_t domain) {
+  if (Find(domain) == nullptr) return UnknownDomain(domain);
+  if (domains_[domain]->memprof_->current() != nullptr &&
+      domains_[domain]->memprof_->current()->in_callback()) {
+    return Status(ErrorCode::kFailedPrecondition, "domain is running a memprof callback");
+  }
+  MinorGc();
+  domains_[domain].reset();
+  return Status::Ok();
+}
+
+bool SimRuntime::DomainAlive(std::uint32_t domain) const { return Find(domain) != nullptr; }
+
+MemprofDomain& SimRuntime::memprof(std::uint32_t domain) { return *domains_[domain]->memprof_; }
+
+Result<MemprofThread*> SimRuntime::NewThread(std::uint32_t domain) {
+  SimDomain* d = Find(domain);
+  if (d == nullptr) return UnknownDomain(domain);
+  return d->memprof_->NewThread();
+}
+
+Status SimRuntime::EndThread(std::uint32_t domain, MemprofThread* thread) {
+  SimDomain* d = Find(domain);
+  if (d == nullptr) return UnknownDomain(domain);
+  return d->memprof_->DeleteThread(thread);
+}
+
+Status SimRuntime::EnterThread(std::uint32_t domain, MemprofThread* thread) {
+  SimDomain* d = Find(domain);
+  if (d == nullptr) return UnknownDomain(domain);
+  if (thread == nullptr) return Status(ErrorCode::kInvalidArgument, "null thread");
+  d->memprof_->EnterThread(thread);
+  return Status::Ok();
+}
+
+BlockId SimRuntime::NewBlock(BlockAddr addr, std::uint64_t wosize, bool reachable) {
+  BlockId id;
+  if (!free_ids_.empty()) {
+    id = free_ids_.back();
+    free_ids_.pop_back();
+  } else {
+    id = blocks_.size();
+    blocks_.emplace_back();
+  }
+  blocks_[id] = Block{addr, wosize, reachable, true};
+  ++live_blocks_;
+  return id;
+}
+
+void SimRuntime::FreeBlock(BlockId id) {
+  if (death_observer_) death_observer_(id);
+  blocks_[id].allocated = false;
+  blocks_[id].addr = memprof::kNoBlock;
+  free_ids_.push_back(id);
+  --live_blocks_;
+}
+
+AllocOutcome SimRuntime::AllocCaml(std::uint32_t domain, std::span<const std::uint64_t> wosizes,
+                                   bool reachable) {
+  AllocOutcome out;
+  SimDomain* d = Find(domain);
+  if (d == nullptr) {
+    out.status = UnknownDomain(domain);
+    return out;
+  }
+  if (d->memprof_->current() == nullptr) {
+    out.status = Status(ErrorCode::kFailedPrecondition, "domain has no current thread");
+    return out;
+  }
+  if (wosizes.empty()) {
+    out.status = Status(ErrorCode::kInvalidArgument, "empty combined allocation");
+    return out;
+  }
+  std::uint64_t whsize = 0;
+  for (std::uint64_t w : wosizes) {
+    if (w == 0 || w > kMaxYoungWosize) {
+      out.status = Status(ErrorCode::kInvalidArgument, "block size outside [1, Max_young_wosize]")
+                       .WithField("wosize");
+      return out;
+    }
+    whsize += w + 1;
+  }
+  if (whsize > config_.minor_heap_words / 2) {
+    out.status =
+        Status(ErrorCode::kInvalidArgument, "combined allocation larger than half the minor heap");
+    return out;
+  }
+  const bool below_limit = !d->Fits(whsize) || d->young_ptr_ - whsize < d->memprof_trigger_;
+  if (below_limit || d->action_pending_) {
+    // caml_alloc_small_dispatch from OCaml: pending actions, then room, then memprof.
+    if (d->action_pending_) {
+      d->action_pending_ = false;
+      out.raised = d->memprof_->RunCallbacks();
+      if (out.raised) return out;
+    }
+    if (!d->Fits(whsize)) MinorGcFor(domain);
+    d->young_ptr_ -= whsize;
+    if (d->young_ptr_ < d->memprof_trigger_) {
+      out.raised = d->memprof_->SampleYoung(whsize - 1, true, wosizes);
+      if (out.raised) return out;  // the engine rolled the allocation back
+    }
+  } else {
+    d->young_ptr_ -= whsize;
+  }
+  const BlockAddr base = d->young_ptr_;
+  out.blocks.resize(wosizes.size());
+  BlockAddr addr = base;
+  for (std::size_t i = 0; i < wosizes.size(); ++i) {
+    out.blocks[i] = NewBlock(addr, wosizes[i], reachable);
+    addr += wosizes[i] + 1;
+  }
+  for (std::size_t i = wosizes.size(); i-- > 0;) d->young_blocks_.push_back(out.blocks[i]);
+  d->minor_words_ += whsize;
+  return out;
+}
+
+AllocOutcome SimRuntime::AllocSmallFromC(std::uint32_t domain, std::uint64_t wosize,
+                                         bool reachable) {
+  AllocOutcome out;
+  SimDomain* d = Find(domain);
+  if (d == nullptr) {
+    out.status = UnknownDomain(domain);
+    return out;
+  }
+  if (wosize == 0 || wosize > kMaxYoungWosize) {
+    out.status = Status(ErrorCode::kInvalidArgument, "block size outside [1, Max_young_wosize]")
+                     .WithField("wosize");
+    return out;
+  }
+  const std::uint64_t whsize = wosize + 1;
+  if (!d->Fits(whsize)) MinorGcFor(domain);
+  d->young_ptr_ -= whsize;
+  if (d->young_ptr_ < d->memprof_trigger_ && d->memprof_->current() != nullptr) {
+    (void)d->memprof_->SampleYoung(wosize, false, {});
+  }
+  const BlockId id = NewBlock(d->young_ptr_, wosize, reachable);
+  d->young_blocks_.push_back(id);
+  d->minor_words_ += whsize;
+  out.blocks.push_back(id);
+  return out;
+}
+
+AllocOutcome SimRuntime::AllocMajor(std::uint32_t domain, std::uint64_t wosize,
+                                    memprof::AllocationSource source, bool reachable) {
+  AllocOutcome out;
+  SimDomain* d = Find(domain);
+  if (d == nullptr) {
+    out.status = UnknownDomain(domain);
+    return out;
+  }
+  if (wosize == 0 || wosize >= (std::uint64_t{1} << 32)) {
+    out.status =
+        Status(ErrorCode::kInvalidArgument, "block size outside [1, 2^32)").WithField("wosize");
+    return out;
+  }
+  const BlockAddr addr = next_major_;
+  next_major_ += wosize + 1;
+  const BlockId id = NewBlock(addr, wosize, reachable);
+  major_.emplace(addr, id);
+  d->major_words_ += wosize + 1;
+  d->memprof_->SampleBlock(addr, wosize, wosize + 1, source);
+  out.blocks.push_back(id);
+  return out;
+}
+
+memprof::Raised SimRuntime::Poll(std::uint32_t domain) {
+  SimDomain* d = Find(domain);
+  if (d == nullptr || !d->action_pending_) return std::nullopt;
+  d->action_pending_ = false;
+  return d->memprof_->RunCallbacks();
+}
+
+void SimRuntime::Release(BlockId block) { SetReachable(block, false); }
+
+void SimRuntime::SetReachable(BlockId block, bool reachable) {
+  if (block < blocks_.size() && blocks_[block].allocated) blocks_[block].reachable = reachable;
+}
+
+bool SimRuntime::IsAllocated(BlockId block) const {
+  return block < blocks_.size() && blocks_[block].allocated;
+}
+
+std::optional<BlockAddr> SimRuntime::AddressOf(BlockId block) const {
+  if (!IsAllocated(block)) return std::nullopt;
+  return blocks_[block].addr;
+}
+
+bool SimRuntime::Survives(const SurvivorPolicy& survives, BlockId id) const {
+  return survives ? survives(id) : blocks_[id].reachable;
+}
+
+void SimRuntime::MinorGcFor(std::uint32_t) { MinorGc(); }
+
+void SimRuntime::MinorGc(const SurvivorPolicy& survives) {
+  ++minor_collections_;
+  // Decide every young block's fate before telling memprof (addresses still old).
+  for (auto& d : domains_) {
+    if (!d) continue;
+    d->forward_.assign(d->young_blocks_.size(), memprof::kNoBlock);
+    for (std::size_t k = 0; k < d->young_blocks_.size(); ++k) {
+      const BlockId id = d->young_blocks_[k];
+      if (!Survives(survives, id)) continue;
+      d->forward_[k] = next_major_;
+      next_major_ += blocks_[id].wosize + 1;
+    }
+  }
+  const memprof::MinorFate fate = [this](BlockAddr addr) -> std::optional<BlockAddr> {
+    const std::uint64_t slot = (addr - kYoungBase) / kYoungStride;
+    const SimDomain* d = slot < domains_.size() ? domains_[slot].get() : nullptr;
+    if (d == nullptr) return std::nullopt;
+    // young_blocks_ is sorted by decreasing address.
+    auto it = std::lower_bound(d->young_blocks_.begin(), d->young_blocks_.end(), addr,
+                               [this](BlockId id, BlockAddr a) { return blocks_[id].addr > a; });
+    if (it == d->young_blocks_.end() || blocks_[*it].addr != addr) return std::nullopt;
+    const BlockAddr to = d->forward_[it - d->young_blocks_.begin()];
+    if (to == memprof::kNoBlock) return std::nullopt;
+    return to;
+  };
+  for (auto& d : domains_) {
+    if (d) d->memprof_->AfterMinorGc(fate);
+  }
+  for (auto& d : domains_) {
+    if (!d) continue;
+    for (std::size_t k = 0; k < d->young_blocks_.size(); ++k) {
+      const BlockId id = d->young_blocks_[k];
+      if (d->forward_[k] == memprof::kNoBlock) {
+        FreeBlock(id);
+      } else {
+        blocks_[id].addr = d->forward_[k];
+        major_.emplace(d->forward_[k], id);
+      }
+    }
+    d->ResetMinorHeap();
+    d->forward_.clear();
+  }
+  for (auto& d : domains_) {
+    if (d) d->memprof_->SetTrigger();
+  }
+}
+
+void SimRuntime::MajorGc(const SurvivorPolicy& survives) {
+  MinorGc(survives);
+  ++major_collections_;
+  std::vector<BlockId> dead;
+  for (auto it = major_.begin(); it != major_.end();) {
+    if (Survives(survives, it->second)) {
+      ++it;
+    } else {
+      dead.push_back(it->second);
+      it = major_.erase(it);
+    }
+  }
+  const auto alive = [this](BlockAddr addr) { return major_.count(addr) != 0; };
+  for (auto& d : domains_) {
+    if (d) d->memprof_->AfterMajorGc(alive);
+  }
+  for (BlockId id : dead) FreeBlock(id);
+}
+
+void SimRuntime::Compact() {
+  ++compactions_;
+  std::vector<std::pair<BlockAddr, BlockId>> order(major_.begin(), major_.end());
+  std::sort(order.begin(), order.end());
+  std::unordered_map<BlockAddr, BlockAddr> moved;
+  moved.reserve(order.size());
+  std::unordered_map<BlockAddr, BlockId> fresh;
+  fresh.reserve(order.size());
+  for (const auto& [addr, id] : order) {
+    const BlockAddr to = next_major_;
+    next_major_ += blocks_[id].wosize + 1;
+    moved.emplace(addr, to);
+    fresh.emplace(to, id);
+    blocks_[id].addr = to;
+  }
+  major_ = std::move(fresh);
+  for (auto& d : domains_) {
+    if (!d) continue;
+    d->memprof_->ScanRoots(false, true, [&](BlockAddr& block) {
+      auto it = moved.find(block);
+      if (it != moved.end()) block = it->second;
+    });
+  }
+}
+
+void SimRuntime::SetCallstack(std::uint32_t domain, std::vector<std::uint64_t> frames) {
+  if (SimDomain* d = Find(domain)) d->stack_ = std::move(frames);
+}
+
+std::uint64_t SimRuntime::minor_words(std::uint32_t domain) const {
+  const SimDomain* d = Find(domain);
+  return d ? d->minor_words_ : 0;
+}
+std::uint64_t SimRuntime::major_words(std::uint32_t domain) const {
+  const SimDomain* d = Find(domain);
+  return d ? d->major_words_ : 0;
+}
+
+const char* SimRuntime::CheckInvariants() const {
+  for (const auto& d : domains_) {
+    if (!d) continue;
+    if (const char* bad = d->memprof_->CheckInvariants()) return bad;
+    const char* bad = nullptr;
+    d->memprof_->ForEachTable(
+        [&](const memprof::ProfiledTable<sync::StdPlatform>& pt, memprof::TableKind) {
+          if (bad != nullptr || !pt.config) return;
+          if (pt.config->status() == memprof::ProfileStatusValue::kDiscarded) return;
+          for (const memprof::Entry& e : pt.entries.entries()) {
+            if (e.deleted() || e.offset() || e.block == memprof::kNoBlock) continue;
+            if (e.deallocated()) {
+              bad = "deallocated entry still names a block";
+            } else if (!IsYoungAddr(e.block) && major_.count(e.block) == 0) {
+              bad = "tracked major block is not allocated";
+            } else if (e.promoted() && IsYoungAddr(e.block)) {
+              bad = "promoted entry names a young block";
+            }
+          }
+        });
+    if (bad != nullptr) return bad;
+  }
+  return nullptr;
+}
+
+}  // namespace mpo::sim

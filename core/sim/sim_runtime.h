@@ -1,0 +1,163 @@
+// A deterministic simulated OCaml 5 runtime that drives the memprof engine: per-domain
+// minor heaps with a decreasing allocation pointer, the GC and memprof triggers, a
+// major heap, minor and major collections, compaction, domains and threads, and
+// synthetic callstacks. It is what tests, fuzzers, benchmarks and the demo run on.
+//
+//   SimRuntime rt;                                   // domain 0 exists, with one thread
+//   auto p = rt.memprof(0).Start(0.01, 8, tracker);  // Gc.Memprof.start
+//   auto a = rt.AllocCaml(0, {{4, 2}});              // a combined allocation from OCaml
+//   rt.Release(a.blocks[0]);                          // unreachable from now on
+//   rt.MinorGc(); rt.MajorGc(); rt.Compact();
+//
+// Blocks are named by stable ids (BlockId); their addresses change when promoted or
+// compacted, as in OCaml. Liveness is explicit: a block is reachable until Released,
+// unless a collection is given another survivor policy.
+//
+// Threading: single-threaded and deterministic; "domains" are interleaved by the caller.
+// Failure: bad requests (unknown domain, block too large for the minor heap) give typed
+// errors; callback exceptions come back as `raised`.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/memprof/api.h"
+#include "core/memprof/engine.h"
+#include "core/memprof/runtime_hooks.h"
+#include "core/sync/std_platform.h"
+
+namespace mpo::sim {
+
+using memprof::BlockAddr;
+using MemprofDomain = memprof::Domain<sync::StdPlatform>;
+using MemprofEngine = memprof::Engine<sync::StdPlatform>;
+using MemprofThread = memprof::ThreadState<sync::StdPlatform>;
+using BlockId = std::uint64_t;
+
+// OCaml's Max_young_wosize: larger blocks go straight to the major heap.
+inline constexpr std::uint64_t kMaxYoungWosize = 256;
+
+struct SimConfig {
+  std::uint64_t minor_heap_words = 256 * 1024;
+};
+
+struct AllocOutcome {
+  Status status;                // bad request
+  memprof::Raised raised;       // a callback's exception: nothing was allocated
+  std::vector<BlockId> blocks;  // one per sub-allocation, in order
+  bool ok() const { return status.ok() && !raised; }
+};
+
+// Which blocks survive a collection; default: those not Released.
+using SurvivorPolicy = std::function<bool(BlockId)>;
+
+class SimRuntime {
+ public:
+  explicit SimRuntime(SimConfig config = {});
+  ~SimRuntime();
+  SimRuntime(const SimRuntime&) = delete;
+  SimRuntime& operator=(const SimRuntime&) = delete;
+
+  // ---- domains and threads ----
+  // A new domain inheriting `parent`'s profile (caml_memprof_new_domain).
+  Result<std::uint32_t> NewDomain(std::optional<std::uint32_t> parent = std::nullopt);
+  // Empties the minor heaps (as domain termination does), then ends the domain: its
+  // tracked entries become global orphans.
+  Status EndDomain(std::uint32_t domain);
+  bool DomainAlive(std::uint32_t domain) const;
+  std::size_t domain_slots() const { return domains_.size(); }
+  // The engine state of a live domain (precondition: DomainAlive).
+  MemprofDomain& memprof(std::uint32_t domain);
+  MemprofEngine& engine() { return engine_; }
+
+  Result<MemprofThread*> NewThread(std::uint32_t domain);
+  Status EndThread(std::uint32_t domain, MemprofThread* thread);
+  Status EnterThread(std::uint32_t domain, MemprofThread* thread);
+
+  // ---- allocation ----
+  // A combined allocation from OCaml code (one GC poll point). Pending callbacks run
+  // first; allocation callbacks of sampled sub-blocks run before it completes.
+  AllocOutcome AllocCaml(std::uint32_t domain, std::span<const std::uint64_t> wosizes,
+                         bool reachable = true);
+  // caml_alloc_small from C (wosize <= kMaxYoungWosize): callback deferred to a poll.
+  AllocOutcome AllocSmallFromC(std::uint32_t domain, std::uint64_t wosize, bool reachable = true);
+  // A block allocated directly in the major heap by the runtime (caml_alloc_shr, or
+  // unmarshalling / custom blocks with another source): callback deferred.
+  AllocOutcome AllocMajor(std::uint32_t domain, std::uint64_t wosize,
+                          memprof::AllocationSource source = memprof::AllocationSource::kNormal,
+                          bool reachable = true);
+  // A poll point: runs pending memprof callbacks.
+  memprof::Raised Poll(std::uint32_t domain);
+
+  // ---- liveness and collections ----
+  void Release(BlockId block);
+  void SetReachable(BlockId block, bool reachable);
+  bool IsAllocated(BlockId block) const;
+  std::optional<BlockAddr> AddressOf(BlockId block) const;
+  // Promotes survivors of every domain's minor heap; the others die.
+  void MinorGc(const SurvivorPolicy& survives = {});
+  // A minor GC then a full major GC: unreachable (or non-surviving) major blocks die.
+  void MajorGc(const SurvivorPolicy& survives = {});
+  // Moves every major block; memprof's weak roots are updated.
+  void Compact();
+
+  // Called with each block that dies in a collection, before its id can be reused.
+  void SetDeathObserver(std::function<void(BlockId)> observer) {
+    death_observer_ = std::move(observer);
+  }
+
+  // ---- callstacks ----
+  // The synthetic callstack (innermost first) captured by the next samples in `domain`.
+  void SetCallstack(std::uint32_t domain, std::vector<std::uint64_t> frames);
+
+  // ---- statistics ----
+  std::uint64_t minor_collections() const { return minor_collections_; }
+  std::uint64_t major_collections() const { return major_collections_; }
+  std::uint64_t compactions() const { return compactions_; }
+  std::size_t live_blocks() const { return live_blocks_; }
+  // Words allocated by `domain` in the minor / major heap (headers included).
+  std::uint64_t minor_words(std::uint32_t domain) const;
+  std::uint64_t major_words(std::uint32_t domain) const;
+
+  // The engine's invariants over every live domain; nullptr when fine.
+  const char* CheckInvariants() const;
+
+ private:
+  class SimDomain;
+  struct Block {
+    BlockAddr addr = memprof::kNoBlock;
+    std::uint64_t wosize = 0;
+    bool reachable = false;
+    bool allocated = false;
+  };
+
+  SimDomain* Find(std::uint32_t domain);
+  const SimDomain* Find(std::uint32_t domain) const;
+  BlockId NewBlock(BlockAddr addr, std::uint64_t wosize, bool reachable);
+  void FreeBlock(BlockId id);
+  bool Survives(const SurvivorPolicy& survives, BlockId id) const;
+  bool IsYoungAddr(BlockAddr addr) const;
+  // Runs a minor collection because `domain`'s minor heap is full (caml_poll_gc_work).
+  void MinorGcFor(std::uint32_t domain);
+
+  SimConfig config_;
+  MemprofEngine engine_;
+  std::vector<std::unique_ptr<SimDomain>> domains_;
+  std::vector<Block> blocks_;
+  std::vector<BlockId> free_ids_;
+  std::unordered_map<BlockAddr, BlockId> major_;  // address -> block
+  BlockAddr next_major_;
+  std::uint64_t minor_collections_ = 0;
+  std::uint64_t major_collections_ = 0;
+  std::uint64_t compactions_ = 0;
+  std::size_t live_blocks_ = 0;
+  std::function<void(BlockId)> death_observer_;
+};
+
+}  // namespace mpo::sim

@@ -1,0 +1,72 @@
+// An operation-sequence harness over the memprof engine and the simulated runtime,
+// checked against a small abstract model. Shared by the RapidCheck stateful test and
+// the libFuzzer target.
+//
+// The model follows every sampled allocation (one "track" per allocation callback):
+// which callbacks it got, in what order, on which thread, under which profile, and
+// whether its block is known to have died. Violations are collected as readable
+// strings; the engine's and the simulator's table invariants are checked after each op.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mpo::memprof::harness {
+
+enum class OpKind : std::uint8_t {
+  kAllocCaml,    // a: sub-allocations (1..4), b: size seed
+  kAllocSmallC,  // b: size seed
+  kAllocMajor,   // b: size seed; a: source
+  kRelease,      // a: which live block
+  kPoll,
+  kMinorGc,
+  kMajorGc,
+  kCompact,
+  kStart,  // a: rate choice
+  kStop,
+  kDiscard,  // a: which profile
+  kArm,      // a: what the next callback does (CallbackAction)
+  kNewThread,
+  kSwitchThread,  // a: which thread
+  kEndThread,     // a: which thread (never the current one)
+  kNewDomain,
+  kSwitchDomain,  // a: which domain
+  kEndDomain,     // a: which domain (never the current one)
+  kCount,
+};
+
+enum class CallbackAction : std::uint8_t {
+  kKeep,
+  kDrop,
+  kRaise,
+  kStop,
+  kRestart,
+  kDiscard,
+  kCount
+};
+
+struct Op {
+  OpKind kind = OpKind::kPoll;
+  std::uint8_t a = 0;
+  std::uint8_t b = 0;
+};
+
+std::ostream& operator<<(std::ostream& os, const Op& op);
+
+// Decodes ops from bytes, three per op (for the fuzzer).
+std::vector<Op> DecodeOps(std::span<const std::uint8_t> bytes);
+
+struct RunReport {
+  std::vector<std::string> violations;
+  std::uint64_t callbacks = 0;
+  std::uint64_t tracks = 0;
+};
+
+// Runs `ops`, then releases everything, collects, polls every thread of every domain,
+// and checks conservation. Never crashes on any sequence.
+RunReport Run(std::span<const Op> ops);
+
+}  // namespace mpo::memprof::harness
