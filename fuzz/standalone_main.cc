@@ -1,6 +1,7 @@
 // Replays files through a libFuzzer entry point when the build has no libFuzzer (plain
 // g++ test runs), so every fuzz target's seed corpus is exercised by `bazel test //...`.
-// Arguments are files or directories (all regular files inside, sorted).
+// Arguments are files or directories (all regular files inside, sorted); libFuzzer
+// flags ("-runs=0") are accepted and ignored.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
   namespace fs = std::filesystem;
   std::vector<fs::path> files;
   for (int i = 1; i < argc; ++i) {
+    if (argv[i][0] == '-') continue;  // libFuzzer flags such as -runs=0
     const fs::path p(argv[i]);
     if (fs::is_directory(p)) {
       for (const auto& e : fs::recursive_directory_iterator(p))
