@@ -222,5 +222,213 @@ TEST(Producer, CreatesFileWithMode0600AndRemovesItUnlessPreserved) {
   }
 }
 
+// Records raw deliveries for the behavioural tests below.
+struct Recorder : EventCallbacks {
+  std::vector<std::pair<unsigned, std::uint64_t>> counters;  // id, value
+  std::vector<std::string> lifecycle;
+  std::uint64_t lost = 0;
+  int lost_reports = 0;
+  int refuse_after = -1;  // return false once this many counters were accepted
+  bool RuntimeCounter(std::uint32_t, std::uint64_t, unsigned id, std::uint64_t v) override {
+    if (refuse_after >= 0 && static_cast<int>(counters.size()) == refuse_after) {
+      refuse_after = -1;
+      return false;
+    }
+    counters.emplace_back(id, v);
+    return true;
+  }
+  bool LifecycleEvent(std::uint32_t, std::uint64_t, unsigned kind, std::int64_t) override {
+    lifecycle.emplace_back(LifecycleName(kind).value_or("?"));
+    return true;
+  }
+  bool LostEvents(std::uint32_t, std::uint64_t words) override {
+    lost += words;
+    ++lost_reports;
+    return true;
+  }
+};
+
+ProducerOptions Small(const std::string& dir, unsigned log2 = 4) {
+  ProducerOptions o;
+  o.dir = dir;
+  o.max_domains = 2;
+  o.ring_log2_words = log2;
+  return o;
+}
+
+TEST(Producer, OverwritesOldestEventsAndTheCursorCountsLostWordsExactly) {
+  const std::string dir = TmpDir("overwrite");
+  RuntimeEvents ev(Small(dir));  // 16-word rings
+  ASSERT_TRUE(ev.Start().ok());
+  auto cursor = Cursor::OpenCurrent(ev.path());
+  ASSERT_TRUE(cursor.ok());
+  // Counters are 3 words: five fit per lap of 16 words, then one word of padding.
+  for (unsigned i = 0; i < 100; ++i) ASSERT_TRUE(ev.Counter(1, i % 26, i).ok());
+  Recorder r;
+  auto n = cursor->ReadPoll(r);
+  ASSERT_TRUE(n.ok()) << n.status().ToString();
+  // 100 counters = 20 laps of 16 words (15 of events + 1 padding): tail = 320.
+  // The ring keeps the newest events with fewer than 16 words in use.
+  ASSERT_FALSE(r.counters.empty());
+  EXPECT_EQ(r.lost_reports, 1);
+  EXPECT_EQ(r.lost + 3 * r.counters.size() + (r.counters.size() == 5 ? 1 : 0), 320u);
+  for (std::size_t i = 0; i < r.counters.size(); ++i) {
+    EXPECT_EQ(r.counters[i].second, 100 - r.counters.size() + i);
+  }
+  // Nothing new: nothing delivered, nothing lost.
+  Recorder again;
+  EXPECT_EQ(*cursor->ReadPoll(again), 0u);
+  EXPECT_EQ(again.lost_reports, 0);
+}
+
+TEST(Producer, EventsLargerThanHalfTheRingAreTypedErrors) {
+  const std::string dir = TmpDir("too_large");
+  RuntimeEvents ev(Small(dir));
+  ASSERT_TRUE(ev.Start().ok());
+  std::vector<std::uint64_t> payload(6);  // 8 words with header and timestamp: half
+  EXPECT_TRUE(ev.Write(0, false, 4, 0, payload).ok());
+  payload.push_back(0);
+  const Status st = ev.Write(0, false, 4, 0, payload);
+  EXPECT_EQ(st.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(st.field(), "event length");
+  std::vector<std::byte> big(1025);
+  EXPECT_EQ(ev.UserCustom(0, 0, big).code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(ev.Counter(2, 0, 0).code(), ErrorCode::kInvalidArgument);  // domain 2 of 2
+}
+
+TEST(Producer, LargestCustomPayloadRoundTrips) {
+  const std::string dir = TmpDir("custom");
+  RuntimeEvents ev(Small(dir, 10));
+  const unsigned id = *ev.RegisterUserEvent("big");
+  ASSERT_TRUE(ev.Start().ok());
+  std::string payload(1024, 'q');
+  payload[5] = '\0';
+  payload[6] = '"';
+  ASSERT_TRUE(ev.UserCustom(1, id, std::as_bytes(std::span(payload.data(), payload.size()))).ok());
+  for (std::size_t n : {0, 1, 7, 8, 9}) {
+    ASSERT_TRUE(ev.UserCustom(1, id, std::as_bytes(std::span(payload.data() + 1000, n))).ok());
+  }
+  auto c = Cursor::OpenCurrent(ev.path());
+  ASSERT_TRUE(c.ok());
+  const std::string text = DumpAll(*c);
+  EXPECT_NE(text.find(" user_custom big UNK " + OcamlQuoted(payload) + "\n"), std::string::npos);
+  for (std::size_t n : {0, 1, 7, 8, 9}) {
+    EXPECT_NE(text.find(" user_custom big UNK " + OcamlQuoted(payload.substr(1000, n)) + "\n"),
+              std::string::npos)
+        << n;
+  }
+}
+
+TEST(Producer, UserEventRegistrationLimits) {
+  const std::string dir = TmpDir("register");
+  RuntimeEvents ev(Small(dir));
+  EXPECT_EQ(ev.RegisterUserEvent(std::string(128, 'a')).status().code(),
+            ErrorCode::kInvalidArgument);
+  EXPECT_EQ(ev.RegisterUserEvent(std::string("a\0b", 3)).status().code(),
+            ErrorCode::kInvalidArgument);
+  const std::string longest(127, 'n');
+  EXPECT_EQ(*ev.RegisterUserEvent(longest), 0u);
+  ASSERT_TRUE(ev.Start().ok());
+  for (unsigned i = 1; i < kMaxUserEvents; ++i) {
+    auto r = ev.RegisterUserEvent("e" + std::to_string(i));
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(*r, i);
+  }
+  EXPECT_EQ(ev.RegisterUserEvent("one too many").status().code(), ErrorCode::kOutOfRange);
+  ASSERT_TRUE(ev.UserUnit(0, 0).ok());
+  ASSERT_TRUE(ev.UserInt(0, 8191, -5).ok());
+  EXPECT_EQ(ev.UserUnit(0, 8192).code(), ErrorCode::kInvalidArgument);
+  auto c = Cursor::OpenCurrent(ev.path());
+  ASSERT_TRUE(c.ok());
+  const std::string text = DumpAll(*c);
+  EXPECT_NE(text.find(" user_unit " + longest + " UNK\n"), std::string::npos);
+  EXPECT_NE(text.find(" user_int e8191 UNK -5\n"), std::string::npos);
+}
+
+TEST(Producer, PauseAndResumeAreGuardedAndEmitLifecycleEvents) {
+  const std::string dir = TmpDir("pause");
+  RuntimeEvents ev(Small(dir, 8));
+  ev.Pause();  // not started: nothing
+  ASSERT_TRUE(ev.Start().ok());
+  EXPECT_TRUE(ev.IsActive());
+  ev.Pause();
+  ev.Pause();
+  EXPECT_FALSE(ev.IsActive());
+  ASSERT_TRUE(ev.Counter(0, 4, 1).ok());  // dropped
+  ev.Resume();
+  ev.Resume();
+  ASSERT_TRUE(ev.Counter(0, 4, 2).ok());
+  auto c = Cursor::OpenCurrent(ev.path());
+  ASSERT_TRUE(c.ok());
+  Recorder r;
+  ASSERT_TRUE(c->ReadPoll(r).ok());
+  EXPECT_EQ(r.lifecycle, (std::vector<std::string>{"ring_start", "ring_pause", "ring_resume"}));
+  ASSERT_EQ(r.counters.size(), 1u);
+  EXPECT_EQ(r.counters[0].second, 2u);
+}
+
+TEST(Producer, ForkedChildMakesItsOwnRingAndLeavesTheParentsFileAlone) {
+  const std::string dir = TmpDir("fork");
+  ProducerOptions o = Small(dir, 8);
+  o.preserve = true;
+  RuntimeEvents ev(o);
+  ASSERT_TRUE(ev.Start().ok());
+  const std::string parent_path = ev.path();
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const bool ok = ev.AfterForkInChild().ok() && ev.Counter(0, 4, 77).ok() &&
+                    ev.path() == dir + "/" + std::to_string(::getpid()) + ".events";
+    ::_exit(ok ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  ASSERT_TRUE(ev.AfterForkInParent(child).ok());
+  ASSERT_TRUE(ev.Stop().ok());
+  auto parent = Cursor::OpenFile(parent_path);
+  ASSERT_TRUE(parent.ok());
+  const std::string ptext = DumpAll(*parent);
+  EXPECT_EQ(ptext.find("counter"), std::string::npos);
+  EXPECT_NE(ptext.find("lifecycle fork_parent #4 " + std::to_string(child)), std::string::npos);
+  auto kid = Cursor::Open(dir, child);
+  ASSERT_TRUE(kid.ok()) << kid.status().ToString();
+  const std::string ktext = DumpAll(*kid);
+  EXPECT_NE(ktext.find("lifecycle ring_start #0 " + std::to_string(child)), std::string::npos);
+  EXPECT_NE(ktext.find("lifecycle fork_child #5 none"), std::string::npos);
+  EXPECT_NE(ktext.find("counter minor_promoted #4 77"), std::string::npos);
+}
+
+TEST(Producer, EnvironmentVariablesAsInOcaml) {
+  ::setenv("OCAML_RUNTIME_EVENTS_DIR", "/some/dir", 1);
+  ::setenv("OCAML_RUNTIME_EVENTS_PRESERVE", "", 1);
+  ::unsetenv("OCAML_RUNTIME_EVENTS_START");
+  bool start = true;
+  ProducerOptions o = ProducerOptions::FromEnvironment(&start);
+  EXPECT_EQ(o.dir, "/some/dir");
+  EXPECT_TRUE(o.preserve);
+  EXPECT_FALSE(start);
+  ::setenv("OCAML_RUNTIME_EVENTS_START", "1", 1);
+  ::unsetenv("OCAML_RUNTIME_EVENTS_PRESERVE");
+  o = ProducerOptions::FromEnvironment(&start);
+  EXPECT_TRUE(start);
+  EXPECT_FALSE(o.preserve);
+  ::unsetenv("OCAML_RUNTIME_EVENTS_DIR");
+  ::unsetenv("OCAML_RUNTIME_EVENTS_START");
+}
+
+TEST(Producer, StartFailsWithATypedErrorForABadDirectory) {
+  ProducerOptions o;
+  o.dir = "/nonexistent/dir/for/ring";
+  RuntimeEvents ev(o);
+  const Status st = ev.Start();
+  EXPECT_EQ(st.code(), ErrorCode::kIo);
+  EXPECT_FALSE(ev.IsActive());
+  ProducerOptions bad;
+  bad.ring_log2_words = 3;
+  EXPECT_EQ(RuntimeEvents(bad).Start().code(), ErrorCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace mpo::ring
