@@ -107,8 +107,9 @@ enum class ReadStatus : std::uint8_t {
 
 struct ReadResult {
   ReadStatus status = ReadStatus::kDrained;
-  std::uint64_t consumed = 0;  // events counted as OCaml does (header::IsCounted)
-  std::uint64_t at = 0;        // the ring position of a corrupt message
+  std::uint64_t consumed = 0;       // events counted as OCaml does (header::IsCounted)
+  std::uint64_t at = 0;             // the ring position of a corrupt message
+  std::uint64_t padding_words = 0;  // padding skipped (for word accounting)
 };
 
 // Scratch space for one batch of copied messages; `words` must hold at least
@@ -201,6 +202,7 @@ ReadResult ReadRing(const Ring& ring, std::uint64_t* position, Sink& sink, std::
       const std::span<const std::uint64_t> words(buffer.words.data() + offsets[i], lengths[i]);
       if (header::IsPadding(words[0])) {
         pos = starts[i] + lengths[i];
+        result.padding_words += lengths[i];
         continue;
       }
       switch (sink.Message(starts[i], words)) {
