@@ -1,0 +1,161 @@
+// Producer cost per event (with and without the timestamp read) and consumer
+// throughput (OCaml's per-message validation vs batched validation), each beside an
+// anchor measured in the same run: a plain masked store of the same three words, and
+// the clock read itself. Report ratios to the anchors, not raw numbers.
+#include <benchmark/benchmark.h>
+#include <time.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/ring/cursor.h"
+#include "core/ring/mapped_ring.h"
+#include "core/ring/producer.h"
+#include "core/ring/ring_protocol.h"
+#include "core/sync/std_platform.h"
+
+namespace mpo::ring {
+namespace {
+
+constexpr std::uint64_t kRingWords = 1u << 16;
+
+// One domain's header and ring in ordinary memory.
+struct MemoryRing {
+  std::vector<std::uint64_t> header = std::vector<std::uint64_t>(10, 0);
+  std::vector<std::uint64_t> data = std::vector<std::uint64_t>(kRingWords, 0);
+  MappedRing ring{header.data(), data.data(), kRingWords};
+};
+
+// Anchor: what any ring must at least do per 3-word event.
+void BM_Anchor_PlainMaskedStores(benchmark::State& state) {
+  std::vector<std::uint64_t> data(kRingWords);
+  std::uint64_t tail = 0;
+  for (auto _ : state) {
+    const std::uint64_t o = tail & (kRingWords - 1);
+    data[o] = 0xc2000000000000;
+    data[(o + 1) & (kRingWords - 1)] = tail;
+    data[(o + 2) & (kRingWords - 1)] = tail;
+    tail += 3;
+    benchmark::DoNotOptimize(data.data());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Anchor_PlainMaskedStores);
+
+// Anchor: the timestamp OCaml takes for every event (CLOCK_MONOTONIC).
+void BM_Anchor_ClockRead(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(MonotonicNanoseconds());
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Anchor_ClockRead);
+
+// The protocol's write path, timestamp supplied: a counter event (3 words), in steady
+// state (every write overwrites, so the producer fence runs each time).
+void BM_Producer_NoClock(benchmark::State& state) {
+  MemoryRing m;
+  std::uint64_t i = 0;
+  for (auto _ : state) {
+    const std::uint64_t v = i++;
+    benchmark::DoNotOptimize(WriteEvent<sync::StdPlatform>(m.ring, false, 4, 4, i,
+                                                           std::span<const std::uint64_t>(&v, 1)));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Producer_NoClock);
+
+// The full public path: RuntimeEvents::Counter on a mapped file, clock included.
+void BM_Producer_WithClock(benchmark::State& state) {
+  ProducerOptions o;
+  const char* t = std::getenv("TEST_TMPDIR");
+  o.dir = t ? t : "/tmp";
+  o.max_domains = 1;
+  o.pid = 900000 + static_cast<int>(state.thread_index());
+  RuntimeEvents ev(o);
+  if (!ev.Start().ok()) {
+    state.SkipWithError("cannot create the ring file");
+    return;
+  }
+  std::uint64_t i = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(ev.Counter(0, 4, i++));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Producer_WithClock);
+
+struct CountingSink {
+  std::uint64_t sum = 0;
+  bool Lost(std::uint64_t) { return true; }
+  SinkAction Message(std::uint64_t, std::span<const std::uint64_t> w) {
+    sum += w[2];
+    return SinkAction::kContinue;
+  }
+};
+
+// Consumer: a full ring of counter events read again and again; Arg = messages per
+// fence (1 = OCaml's algorithm).
+void BM_Consumer_ReadRing(benchmark::State& state) {
+  MemoryRing m;
+  for (std::uint64_t i = 0; i < 2 * kRingWords; ++i) {
+    const std::uint64_t v = i;
+    (void)WriteEvent<sync::StdPlatform>(m.ring, false, 4, 4, i,
+                                        std::span<const std::uint64_t>(&v, 1));
+  }
+  const std::uint64_t head = m.ring.LoadHead(sync::MemoryOrder::kAcquire);
+  std::vector<std::uint64_t> buffer(4 * kMaxMessageWords);
+  CountingSink sink;
+  std::uint64_t events = 0;
+  for (auto _ : state) {
+    std::uint64_t pos = head;
+    const ReadResult r = ReadRing<sync::StdPlatform>(
+        m.ring, &pos, sink, 0, ReadBuffer{buffer, static_cast<std::size_t>(state.range(0))});
+    events += r.consumed;
+  }
+  benchmark::DoNotOptimize(sink.sum);
+  state.SetItemsProcessed(static_cast<std::int64_t>(events));
+}
+BENCHMARK(BM_Consumer_ReadRing)->Arg(1)->Arg(16)->Arg(64);
+
+struct NullCallbacks : EventCallbacks {
+  std::uint64_t sum = 0;
+  bool RuntimeCounter(std::uint32_t, std::uint64_t, unsigned, std::uint64_t v) override {
+    sum += v;
+    return true;
+  }
+};
+
+// Consumer through the public Cursor and virtual callbacks (a fresh cursor per pass).
+void BM_Consumer_Cursor(benchmark::State& state) {
+  ProducerOptions o;
+  const char* t = std::getenv("TEST_TMPDIR");
+  o.dir = t ? t : "/tmp";
+  o.max_domains = 1;
+  o.pid = 910000;
+  o.preserve = true;
+  RuntimeEvents ev(o);
+  if (!ev.Start().ok()) {
+    state.SkipWithError("cannot create the ring file");
+    return;
+  }
+  for (std::uint64_t i = 0; i < 2 * kRingWords; ++i) (void)ev.Counter(0, 4, i);
+  const std::string path = ev.path();
+  NullCallbacks cb;
+  std::uint64_t events = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto c = Cursor::OpenFile(path, CursorOptions{static_cast<std::size_t>(state.range(0))});
+    state.ResumeTiming();
+    events += *c->ReadPoll(cb);
+  }
+  (void)ev.Stop();
+  std::remove(path.c_str());
+  benchmark::DoNotOptimize(cb.sum);
+  state.SetItemsProcessed(static_cast<std::int64_t>(events));
+}
+BENCHMARK(BM_Consumer_Cursor)->Arg(1)->Arg(16);
+
+}  // namespace
+}  // namespace mpo::ring
+
+BENCHMARK_MAIN();
