@@ -66,6 +66,24 @@ void BM_Producer_NoClock(benchmark::State& state) {
 }
 BENCHMARK(BM_Producer_NoClock);
 
+// The same before the ring first fills (no overwrite, so no producer fence and no read
+// of the oldest header): the ring is emptied every 16384 events.
+void BM_Producer_NoClock_NoOverwrite(benchmark::State& state) {
+  MemoryRing m;
+  std::uint64_t i = 0;
+  for (auto _ : state) {
+    const std::uint64_t v = i++;
+    if ((i & 16383) == 0) {
+      m.ring.StoreHead(0, sync::MemoryOrder::kRelaxed);
+      m.ring.StoreTail(0, sync::MemoryOrder::kRelaxed);
+    }
+    benchmark::DoNotOptimize(WriteEvent<sync::StdPlatform>(m.ring, false, 4, 4, i,
+                                                           std::span<const std::uint64_t>(&v, 1)));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Producer_NoClock_NoOverwrite);
+
 // The full public path: RuntimeEvents::Counter on a mapped file, clock included.
 void BM_Producer_WithClock(benchmark::State& state) {
   ProducerOptions o;
@@ -93,8 +111,14 @@ struct CountingSink {
   }
 };
 
+// OCaml's consumer: a sequentially consistent fence after every message.
+struct OcamlConsumerFence : CorrectProtocol {
+  static constexpr sync::MemoryOrder kConsumerFence = sync::MemoryOrder::kSeqCst;
+};
+
 // Consumer: a full ring of counter events read again and again; Arg = messages per
 // fence (1 = OCaml's algorithm).
+template <class Protocol>
 void BM_Consumer_ReadRing(benchmark::State& state) {
   MemoryRing m;
   for (std::uint64_t i = 0; i < 2 * kRingWords; ++i) {
@@ -108,14 +132,15 @@ void BM_Consumer_ReadRing(benchmark::State& state) {
   std::uint64_t events = 0;
   for (auto _ : state) {
     std::uint64_t pos = head;
-    const ReadResult r = ReadRing<sync::StdPlatform>(
+    const ReadResult r = ReadRing<sync::StdPlatform, Protocol>(
         m.ring, &pos, sink, 0, ReadBuffer{buffer, static_cast<std::size_t>(state.range(0))});
     events += r.consumed;
   }
   benchmark::DoNotOptimize(sink.sum);
   state.SetItemsProcessed(static_cast<std::int64_t>(events));
 }
-BENCHMARK(BM_Consumer_ReadRing)->Arg(1)->Arg(16)->Arg(64);
+BENCHMARK(BM_Consumer_ReadRing<OcamlConsumerFence>)->Arg(1);
+BENCHMARK(BM_Consumer_ReadRing<CorrectProtocol>)->Arg(1)->Arg(16)->Arg(64);
 
 struct NullCallbacks : EventCallbacks {
   std::uint64_t sum = 0;
@@ -125,31 +150,29 @@ struct NullCallbacks : EventCallbacks {
   }
 };
 
-// Consumer through the public Cursor and virtual callbacks (a fresh cursor per pass).
+// Consumer through the public Cursor and virtual callbacks, in steady state: each
+// pass the producer (untimed) adds 8192 counter events, the cursor (timed) reads them.
 void BM_Consumer_Cursor(benchmark::State& state) {
   ProducerOptions o;
   const char* t = std::getenv("TEST_TMPDIR");
   o.dir = t ? t : "/tmp";
   o.max_domains = 1;
   o.pid = 910000;
-  o.preserve = true;
+  o.clock = [] { return std::uint64_t{12345}; };
   RuntimeEvents ev(o);
   if (!ev.Start().ok()) {
     state.SkipWithError("cannot create the ring file");
     return;
   }
-  for (std::uint64_t i = 0; i < 2 * kRingWords; ++i) (void)ev.Counter(0, 4, i);
-  const std::string path = ev.path();
+  auto c = Cursor::OpenCurrent(ev.path(), CursorOptions{static_cast<std::size_t>(state.range(0))});
   NullCallbacks cb;
   std::uint64_t events = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    auto c = Cursor::OpenFile(path, CursorOptions{static_cast<std::size_t>(state.range(0))});
+    for (std::uint64_t i = 0; i < 8192; ++i) (void)ev.Counter(0, 4, i);
     state.ResumeTiming();
     events += *c->ReadPoll(cb);
   }
-  (void)ev.Stop();
-  std::remove(path.c_str());
   benchmark::DoNotOptimize(cb.sum);
   state.SetItemsProcessed(static_cast<std::int64_t>(events));
 }
