@@ -5,10 +5,12 @@
 #include <benchmark/benchmark.h>
 #include <time.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/ring/cursor.h"
@@ -176,7 +178,55 @@ void BM_Consumer_Cursor(benchmark::State& state) {
   benchmark::DoNotOptimize(cb.sum);
   state.SetItemsProcessed(static_cast<std::int64_t>(events));
 }
-BENCHMARK(BM_Consumer_Cursor)->Arg(1)->Arg(16);
+BENCHMARK(BM_Consumer_Cursor)->Arg(1)->Arg(16)->Arg(64);
+
+struct LossCounting : NullCallbacks {
+  std::uint64_t lost_words = 0;
+  bool LostEvents(std::uint32_t, std::uint64_t w) override {
+    lost_words += w;
+    return true;
+  }
+};
+
+// Live: Arg producers, one per domain, flood their rings (clock included) while the
+// consumer polls on the other core. Reports what the consumer kept up with.
+void BM_Live_ProducersAndConsumer(benchmark::State& state) {
+  const int producers = static_cast<int>(state.range(0));
+  ProducerOptions o;
+  const char* t = std::getenv("TEST_TMPDIR");
+  o.dir = t ? t : "/tmp";
+  o.max_domains = static_cast<std::uint64_t>(producers);
+  o.pid = 920000;
+  RuntimeEvents ev(o);
+  if (!ev.Start().ok()) {
+    state.SkipWithError("cannot create the ring file");
+    return;
+  }
+  auto c = Cursor::OpenCurrent(ev.path(), CursorOptions{16});
+  std::atomic<bool> stop{false};
+  std::atomic<std::uint64_t> produced{0};
+  std::vector<std::thread> threads;
+  for (int d = 0; d < producers; ++d) {
+    threads.emplace_back([&, d] {
+      std::uint64_t n = 0;
+      while (!stop.load(std::memory_order_relaxed)) {
+        for (int k = 0; k < 256; ++k) (void)ev.Counter(static_cast<std::uint32_t>(d), 4, n++);
+      }
+      produced.fetch_add(n);
+    });
+  }
+  LossCounting cb;
+  std::uint64_t events = 0;
+  for (auto _ : state) events += *c->ReadPoll(cb);
+  stop.store(true);
+  for (auto& th : threads) th.join();
+  state.SetItemsProcessed(static_cast<std::int64_t>(events));
+  state.counters["produced/s"] =
+      benchmark::Counter(static_cast<double>(produced.load()), benchmark::Counter::kIsRate);
+  state.counters["lost_words/s"] =
+      benchmark::Counter(static_cast<double>(cb.lost_words), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Live_ProducersAndConsumer)->Arg(1)->Arg(2)->UseRealTime();
 
 }  // namespace
 }  // namespace mpo::ring

@@ -89,8 +89,14 @@ class Cursor {
   ~Cursor();
 
   // Delivers events of every ring, round robin from where the last poll stopped, at
-  // most `max_events` (0: all present when each ring is visited). Returns the number
-  // of events counted as OCaml counts them (user unit events are not: header::IsCounted).
+  // most `max_events` (0: no limit). Returns the number of events counted as OCaml
+  // counts them (user unit events are not: header::IsCounted).
+  // Differences from OCaml, each on purpose: a ring is read up to the tail seen when
+  // the visit starts, so a poll ends even if the producer never stops (OCaml re-reads
+  // the tail after every message); once max_events is reached no further ring is
+  // visited (OCaml's do-while still takes one event from each remaining ring); a
+  // header that looks corrupt is re-checked against head before it is reported, so a
+  // message overwritten during the copy is a loss, never E_CORRUPT_STREAM.
   Result<std::uint64_t> ReadPoll(EventCallbacks& callbacks, std::uint64_t max_events = 0);
 
   const MetadataHeader& metadata() const;
