@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -317,6 +318,22 @@ TEST(Producer, LargestCustomPayloadRoundTrips) {
               std::string::npos)
         << n;
   }
+}
+
+TEST(Producer, AllocHistogramRoundTrips) {
+  const std::string dir = TmpDir("alloc");
+  RuntimeEvents ev(Small(dir, 8));
+  ASSERT_TRUE(ev.Start().ok());
+  std::array<std::uint64_t, kAllocBuckets> buckets{};
+  for (std::uint64_t size : {0u, 1u, 9u, 10u, 15u, 99u, 100u, 5000u, 15u})
+    ++buckets[AllocBucket(size)];
+  ASSERT_TRUE(ev.Alloc(1, buckets).ok());
+  auto c = Cursor::OpenCurrent(ev.path());
+  ASSERT_TRUE(c.ok());
+  const std::string text = DumpAll(*c);
+  const std::size_t at = text.find(" alloc [1;1;0;0;0;0;0;0;0;1;3;0;0;0;0;0;0;0;1;2]\n");
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_EQ(text.substr(text.rfind('\n', at) + 1, 2), "1 ");  // ring 1
 }
 
 TEST(Producer, UserEventRegistrationLimits) {

@@ -4,6 +4,7 @@
 # have the documented exit codes.
 set -u
 bin="$1"
+writer="$2"
 tmp="${TEST_TMPDIR:-/tmp}/events_cli.$$"
 mkdir -p "$tmp"
 fail=0
@@ -59,5 +60,16 @@ check "tail of a dead process" 0 "$bin" events tail "$tmp/single" 3995 --max-sec
 cmp -s <(grep -v '^#' "testdata/ring/single/consumer_dump.txt") "$tmp/out" || { echo "FAIL tail output"; fail=1; }
 check "tail needs DIR PID" 2 "$bin" events tail "$tmp/single/3995.events"
 check "chrome to unwritable path" 2 "$bin" events chrome "$tmp/single/3995.events" /nonexistent/x.json
+# A live process: tail follows it until it exits (the writer is detached so that its
+# exit is seen; the file is removed at exit, the cursor keeps its mapping).
+mkdir -p "$tmp/live"
+( "$writer" "$tmp/live" 40 25 & echo $! > "$tmp/live.pid" )
+livepid=$(cat "$tmp/live.pid")
+for _ in $(seq 100); do [ -e "$tmp/live/$livepid.events" ] && break; sleep 0.05; done
+check "tail a live process" 0 "$bin" events tail "$tmp/live" "$livepid" --interval-ms 10 --max-seconds 30
+[ "$(grep -c ' counter minor_promoted #4 ' "$tmp/out")" = 40 ] || { echo "FAIL tail live: counters"; cat "$tmp/out"; fail=1; }
+seq 0 39 | cmp -s - <(grep ' counter ' "$tmp/out" | awk '{print $NF}') || { echo "FAIL tail live: order"; fail=1; }
+grep -q 'lifecycle ring_stop #1 none' "$tmp/out" || { echo "FAIL tail live: no ring_stop"; fail=1; }
+kill -0 "$livepid" 2>/dev/null && { echo "FAIL tail returned while the writer lives"; fail=1; }
 rm -rf "$tmp"
 exit $fail
