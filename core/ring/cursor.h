@@ -13,7 +13,9 @@
 //   E_CURSOR_NOT_OPEN kFailedPrecondition
 //
 // Threading: one poll at a time per cursor; a concurrent or re-entrant ReadPoll (from
-// a callback) is refused with kBusy. Different cursors are independent.
+// a callback) is refused with kBusy. Close must not race with ReadPoll. Different
+// cursors are independent. As with OCaml's consumer, a file that another process
+// truncates while it is mapped faults (SIGBUS); producers never shrink their file.
 #pragma once
 
 #include <cstddef>
