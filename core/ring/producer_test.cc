@@ -320,6 +320,37 @@ TEST(Producer, LargestCustomPayloadRoundTrips) {
   }
 }
 
+TEST(Producer, ForeignWritesIntoItsRingAreTypedErrorsNotHangs) {
+  const std::string dir = TmpDir("foreign");
+  ProducerOptions o = Small(dir);
+  o.preserve = true;
+  RuntimeEvents ev(o);
+  ASSERT_TRUE(ev.Start().ok());
+  for (unsigned i = 0; i < 10; ++i) ASSERT_TRUE(ev.Counter(0, 4, i).ok());
+  // Another process scribbles over ring 0: a zero-length oldest event, then a head
+  // beyond the tail.
+  FILE* f = std::fopen(ev.path().c_str(), "r+b");
+  ASSERT_NE(f, nullptr);
+  const MetadataHeader m = FileGeometry{2, 16}.Header();
+  std::uint64_t words[2];
+  ASSERT_EQ(std::fseek(f, static_cast<long>(m.headers_offset), SEEK_SET), 0);
+  ASSERT_EQ(std::fread(words, 8, 2, f), 2u);
+  const std::uint64_t zero = 0;
+  ASSERT_EQ(std::fseek(f, static_cast<long>(m.data_offset + 8 * (words[0] & 15)), SEEK_SET), 0);
+  ASSERT_EQ(std::fwrite(&zero, 8, 1, f), 1u);
+  std::fflush(f);
+  Status st = Status::Ok();
+  for (unsigned i = 0; i < 10 && st.ok(); ++i) st = ev.Counter(0, 4, i);
+  EXPECT_EQ(st.code(), ErrorCode::kCorrupt);
+  const std::uint64_t beyond = words[1] + 100;
+  ASSERT_EQ(std::fseek(f, static_cast<long>(m.headers_offset), SEEK_SET), 0);
+  ASSERT_EQ(std::fwrite(&beyond, 8, 1, f), 1u);
+  std::fclose(f);
+  EXPECT_EQ(ev.Counter(0, 4, 0).code(), ErrorCode::kCorrupt);
+  EXPECT_TRUE(ev.Counter(1, 4, 0).ok());  // the other ring is untouched
+  ::unlink(ev.path().c_str());
+}
+
 TEST(Producer, AllocHistogramRoundTrips) {
   const std::string dir = TmpDir("alloc");
   RuntimeEvents ev(Small(dir, 8));

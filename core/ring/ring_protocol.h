@@ -68,6 +68,8 @@ template <class P, class Protocol = CorrectProtocol, class Ring>
   // Only this thread stores head and tail, so it reads its own last values.
   std::uint64_t head = ring.LoadHead(MemoryOrder::kRelaxed);
   std::uint64_t tail = ring.LoadTail(MemoryOrder::kRelaxed);
+  // Only a foreign write into the mapped file breaks this; never loop on it.
+  if (head > tail || tail - head >= size) return WriteOutcome::kCorruptRing;
   std::uint64_t offset = tail & mask;
   const std::uint64_t to_end = size - offset;
   // An event never straddles the end: pad to the end and start again at word 0.
