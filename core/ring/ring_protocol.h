@@ -149,9 +149,8 @@ ReadResult ReadRing(const Ring& ring, std::uint64_t* position, Sink& sink, std::
     pos = head;
   }
   constexpr std::size_t kMaxBatch = 64;
-  std::uint64_t starts[kMaxBatch];
-  std::uint32_t lengths[kMaxBatch];
-  std::uint32_t offsets[kMaxBatch];
+  // Message lengths of the batch, so that delivery does not wait on re-reading headers.
+  std::uint16_t lengths[kMaxBatch];
   const std::size_t batch_cap = buffer.max_batch_messages < kMaxBatch
                                     ? (buffer.max_batch_messages ? buffer.max_batch_messages : 1)
                                     : kMaxBatch;
@@ -181,10 +180,7 @@ ReadResult ReadRing(const Ring& ring, std::uint64_t* position, Sink& sink, std::
       for (std::uint64_t i = 1; i < length; ++i) {
         buffer.words[used + i] = ring.LoadWord(offset + i, MemoryOrder::kRelaxed);
       }
-      starts[count] = next;
-      lengths[count] = static_cast<std::uint32_t>(length);
-      offsets[count] = static_cast<std::uint32_t>(used);
-      ++count;
+      lengths[count++] = static_cast<std::uint16_t>(length);
       used += length;
       next += length;
       if (header::IsCounted(h)) ++events_in_batch;
@@ -204,20 +200,27 @@ ReadResult ReadRing(const Ring& ring, std::uint64_t* position, Sink& sink, std::
       result.at = pos;
       return finish(ReadStatus::kCorrupt);
     }
+    // The batch is contiguous in the ring and in the buffer: message i starts at
+    // pos + its buffer offset.
+    const std::uint64_t batch_start = pos;
+    std::size_t off = 0;
     for (std::size_t i = 0; i < count; ++i) {
-      const std::span<const std::uint64_t> words(buffer.words.data() + offsets[i], lengths[i]);
+      const std::uint64_t length = lengths[i];
+      const std::span<const std::uint64_t> words(buffer.words.data() + off, length);
       if (header::IsPadding(words[0])) {
-        pos = starts[i] + lengths[i];
-        result.padding_words += lengths[i];
-        continue;
+        result.padding_words += length;
+      } else {
+        switch (sink.Message(batch_start + off, words)) {
+          case SinkAction::kContinue: break;
+          case SinkAction::kStop: return finish(ReadStatus::kStopped);
+          case SinkAction::kCorrupt:
+            result.at = batch_start + off;
+            return finish(ReadStatus::kCorrupt);
+        }
+        if (header::IsCounted(words[0])) ++result.consumed;
       }
-      switch (sink.Message(starts[i], words)) {
-        case SinkAction::kContinue: break;
-        case SinkAction::kStop: return finish(ReadStatus::kStopped);
-        case SinkAction::kCorrupt: result.at = starts[i]; return finish(ReadStatus::kCorrupt);
-      }
-      pos = starts[i] + lengths[i];
-      if (header::IsCounted(words[0])) ++result.consumed;
+      off += length;
+      pos = batch_start + off;
     }
   }
   return finish(ReadStatus::kDrained);
