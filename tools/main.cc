@@ -5,6 +5,7 @@
 
 #include "tools/exit_code.h"
 #include "tools/memprof/memprof_commands.h"
+#include "tools/ring/events_command.h"
 #include "tools/sampler/sample_command.h"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   mpo::tools::AddSampleCommand(app);
   mpo::tools::AddMemprofCommands(app);
+  mpo::tools::AddEventsCommands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,319 @@
+#include "core/ring/cursor.h"
+
+#include <cstring>
+#include <utility>
+
+#include "core/ring/mapped_file.h"
+#include "core/ring/mapped_ring.h"
+#include "core/ring/ring_protocol.h"
+#include "core/ring/ring_switch.h"
+#include "core/sync/std_platform.h"
+
+namespace mpo::ring {
+
+bool EventCallbacks::RuntimeBegin(std::uint32_t, std::uint64_t, unsigned) { return true; }
+bool EventCallbacks::RuntimeEnd(std::uint32_t, std::uint64_t, unsigned) { return true; }
+bool EventCallbacks::RuntimeCounter(std::uint32_t, std::uint64_t, unsigned, std::uint64_t) {
+  return true;
+}
+bool EventCallbacks::Alloc(std::uint32_t, std::uint64_t, std::span<const std::uint64_t>) {
+  return true;
+}
+bool EventCallbacks::LifecycleEvent(std::uint32_t, std::uint64_t, unsigned, std::int64_t) {
+  return true;
+}
+bool EventCallbacks::LostEvents(std::uint32_t, std::uint64_t) { return true; }
+bool EventCallbacks::UserUnit(std::uint32_t, std::uint64_t, unsigned, std::string_view) {
+  return true;
+}
+bool EventCallbacks::UserInt(std::uint32_t, std::uint64_t, unsigned, std::string_view,
+                             std::uint64_t) {
+  return true;
+}
+bool EventCallbacks::UserSpan(std::uint32_t, std::uint64_t, unsigned, std::string_view, bool) {
+  return true;
+}
+bool EventCallbacks::UserCustom(std::uint32_t, std::uint64_t, unsigned, std::string_view,
+                                std::span<const std::uint64_t>) {
+  return true;
+}
+
+Result<std::string_view> DecodeCustomPayload(std::span<const std::uint64_t> payload) {
+  if (payload.empty()) {
+    return Status(ErrorCode::kCorrupt, "custom event without payload words")
+        .WithField("custom event: pad-count byte");
+  }
+  const std::size_t last = payload.size() * 8 - 1;
+  unsigned char pad;
+  std::memcpy(&pad, reinterpret_cast<const char*>(payload.data()) + last, 1);
+  if (pad > last) {
+    return Status(ErrorCode::kCorrupt, "pad count " + std::to_string(pad) + " exceeds payload of " +
+                                           std::to_string(last) + " bytes")
+        .WithField("custom event: pad-count byte");
+  }
+  return std::string_view(reinterpret_cast<const char*>(payload.data()), last - pad);
+}
+
+namespace {
+
+Status HeaderError(ErrorCode code, MetadataWord word, const char* field, std::string why) {
+  return Status(code, "E_CORRUPT_STREAM: " + why)
+      .WithField(std::string("metadata header: ") + field)
+      .AtOffset(8 * word);
+}
+
+// a + b * c <= limit, without overflow.
+bool FitsIn(std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t limit) {
+  unsigned __int128 end = static_cast<unsigned __int128>(b) * c + a;
+  return end <= limit;
+}
+
+}  // namespace
+
+Status ValidateMetadata(const MetadataHeader& m, std::uint64_t file_size) {
+  if (file_size < kMetadataHeaderBytes) {
+    return Status(ErrorCode::kTruncated, "E_CORRUPT_STREAM: file of " + std::to_string(file_size) +
+                                             " bytes has no 64-byte metadata header")
+        .WithField("metadata header");
+  }
+  if (m.version != kFileVersion) {
+    return HeaderError(ErrorCode::kUnsupportedVersion, kVersionWord, "version",
+                       "version " + std::to_string(m.version) + ", only 1 exists");
+  }
+  if (m.max_domains == 0 || m.max_domains > kMaxDomainsLimit) {
+    return HeaderError(ErrorCode::kCorrupt, kMaxDomainsWord, "max_domains",
+                       std::to_string(m.max_domains) + " not in [1, 4096]");
+  }
+  if (m.ring_header_size_bytes < 16 || m.ring_header_size_bytes % 8 != 0 ||
+      m.ring_header_size_bytes > (1u << 20)) {
+    return HeaderError(
+        ErrorCode::kCorrupt, kRingHeaderSizeWord, "ring_header_size_bytes",
+        std::to_string(m.ring_header_size_bytes) + " is not a multiple of 8 holding head and tail");
+  }
+  const std::uint64_t n = m.ring_size_elements;
+  if (n < 4 || (n & (n - 1)) != 0 || n > (std::uint64_t{1} << 40)) {
+    return HeaderError(ErrorCode::kCorrupt, kRingSizeElementsWord, "ring_size_elements",
+                       std::to_string(n) + " is not a power of two in [4, 2^40]");
+  }
+  if (m.ring_size_bytes != n * 8) {
+    return HeaderError(ErrorCode::kCorrupt, kRingSizeBytesWord, "ring_size_bytes",
+                       std::to_string(m.ring_size_bytes) + " != 8 * ring_size_elements");
+  }
+  if (m.headers_offset % 8 != 0 ||
+      !FitsIn(m.headers_offset, m.max_domains, m.ring_header_size_bytes, file_size)) {
+    return HeaderError(ErrorCode::kCorrupt, kHeadersOffsetWord, "headers_offset",
+                       "ring headers at " + std::to_string(m.headers_offset) +
+                           " unaligned or beyond the file (" + std::to_string(file_size) +
+                           " bytes)");
+  }
+  if (m.data_offset % 8 != 0 ||
+      !FitsIn(m.data_offset, m.max_domains, m.ring_size_bytes, file_size)) {
+    return HeaderError(ErrorCode::kCorrupt, kDataOffsetWord, "data_offset",
+                       "ring data at " + std::to_string(m.data_offset) +
+                           " unaligned or beyond the file (" + std::to_string(file_size) +
+                           " bytes)");
+  }
+  if (m.custom_events_offset > file_size) {
+    return HeaderError(ErrorCode::kCorrupt, kCustomEventsOffsetWord, "custom_events_offset",
+                       std::to_string(m.custom_events_offset) + " beyond the file");
+  }
+  return Status::Ok();
+}
+
+struct Cursor::State {
+  MappedFile file;                  // when reading a file
+  std::vector<std::uint64_t> copy;  // when reading bytes
+  std::uint64_t* base = nullptr;    // 8-byte aligned start of the file
+  std::uint64_t size = 0;
+  MetadataHeader meta{};
+  std::vector<std::uint64_t> positions;
+  std::uint64_t next_domain = 0;
+  bool open = true;
+  std::vector<std::uint64_t> buffer;
+  CursorOptions options;
+  PollGate<sync::StdPlatform> gate;
+};
+
+namespace {
+
+// Turns ring messages into typed callbacks for one domain.
+class Decoder {
+ public:
+  Decoder(EventCallbacks& cb, std::uint32_t ring, const std::byte* names, std::uint64_t names_limit)
+      : cb_(cb), ring_(ring), names_(names), names_limit_(names_limit) {}
+
+  bool Lost(std::uint64_t words) { return cb_.LostEvents(ring_, words); }
+
+  SinkAction Message(std::uint64_t, std::span<const std::uint64_t> w) {
+    const std::uint64_t h = w[0];
+    const std::uint64_t ts = w[1];
+    const unsigned id = header::Id(h);
+    bool go = true;
+    if (!header::IsUser(h)) {
+      switch (static_cast<RuntimeType>(header::Type(h))) {
+        case RuntimeType::kBegin: go = cb_.RuntimeBegin(ring_, ts, id); break;
+        case RuntimeType::kExit: go = cb_.RuntimeEnd(ring_, ts, id); break;
+        case RuntimeType::kCounter:
+          if (w.size() < 3) return Corrupt("counter event without a value");
+          go = cb_.RuntimeCounter(ring_, ts, id, w[2]);
+          break;
+        case RuntimeType::kAlloc:
+          if (w.size() < 3) return Corrupt("alloc event without buckets");
+          go = cb_.Alloc(ring_, ts, w.subspan(2));
+          break;
+        case RuntimeType::kLifecycle:
+          go =
+              cb_.LifecycleEvent(ring_, ts, id, w.size() > 2 ? static_cast<std::int64_t>(w[2]) : 0);
+          break;
+        default: break;  // internal/flush and unknown types: counted, not delivered (as OCaml)
+      }
+    } else {
+      if ((static_cast<std::uint64_t>(id) + 1) * kUserEventNameBytes > names_limit_) {
+        return Corrupt("user event id " + std::to_string(id) + " has no name slot in the file");
+      }
+      const char* slot = reinterpret_cast<const char*>(names_ + id * kUserEventNameBytes);
+      std::memcpy(name_, slot, kUserEventNameBytes);
+      const std::string_view name(name_, ::strnlen(name_, kUserEventNameBytes));
+      switch (static_cast<UserType>(header::Type(h))) {
+        case UserType::kUnit: go = cb_.UserUnit(ring_, ts, id, name); break;
+        case UserType::kInt:
+          if (w.size() < 3) return Corrupt("user int event without a value");
+          go = cb_.UserInt(ring_, ts, id, name, w[2]);
+          break;
+        case UserType::kSpanBegin:
+        case UserType::kSpanEnd:
+          go = cb_.UserSpan(ring_, ts, id, name,
+                            static_cast<UserType>(header::Type(h)) == UserType::kSpanBegin);
+          break;
+        default:  // custom, and every unknown type, as OCaml
+          go = cb_.UserCustom(ring_, ts, id, name, w.subspan(2));
+          break;
+      }
+    }
+    return go ? SinkAction::kContinue : SinkAction::kStop;
+  }
+
+  const std::string& why() const { return why_; }
+
+ private:
+  SinkAction Corrupt(std::string why) {
+    why_ = std::move(why);
+    return SinkAction::kCorrupt;
+  }
+  EventCallbacks& cb_;
+  std::uint32_t ring_;
+  const std::byte* names_;
+  std::uint64_t names_limit_;  // bytes from the first slot to the end of the file
+  char name_[kUserEventNameBytes];
+  std::string why_;
+};
+
+}  // namespace
+
+Cursor::Cursor(std::unique_ptr<State> s) : s_(std::move(s)) {}
+Cursor::Cursor(Cursor&&) noexcept = default;
+Cursor& Cursor::operator=(Cursor&&) noexcept = default;
+Cursor::~Cursor() = default;
+
+Result<Cursor> Cursor::Build(std::unique_ptr<State> s, CursorOptions o) {
+  if (s->size < kMetadataHeaderBytes) {
+    return ValidateMetadata(MetadataHeader{}, s->size);
+  }
+  std::memcpy(&s->meta, s->base, sizeof(MetadataHeader));
+  MPO_RETURN_IF_ERROR(ValidateMetadata(s->meta, s->size));
+  s->positions.assign(s->meta.max_domains, 0);
+  s->options = o;
+  if (s->options.batch_messages == 0) s->options.batch_messages = 1;
+  s->buffer.assign(4 * kMaxMessageWords, 0);
+  return Cursor(std::move(s));
+}
+
+Result<Cursor> Cursor::OpenFile(const std::string& path, CursorOptions o) {
+  auto file = MappedFile::OpenReadOnly(path);
+  if (!file.ok()) return file.status();
+  auto s = std::make_unique<State>();
+  s->file = std::move(*file);
+  // The mapping is page aligned; the protocol only loads through this pointer.
+  s->base = reinterpret_cast<std::uint64_t*>(s->file.data());
+  s->size = s->file.size();
+  return Build(std::move(s), o);
+}
+
+Result<Cursor> Cursor::Open(const std::string& dir, std::int64_t pid, CursorOptions o) {
+  if (pid < 0) {
+    return Status(ErrorCode::kInvalidArgument, "E_PATH_FAILURE: negative pid").WithField("pid");
+  }
+  const std::string name = std::to_string(pid) + ".events";
+  return OpenFile(dir.empty() ? name : dir + "/" + name, o);
+}
+
+Result<Cursor> Cursor::OpenCurrent(const std::string& current_path, CursorOptions o) {
+  if (current_path.empty()) {
+    return Status(ErrorCode::kFailedPrecondition,
+                  "E_NO_CURRENT_RING: runtime events were not started in this process");
+  }
+  return OpenFile(current_path, o);
+}
+
+Result<Cursor> Cursor::FromBytes(std::span<const std::byte> bytes, CursorOptions o) {
+  auto s = std::make_unique<State>();
+  s->copy.assign((bytes.size() + 7) / 8, 0);
+  if (!bytes.empty()) std::memcpy(s->copy.data(), bytes.data(), bytes.size());
+  s->base = s->copy.data();
+  s->size = bytes.size();
+  return Build(std::move(s), o);
+}
+
+const MetadataHeader& Cursor::metadata() const { return s_->meta; }
+
+void Cursor::Close() {
+  s_->open = false;
+  s_->file.Close(false);
+}
+
+Result<std::uint64_t> Cursor::ReadPoll(EventCallbacks& callbacks, std::uint64_t max_events) {
+  State& s = *s_;
+  if (!s.open) {
+    return Status(ErrorCode::kFailedPrecondition, "E_CURSOR_NOT_OPEN: cursor was closed");
+  }
+  if (!s.gate.TryEnter()) {
+    return Status(ErrorCode::kBusy, "E_CURSOR_POLL_BUSY: poll called concurrently or re-entrantly");
+  }
+  const MetadataHeader& m = s.meta;
+  auto* bytes = reinterpret_cast<std::byte*>(s.base);
+  const std::byte* names = bytes + m.custom_events_offset;
+  const std::uint64_t names_limit = s.size - m.custom_events_offset;
+  std::uint64_t total = 0;
+  Status status;
+  const std::uint64_t start = s.next_domain;
+  for (std::uint64_t i = 0; i < m.max_domains; ++i) {
+    if (max_events != 0 && total >= max_events) break;
+    const std::uint64_t d = (start + i) % m.max_domains;
+    auto* header =
+        reinterpret_cast<std::uint64_t*>(bytes + m.headers_offset + d * m.ring_header_size_bytes);
+    auto* data = reinterpret_cast<std::uint64_t*>(bytes + m.data_offset + d * m.ring_size_bytes);
+    MappedRing ring(header, data, m.ring_size_elements);
+    Decoder decoder(callbacks, static_cast<std::uint32_t>(d), names, names_limit);
+    const ReadResult r = ReadRing<sync::StdPlatform>(
+        ring, &s.positions[d], decoder, max_events == 0 ? 0 : max_events - total,
+        ReadBuffer{s.buffer, s.options.batch_messages});
+    total += r.consumed;
+    s.next_domain = (d + 1) % m.max_domains;
+    if (r.status == ReadStatus::kCorrupt) {
+      const std::uint64_t word = r.at & (m.ring_size_elements - 1);
+      std::string why =
+          decoder.why().empty() ? "event header does not fit the ring" : decoder.why();
+      status = Status(ErrorCode::kCorrupt,
+                      "E_CORRUPT_STREAM: " + why + " (ring position " + std::to_string(r.at) + ")")
+                   .WithField("ring " + std::to_string(d) + ": event")
+                   .AtOffset(m.data_offset + d * m.ring_size_bytes + 8 * word);
+      break;
+    }
+    if (r.status != ReadStatus::kDrained) break;
+  }
+  s.gate.Leave();
+  if (!status.ok()) return status;
+  return total;
+}
+
+}  // namespace mpo::ring

@@ -1,0 +1,76 @@
+#include "tools/ring/trace_views.h"
+
+#include <gtest/gtest.h>
+
+namespace mpo::tools {
+namespace {
+
+using Kind = DecodedEvent::Kind;
+
+DecodedEvent Ev(Kind k, std::uint32_t ring, std::uint64_t ts, unsigned id, std::string name,
+                std::int64_t value = 0) {
+  DecodedEvent e;
+  e.kind = k;
+  e.ring = ring;
+  e.ts = ts;
+  e.id = id;
+  e.name = std::move(name);
+  e.value = value;
+  return e;
+}
+
+TEST(Stats, NestedPhasesAndLostEvents) {
+  const std::vector<DecodedEvent> events = {
+      Ev(Kind::kBegin, 0, 100, 11, "minor"),
+      Ev(Kind::kBegin, 0, 110, 31, "minor_global_roots"),
+      Ev(Kind::kEnd, 0, 150, 31, "minor_global_roots"),
+      Ev(Kind::kEnd, 0, 200, 11, "minor"),
+      Ev(Kind::kBegin, 1, 10, 11, "minor"),
+      Ev(Kind::kLostEvents, 1, 0, 0, "lost_events", 12),
+      Ev(Kind::kEnd, 1, 90, 11, "minor"),
+      Ev(Kind::kBegin, 0, 300, 11, "minor"),
+      Ev(Kind::kEnd, 0, 340, 11, "minor"),
+  };
+  const StreamStats s = ComputeStats(events);
+  EXPECT_EQ(s.phases.at("minor").count, 2u);
+  EXPECT_EQ(s.phases.at("minor").total_ns, 140u);
+  EXPECT_EQ(s.phases.at("minor").max_ns, 100u);
+  EXPECT_EQ(s.phases.at("minor_global_roots").total_ns, 40u);
+  EXPECT_EQ(s.rings.at(1).lost_words, 12u);
+  EXPECT_EQ(s.rings.at(1).unmatched_ends, 1u);
+  EXPECT_EQ(s.rings.at(0).events_by_kind.at("begin"), 3u);
+  EXPECT_NE(FormatStats(s).find("domain 1: 3 events, 12 lost words"), std::string::npos);
+}
+
+TEST(Chrome, SpansCountersAndInstants) {
+  std::vector<DecodedEvent> events = {
+      Ev(Kind::kLifecycle, 0, 1000, 0, "ring_start", 42),
+      Ev(Kind::kBegin, 0, 2000, 11, "minor"),
+      Ev(Kind::kCounter, 0, 2500, 4, "minor_promoted", 7),
+      Ev(Kind::kEnd, 0, 3000, 11, "minor"),
+      Ev(Kind::kUserSpanBegin, 1, 4000, 2, "my.span"),
+      Ev(Kind::kUserSpanEnd, 1, 5000, 2, "my.span"),
+  };
+  events.push_back(Ev(Kind::kUserCustom, 1, 6000, 3, "bytes"));
+  events.back().payload = std::string("a\"\xff", 3);
+  const nlohmann::json t = ChromeTrace(events, 42);
+  const auto& te = t.at("traceEvents");
+  ASSERT_EQ(te.size(), 9u);  // 2 thread names + 7 events
+  EXPECT_EQ(te[0].at("ph"), "M");
+  EXPECT_EQ(te[1].at("ph"), "i");
+  EXPECT_EQ(te[2].at("ph"), "B");
+  EXPECT_DOUBLE_EQ(te[2].at("ts").get<double>(), 1.0);
+  EXPECT_EQ(te[3].at("ph"), "C");
+  EXPECT_EQ(te[3].at("args").at("value"), 7);
+  EXPECT_EQ(te[4].at("ph"), "E");
+  EXPECT_EQ(te[5].at("args").at("name"), "domain 1");
+  EXPECT_EQ(te[6].at("ph"), "B");
+  EXPECT_EQ(te[6].at("tid"), 1);
+  EXPECT_EQ(te[8].at("args").at("payload"), "a\\\"\\255");
+  // Serialisable even with bytes that are not UTF-8 in names.
+  events.back().name = std::string("\xc3\x28", 2);
+  EXPECT_FALSE(DumpJson(ChromeTrace(events, 42)).empty());
+}
+
+}  // namespace
+}  // namespace mpo::tools
