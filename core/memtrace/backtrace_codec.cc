@@ -1,0 +1,163 @@
+#include "core/memtrace/backtrace_codec.h"
+
+namespace mpo::memtrace {
+
+BacktraceWriter::BacktraceWriter()
+    : cache_(kCacheSize, 0), date_(kCacheSize, 0), next_(kCacheSize, 0) {}
+
+void BacktraceWriter::PutHit(ByteWriter& out, std::uint32_t bucket, std::uint32_t ncorrect) {
+  if (ncorrect <= 1) {
+    out.U16(static_cast<std::uint16_t>((bucket << 2) | ncorrect));
+  } else {
+    out.U16(static_cast<std::uint16_t>((bucket << 2) | kHitN));
+    out.U8(static_cast<std::uint8_t>(ncorrect));
+  }
+}
+
+std::uint32_t BacktraceWriter::Put(ByteWriter& out, OcamlInt alloc_id, std::span<const OcamlInt> bt,
+                                   std::size_t first,
+                                   const std::function<void(std::size_t)>& on_miss) {
+  constexpr std::size_t kMaxEntry = 2 + 8;
+  const std::size_t limit = out.pos() + kMaxBacktraceLength - kMaxEntry;
+  const std::size_t n = bt.size();
+  std::uint32_t ncodes = 0;
+  std::uint32_t predictor = 0;
+  std::size_t i = first;
+  // The state machine of memtrace's code_no_prediction / code_cache_hit /
+  // code_with_prediction, as loops (backtraces can be thousands of frames deep).
+  while (true) {
+    // code_no_prediction
+    if (i >= n || out.pos() > limit) return ncodes;
+    const OcamlInt slot = bt[i];
+    const std::uint32_t h1 = CacheHash1(slot);
+    const std::uint32_t h2 = CacheHash2(slot);
+    std::uint32_t hit;
+    if (cache_[h1] == slot) {
+      hit = h1;
+    } else if (cache_[h2] == slot) {
+      hit = h2;
+    } else {
+      on_miss(i);
+      const std::uint32_t bucket = date_[h1] < date_[h2] ? h1 : h2;
+      cache_[bucket] = slot;
+      date_[bucket] = alloc_id;
+      next_[predictor] = static_cast<std::uint16_t>(bucket);
+      out.U16(static_cast<std::uint16_t>((bucket << 2) | kMiss));
+      out.U64(static_cast<std::uint64_t>(slot));
+      predictor = bucket;
+      ++i;
+      ++ncodes;
+      continue;
+    }
+    // code_cache_hit, repeated when a prediction block overflows at 255
+    while (true) {
+      date_[hit] = alloc_id;
+      next_[predictor] = static_cast<std::uint16_t>(hit);
+      ++ncodes;
+      ++i;
+      const std::uint32_t orig_hit = hit;
+      std::uint32_t pred = hit;
+      std::uint32_t ncorrect = 0;
+      bool overflow = false;
+      // code_with_prediction
+      while (true) {
+        if (i >= n || out.pos() + 2 > limit) {
+          PutHit(out, orig_hit, ncorrect);
+          return ncodes;
+        }
+        const std::uint32_t pb = next_[pred];
+        if (cache_[pb] != bt[i]) {
+          PutHit(out, orig_hit, ncorrect);
+          predictor = pred;
+          break;
+        }
+        if (ncorrect == 255) {
+          PutHit(out, orig_hit, ncorrect);
+          predictor = pred;
+          hit = pb;
+          overflow = true;
+          break;
+        }
+        pred = pb;
+        ++ncorrect;
+        ++i;
+      }
+      if (!overflow) break;
+    }
+  }
+}
+
+CacheVerifier BacktraceWriter::NextVerifier() {
+  CacheVerifier v;
+  v.ix = next_verify_ix_;
+  next_verify_ix_ = static_cast<std::uint16_t>((next_verify_ix_ + kVerifierStep) & kCacheMask);
+  v.pred = next_[v.ix];
+  v.value = static_cast<std::uint64_t>(cache_[v.ix]);
+  return v;
+}
+
+BacktraceReader::BacktraceReader() : loc_(kCacheSize, 0), pred_(kCacheSize, 0) {}
+
+void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, std::vector<OcamlInt>& out) {
+  std::uint32_t pred = 0;
+  for (std::uint32_t i = 0; i < nencoded; ++i) {
+    const std::uint16_t codeword = in.U16("backtrace: codeword");
+    if (!in.ok()) return;
+    const std::uint32_t bucket = codeword >> 2;
+    pred_[pred] = static_cast<std::uint16_t>(bucket);
+    std::uint32_t npredicted;
+    switch (codeword & 3) {
+      case kHit0: npredicted = 0; break;
+      case kHit1: npredicted = 1; break;
+      case kHitN:
+        npredicted = in.U8("backtrace: hitN count");
+        if (!in.ok()) return;
+        break;
+      default: {
+        const OcamlInt lit = OcamlIntOfInt64(in.U64("backtrace: miss code"));
+        if (!in.ok()) return;
+        loc_[bucket] = lit;
+        out.push_back(lit);
+        pred = bucket;
+        continue;
+      }
+    }
+    out.push_back(loc_[bucket]);
+    pred = bucket;
+    for (std::uint32_t n = 0; n < npredicted; ++n) {
+      pred = pred_[pred];
+      out.push_back(loc_[pred]);
+    }
+  }
+}
+
+std::span<const OcamlInt> BacktraceReader::Get(ByteReader& in, std::uint32_t nencoded,
+                                               OcamlInt common_prefix) {
+  if (common_prefix >= 0 && static_cast<std::uint64_t>(common_prefix) <= last_.size()) {
+    last_.resize(static_cast<std::size_t>(common_prefix));
+    Decode(in, nencoded, last_);
+    return last_;
+  }
+  // A prefix longer than what we hold (the previous backtrace was truncated, or the
+  // trace lies): decode to keep the cache in step, return the previous backtrace.
+  scratch_.clear();
+  Decode(in, nencoded, scratch_);
+  return last_;
+}
+
+void BacktraceReader::Skip(ByteReader& in, std::uint32_t nencoded) {
+  for (std::uint32_t i = 0; i < nencoded && in.ok(); ++i) {
+    const std::uint16_t codeword = in.U16("backtrace: codeword");
+    if ((codeword & 3) == kHitN)
+      in.Skip(1, "backtrace: hitN count");
+    else if ((codeword & 3) == kMiss)
+      in.Skip(8, "backtrace: miss code");
+  }
+}
+
+bool BacktraceReader::Check(const CacheVerifier& v) const {
+  if (v.ix == kDummyVerifierIndex) return true;
+  return v.ix < kCacheSize && pred_[v.ix] == v.pred && loc_[v.ix] == OcamlIntOfInt64(v.value);
+}
+
+}  // namespace mpo::memtrace
