@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "tools/exit_code.h"
+#include "tools/memtrace/memtrace_command.h"
 #include "tools/sampler/sample_command.h"
 
 int main(int argc, char** argv) {
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
       "(memprof sampler and engine, runtime events ring, memtrace codec)"};
   app.require_subcommand(1);
   mpo::tools::AddSampleCommand(app);
+  mpo::tools::AddMemtraceCommands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -264,9 +264,11 @@ Status WriteOracleDump(ByteSource& source, TextSink& out) {
   return Status::Ok();
 }
 
-Status WriteDumpTrace(ByteSource& source, TextSink& out) {
+Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces) {
   Printer p(out);
-  auto opened = TraceReader::Open(BorrowSource(source));
+  ReaderOptions opts;
+  opts.parse_backtraces = parse_backtraces;
+  auto opened = TraceReader::Open(BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
   TraceReader& r = **opened;
   std::string line;

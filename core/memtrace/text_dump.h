@@ -48,7 +48,8 @@ class FileTextSink : public TextSink {
 
 // `source` is read twice (raw header walk, then decoding); it is not owned.
 Status WriteOracleDump(ByteSource& source, TextSink& out);
-Status WriteDumpTrace(ByteSource& source, TextSink& out);
+// Without backtraces, alloc lines end after the common prefix (memtrace's fast path).
+Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces = true);
 Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces);
 
 // A non-owning ByteSource over another one.
