@@ -1,5 +1,8 @@
 #include "core/memtrace/backtrace_codec.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace mpo::memtrace {
 
 BacktraceWriter::BacktraceWriter()
@@ -98,11 +101,24 @@ CacheVerifier BacktraceWriter::NextVerifier() {
 
 BacktraceReader::BacktraceReader() : loc_(kCacheSize, 0), pred_(kCacheSize, 0) {}
 
-void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, std::vector<OcamlInt>& out) {
+void BacktraceReader::Buffer::Reserve(std::size_t n) {
+  if (n <= cap) return;
+  const std::size_t new_cap = std::max(n, cap * 2 + 64);
+  std::unique_ptr<OcamlInt[]> d(new OcamlInt[new_cap]);
+  if (len > 0) std::memcpy(d.get(), data.get(), len * sizeof(OcamlInt));
+  data = std::move(d);
+  cap = new_cap;
+}
+
+void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out) {
   std::uint32_t pred = 0;
+  // Each codeword adds at most 1 + 255 entries.
+  constexpr std::size_t kMaxPerCodeword = 256;
   for (std::uint32_t i = 0; i < nencoded; ++i) {
     const std::uint16_t codeword = in.U16("backtrace: codeword");
     if (!in.ok()) return;
+    out.Reserve(out.len + kMaxPerCodeword);
+    OcamlInt* dst = out.data.get();
     const std::uint32_t bucket = codeword >> 2;
     pred_[pred] = static_cast<std::uint16_t>(bucket);
     std::uint32_t npredicted;
@@ -117,32 +133,32 @@ void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, std::vector
         const OcamlInt lit = OcamlIntOfInt64(in.U64("backtrace: miss code"));
         if (!in.ok()) return;
         loc_[bucket] = lit;
-        out.push_back(lit);
+        dst[out.len++] = lit;
         pred = bucket;
         continue;
       }
     }
-    out.push_back(loc_[bucket]);
+    dst[out.len++] = loc_[bucket];
     pred = bucket;
     for (std::uint32_t n = 0; n < npredicted; ++n) {
       pred = pred_[pred];
-      out.push_back(loc_[pred]);
+      dst[out.len++] = loc_[pred];
     }
   }
 }
 
 std::span<const OcamlInt> BacktraceReader::Get(ByteReader& in, std::uint32_t nencoded,
                                                OcamlInt common_prefix) {
-  if (common_prefix >= 0 && static_cast<std::uint64_t>(common_prefix) <= last_.size()) {
-    last_.resize(static_cast<std::size_t>(common_prefix));
+  if (common_prefix >= 0 && static_cast<std::uint64_t>(common_prefix) <= last_.len) {
+    last_.len = static_cast<std::size_t>(common_prefix);
     Decode(in, nencoded, last_);
-    return last_;
+    return {last_.data.get(), last_.len};
   }
   // A prefix longer than what we hold (the previous backtrace was truncated, or the
   // trace lies): decode to keep the cache in step, return the previous backtrace.
-  scratch_.clear();
+  scratch_.len = 0;
   Decode(in, nencoded, scratch_);
-  return last_;
+  return {last_.data.get(), last_.len};
 }
 
 void BacktraceReader::Skip(ByteReader& in, std::uint32_t nencoded) {

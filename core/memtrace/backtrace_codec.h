@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -94,11 +95,18 @@ class BacktraceReader {
   bool Check(const CacheVerifier& v) const;
 
  private:
-  void Decode(ByteReader& in, std::uint32_t nencoded, std::vector<OcamlInt>& out);
+  // A growable array without zero-filling (entries past `len` are garbage).
+  struct Buffer {
+    std::unique_ptr<OcamlInt[]> data;
+    std::size_t cap = 0;
+    std::size_t len = 0;
+    void Reserve(std::size_t n);
+  };
+  void Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out);
   std::vector<OcamlInt> loc_;
   std::vector<std::uint16_t> pred_;
-  std::vector<OcamlInt> last_;
-  std::vector<OcamlInt> scratch_;
+  Buffer last_;
+  Buffer scratch_;
 };
 
 }  // namespace mpo::memtrace

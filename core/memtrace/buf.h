@@ -118,6 +118,11 @@ class ByteReader {
   bool Need(std::size_t n, const char* field) {
     if (size_ - pos_ >= n) [[likely]]
       return true;
+    NeedFailed(n, field);
+    return false;
+  }
+  // Kept out of line so that the fast path above inlines into every read.
+  [[gnu::noinline, gnu::cold]] void NeedFailed(std::size_t n, const char* field) {
     if (status_.ok()) {
       status_ = Status(ErrorCode::kTruncated, "needs " + std::to_string(n) + " bytes, " +
                                                   std::to_string(size_ - pos_) + " remain")
@@ -125,7 +130,6 @@ class ByteReader {
                     .AtOffset(offset());
       size_ = pos_;
     }
-    return false;
   }
 
   const std::uint8_t* data_ = nullptr;

@@ -1,6 +1,6 @@
 // Move-to-front table of memtrace's location codec (mirrors Location_codec.Mtf_table).
 //
-// Data. 31 slots, most recently used first. Slots [0, size()) are full and the rest are
+// Data. 31 positions, most recently used first. Slots [0, size()) are full and the rest are
 // empty: a push shifts every entry down one slot (the 31st falls off) and a hit moves
 // one entry to slot 0, so empty slots only ever sit at the tail. Invariant:
 // size() <= kLength, and keys of full slots are pairwise distinct when the table is
@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,20 +35,26 @@ class MtfTable {
     V value{};
   };
 
+  MtfTable() {
+    for (int i = 0; i < kLength; ++i) order_[i] = static_cast<std::uint8_t>(i);
+  }
+
   int size() const { return size_; }
-  const Entry& at(int i) const { return slots_[i]; }
+  const Entry& at(int i) const { return slots_[order_[i]]; }
 
   // Index of `key` among the full slots, or kNotFound.
   int Find(std::string_view key) const {
     for (int i = 0; i < size_; ++i)
-      if (slots_[i].key == key) return i;
+      if (slots_[order_[i]].key == key) return i;
     return kNotFound;
   }
 
   // Moves full slot `i` (precondition: 0 <= i < size()) to the front; returns it.
   Entry& MoveToFront(int i) {
-    std::rotate(slots_.begin(), slots_.begin() + i, slots_.begin() + i + 1);
-    return slots_[0];
+    const std::uint8_t s = order_[i];
+    std::memmove(&order_[1], &order_[0], static_cast<std::size_t>(i));
+    order_[0] = s;
+    return slots_[s];
   }
 
   // Pushes `key` at the front with a fresh value, evicting the last slot when full.
@@ -83,17 +90,30 @@ class MtfTable {
   // Empties the table (slots beyond size() are never read).
   void Clear() { size_ = 0; }
 
-  bool CheckInvariants() const { return size_ >= 0 && size_ <= kLength; }
-
- private:
-  // Rotates the last slot (evicted when full) to the front and returns it.
-  Entry& ShiftDown() {
-    std::rotate(slots_.begin(), slots_.begin() + kLength - 1, slots_.end());
-    if (size_ < kLength) ++size_;
-    return slots_[0];
+  bool CheckInvariants() const {
+    std::array<bool, kLength> seen{};
+    for (std::uint8_t s : order_) {
+      if (s >= kLength || seen[s]) return false;
+      seen[s] = true;
+    }
+    return size_ >= 0 && size_ <= kLength;
   }
 
+ private:
+  // Moves the last position (evicted when full, an unused slot otherwise) to the front
+  // and returns its slot.
+  Entry& ShiftDown() {
+    const std::uint8_t s = order_[kLength - 1];
+    std::memmove(&order_[1], &order_[0], kLength - 1);
+    order_[0] = s;
+    if (size_ < kLength) ++size_;
+    return slots_[s];
+  }
+
+  // Entries stay in place; `order_` is the MTF order (a permutation of slot numbers), so
+  // a move to front shifts bytes, not strings.
   std::array<Entry, kLength> slots_{};
+  std::array<std::uint8_t, kLength> order_;
   int size_ = 0;
 };
 

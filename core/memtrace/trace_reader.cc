@@ -221,9 +221,10 @@ Status TraceReader::ParseEvent(bool* produced) {
       const std::uint64_t body_off = in.offset();
       d.locations.Get(in, &code, &loc_scratch_);
       if (!in.ok()) return in.status();
-      auto it = locs_.find(code);
-      if (it == locs_.end()) {
-        locs_.emplace(code, loc_scratch_);
+      auto [it, inserted] = locs_.try_emplace(code);
+      if (inserted) {
+        it->second = std::move(loc_scratch_);
+        loc_scratch_.clear();
       } else if (it->second != loc_scratch_) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "location code %llx",
