@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/memtrace/byte_io.h"
@@ -134,7 +135,7 @@ struct Decoded {
   int version = 3;
   std::vector<Event> events;
   std::vector<std::vector<OcamlInt>> bts;
-  std::map<OcamlInt, std::vector<Location>> locs;
+  std::unordered_map<OcamlInt, std::vector<Location>> locs;
 };
 
 void BM_Encode(benchmark::State& state) {
@@ -151,7 +152,7 @@ void BM_Encode(benchmark::State& state) {
       d.events.push_back(**ev);
       d.bts.emplace_back((*ev)->backtrace.begin(), (*ev)->backtrace.end());
     }
-    for (auto& [code, l] : (*r)->locations()) d.locs[code] = l;
+    for (OcamlInt code : (*r)->LocationCodes()) d.locs[code] = *(*r)->LookupLocation(code);
     for (std::size_t i = 0; i < d.events.size(); ++i) d.events[i].backtrace = d.bts[i];
   }
   LocationLookup lookup = [&](OcamlInt c) {

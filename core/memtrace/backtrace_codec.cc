@@ -1,21 +1,16 @@
 #include "core/memtrace/backtrace_codec.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
+
+static_assert(std::endian::native == std::endian::little,
+              "the backtrace decoder loads little-endian words directly");
 
 namespace mpo::memtrace {
 
 BacktraceWriter::BacktraceWriter()
     : cache_(kCacheSize, 0), date_(kCacheSize, 0), next_(kCacheSize, 0) {}
-
-void BacktraceWriter::PutHit(ByteWriter& out, std::uint32_t bucket, std::uint32_t ncorrect) {
-  if (ncorrect <= 1) {
-    out.U16(static_cast<std::uint16_t>((bucket << 2) | ncorrect));
-  } else {
-    out.U16(static_cast<std::uint16_t>((bucket << 2) | kHitN));
-    out.U8(static_cast<std::uint8_t>(ncorrect));
-  }
-}
 
 std::uint32_t BacktraceWriter::Put(ByteWriter& out, OcamlInt alloc_id, std::span<const OcamlInt> bt,
                                    std::size_t first,
@@ -111,40 +106,65 @@ void BacktraceReader::Buffer::Reserve(std::size_t n) {
 }
 
 void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out) {
+  // Hot loop: raw pointers checked against the end of the packet; the cursor is moved
+  // once at the end, or to the failing field on error.
+  const std::uint8_t* p = in.cursor();
+  const std::uint8_t* const end = in.limit();
+  OcamlInt* const loc = loc_.data();
+  std::uint16_t* const pred_of = pred_.data();
   std::uint32_t pred = 0;
   // Each codeword adds at most 1 + 255 entries.
   constexpr std::size_t kMaxPerCodeword = 256;
   for (std::uint32_t i = 0; i < nencoded; ++i) {
-    const std::uint16_t codeword = in.U16("backtrace: codeword");
-    if (!in.ok()) return;
-    out.Reserve(out.len + kMaxPerCodeword);
-    OcamlInt* dst = out.data.get();
+    if (end - p < 2) {
+      in.Advance(p);
+      in.U16("backtrace: codeword");
+      return;
+    }
+    const std::uint32_t codeword = p[0] | (std::uint32_t{p[1]} << 8);
+    p += 2;
+    if (out.len + kMaxPerCodeword > out.cap) out.Reserve(out.len + kMaxPerCodeword);
+    OcamlInt* dst = out.data.get() + out.len;
     const std::uint32_t bucket = codeword >> 2;
-    pred_[pred] = static_cast<std::uint16_t>(bucket);
+    pred_of[pred] = static_cast<std::uint16_t>(bucket);
     std::uint32_t npredicted;
     switch (codeword & 3) {
       case kHit0: npredicted = 0; break;
       case kHit1: npredicted = 1; break;
       case kHitN:
-        npredicted = in.U8("backtrace: hitN count");
-        if (!in.ok()) return;
+        if (end - p < 1) {
+          in.Advance(p);
+          in.U8("backtrace: hitN count");
+          return;
+        }
+        npredicted = *p++;
         break;
       default: {
-        const OcamlInt lit = OcamlIntOfInt64(in.U64("backtrace: miss code"));
-        if (!in.ok()) return;
-        loc_[bucket] = lit;
-        dst[out.len++] = lit;
+        if (end - p < 8) {
+          in.Advance(p);
+          in.U64("backtrace: miss code");
+          return;
+        }
+        std::uint64_t raw;
+        std::memcpy(&raw, p, 8);  // little-endian hosts only (x86-64, aarch64)
+        p += 8;
+        const OcamlInt lit = OcamlIntOfInt64(raw);
+        loc[bucket] = lit;
+        *dst = lit;
+        out.len += 1;
         pred = bucket;
         continue;
       }
     }
-    dst[out.len++] = loc_[bucket];
+    dst[0] = loc[bucket];
     pred = bucket;
-    for (std::uint32_t n = 0; n < npredicted; ++n) {
-      pred = pred_[pred];
-      dst[out.len++] = loc_[pred];
+    for (std::uint32_t n = 1; n <= npredicted; ++n) {
+      pred = pred_of[pred];
+      dst[n] = loc[pred];
     }
+    out.len += 1 + npredicted;
   }
+  in.Advance(p);
 }
 
 std::span<const OcamlInt> BacktraceReader::Get(ByteReader& in, std::uint32_t nencoded,

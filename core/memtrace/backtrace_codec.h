@@ -77,7 +77,14 @@ class BacktraceWriter {
   CacheVerifier NextVerifier();
 
  private:
-  void PutHit(ByteWriter& out, std::uint32_t bucket, std::uint32_t ncorrect);
+  static void PutHit(ByteWriter& out, std::uint32_t bucket, std::uint32_t ncorrect) {
+    if (ncorrect <= 1) {
+      out.U16(static_cast<std::uint16_t>((bucket << 2) | ncorrect));
+    } else {
+      out.U16(static_cast<std::uint16_t>((bucket << 2) | kHitN));
+      out.U8(static_cast<std::uint8_t>(ncorrect));
+    }
+  }
   std::vector<OcamlInt> cache_;
   std::vector<OcamlInt> date_;
   std::vector<std::uint16_t> next_;

@@ -106,6 +106,12 @@ class ByteReader {
     pos_ += len + 1;
     return s;
   }
+  // Raw access for hot decoding loops: the unread bytes [cursor(), limit()), and
+  // Advance(p) to move the cursor to p (precondition: cursor() <= p <= limit()).
+  const std::uint8_t* cursor() const { return data_ + pos_; }
+  const std::uint8_t* limit() const { return data_ + size_; }
+  void Advance(const std::uint8_t* p) { pos_ = static_cast<std::size_t>(p - data_); }
+
   void Skip(std::size_t n, const char* field) {
     if (Need(n, field)) pos_ += n;
   }
@@ -222,14 +228,17 @@ class ByteWriter {
     for (int i = 0; i < n; ++i) buf_[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
   }
   bool Room(std::size_t n) {
-    if (status_.ok() && buf_.size() - pos_ >= n) [[likely]]
+    if (buf_.size() - pos_ >= n && status_.ok()) [[likely]]
       return true;
+    RoomFailed(n);
+    return false;
+  }
+  [[gnu::noinline, gnu::cold]] void RoomFailed(std::size_t n) {
     if (status_.ok())
       status_ = Status(ErrorCode::kOutOfRange, "packet buffer overflow: needs " +
                                                    std::to_string(n) + " bytes, " +
                                                    std::to_string(buf_.size() - pos_) + " remain")
                     .AtOffset(pos_);
-    return false;
   }
 
   std::vector<std::uint8_t> buf_;

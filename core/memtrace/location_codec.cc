@@ -59,19 +59,39 @@ void LocationWriter::Put(ByteWriter& out, OcamlInt code, std::span<const Locatio
   }
 }
 
+std::uint32_t StringInterner::Intern(std::string_view s) {
+  auto it = ids_.find(s);
+  if (it != ids_.end()) return it->second;
+  const auto id = static_cast<std::uint32_t>(strings_.size());
+  strings_.emplace_back(s);
+  ids_.emplace(strings_.back(), id);
+  return id;
+}
+
+Location Materialize(const CompactFrame& f, const StringInterner& strings) {
+  return Location{strings.Get(f.filename), f.line, f.start_char, f.end_char,
+                  strings.Get(f.defname)};
+}
+
 void LocationReader::Get(ByteReader& in, OcamlInt* code, std::vector<Location>* locs) {
+  GetCompact(in, own_strings_, code, &scratch_);
+  locs->clear();
+  for (const CompactFrame& f : scratch_) locs->push_back(Materialize(f, own_strings_));
+}
+
+void LocationReader::GetCompact(ByteReader& in, StringInterner& strings, OcamlInt* code,
+                                std::vector<CompactFrame>* frames) {
   *code = OcamlIntOfInt64(in.U64("location: code"));
   const int n = in.U8("location: nlocs");
-  locs->clear();
+  frames->clear();
   if (!in.ok()) return;
-  locs->reserve(n);
   for (int k = 0; k < n; ++k) {
     const std::uint64_t word_off = in.offset();
     const std::uint64_t low = in.U32("location: frame word");
     const std::uint64_t high = in.U16("location: frame word");
     if (!in.ok()) return;
     const std::uint64_t word = low | (high << 32);
-    Location l;
+    CompactFrame l;
     l.line = static_cast<OcamlInt>(word & kLineMax);
     l.start_char = static_cast<OcamlInt>((word >> kStartCharShift) & kStartCharMax);
     l.end_char = static_cast<OcamlInt>((word >> kEndCharShift) & kEndCharMax);
@@ -88,7 +108,8 @@ void LocationReader::Get(ByteReader& in, OcamlInt* code, std::vector<Location>* 
         e.value = static_cast<std::uint8_t>(files.size() - 1);
         mtf_.defnames[e.value].Clear();
       }
-      l.filename = e.key;
+      e.id = strings.Intern(name);
+      l.filename = e.id;
       table = e.value;
     } else if (file_ix >= files.size()) {
       in.Fail(Status(ErrorCode::kCorrupt, "filename move-to-front index " +
@@ -100,26 +121,28 @@ void LocationReader::Get(ByteReader& in, OcamlInt* code, std::vector<Location>* 
       return;
     } else {
       auto& e = files.MoveToFront(file_ix);
-      l.filename = e.key;
+      l.filename = e.id;
       table = e.value;
     }
     auto& defs = mtf_.defnames[table];
     if (def_ix == MtfTable<char>::kNotFound) {
       std::string_view name = in.String("location: defname");
       if (!in.ok()) return;
-      l.defname = defs.Push(name).key;
+      auto& e = defs.Push(name);
+      e.id = strings.Intern(name);
+      l.defname = e.id;
     } else if (def_ix >= defs.size()) {
       in.Fail(Status(ErrorCode::kCorrupt, "defname move-to-front index " + std::to_string(def_ix) +
                                               " points at an empty slot (" +
                                               std::to_string(defs.size()) + " defnames seen for " +
-                                              l.filename + ")")
+                                              strings.Get(l.filename) + ")")
                   .WithField("location: defname MTF index")
                   .AtOffset(word_off + kDefnameShift / 8, kDefnameShift % 8));
       return;
     } else {
-      l.defname = defs.MoveToFront(def_ix).key;
+      l.defname = defs.MoveToFront(def_ix).id;
     }
-    locs->push_back(std::move(l));
+    frames->push_back(l);
   }
 }
 

@@ -28,7 +28,10 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <span>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/memtrace/buf.h"
@@ -80,13 +83,44 @@ class LocationWriter {
   LocationMtfState mtf_;
 };
 
+// Strings stored once, named by dense ids (decoders keep location tables compact).
+class StringInterner {
+ public:
+  std::uint32_t Intern(std::string_view s);
+  const std::string& Get(std::uint32_t id) const { return strings_[id]; }
+  std::size_t size() const { return strings_.size(); }
+
+ private:
+  std::deque<std::string> strings_;  // stable addresses: the map's keys view them
+  std::unordered_map<std::string_view, std::uint32_t> ids_;
+};
+
+// A decoded frame whose strings live in a StringInterner.
+struct CompactFrame {
+  std::uint32_t filename = 0;
+  std::uint32_t defname = 0;
+  OcamlInt line = 0;
+  OcamlInt start_char = 0;
+  OcamlInt end_char = 0;
+  friend bool operator==(const CompactFrame&, const CompactFrame&) = default;
+};
+
 class LocationReader {
  public:
-  // Decodes one location event body. On failure `in` holds the error.
+  // Decodes one location event body into `frames` (cleared first), interning strings in
+  // `strings`. No allocation per frame once strings are known. On failure `in` holds the
+  // error.
+  void GetCompact(ByteReader& in, StringInterner& strings, OcamlInt* code,
+                  std::vector<CompactFrame>* frames);
+  // The same, materialised (convenient, slower).
   void Get(ByteReader& in, OcamlInt* code, std::vector<Location>* locs);
 
  private:
   LocationMtfState mtf_;
+  StringInterner own_strings_;
+  std::vector<CompactFrame> scratch_;
 };
+
+Location Materialize(const CompactFrame& f, const StringInterner& strings);
 
 }  // namespace mpo::memtrace

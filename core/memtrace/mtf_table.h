@@ -33,6 +33,7 @@ class MtfTable {
   struct Entry {
     std::string key;
     V value{};
+    std::uint32_t id = 0;  // free for the user (the decoder keeps an interned-string id)
   };
 
   MtfTable() {

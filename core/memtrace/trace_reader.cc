@@ -219,13 +219,16 @@ Status TraceReader::ParseEvent(bool* produced) {
     case static_cast<unsigned>(EventCode::kLocation): {
       OcamlInt code;
       const std::uint64_t body_off = in.offset();
-      d.locations.Get(in, &code, &loc_scratch_);
+      d.locations.GetCompact(in, strings_, &code, &loc_scratch_);
       if (!in.ok()) return in.status();
       auto [it, inserted] = locs_.try_emplace(code);
       if (inserted) {
-        it->second = std::move(loc_scratch_);
-        loc_scratch_.clear();
-      } else if (it->second != loc_scratch_) {
+        it->second = FrameRun{static_cast<std::uint32_t>(frames_.size()),
+                              static_cast<std::uint32_t>(loc_scratch_.size())};
+        frames_.insert(frames_.end(), loc_scratch_.begin(), loc_scratch_.end());
+      } else if (!std::equal(loc_scratch_.begin(), loc_scratch_.end(),
+                             frames_.begin() + it->second.begin,
+                             frames_.begin() + it->second.begin + it->second.count)) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "location code %llx",
                       static_cast<unsigned long long>(OcamlUnsigned(code)));
@@ -334,8 +337,22 @@ bool TraceReader::SkipToNextPacket() {
 }
 
 const std::vector<Location>* TraceReader::LookupLocation(OcamlInt code) const {
+  auto m = materialized_.find(code);
+  if (m != materialized_.end()) return &m->second;
   auto it = locs_.find(code);
-  return it == locs_.end() ? nullptr : &it->second;
+  if (it == locs_.end()) return nullptr;
+  std::vector<Location> v;
+  v.reserve(it->second.count);
+  for (std::uint32_t i = 0; i < it->second.count; ++i)
+    v.push_back(Materialize(frames_[it->second.begin + i], strings_));
+  return &materialized_.emplace(code, std::move(v)).first->second;
+}
+
+std::vector<OcamlInt> TraceReader::LocationCodes() const {
+  std::vector<OcamlInt> codes;
+  codes.reserve(locs_.size());
+  for (const auto& [code, run] : locs_) codes.push_back(code);
+  return codes;
 }
 
 }  // namespace mpo::memtrace

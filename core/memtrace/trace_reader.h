@@ -73,9 +73,11 @@ class TraceReader {
   // to the next packet. False when there is no way to go on.
   bool SkipToNextPacket();
 
-  // The frames of a location code seen so far, or nullptr.
+  // The frames of a location code seen so far, or nullptr. Built on first lookup and
+  // kept (the pointer stays valid as long as the reader).
   const std::vector<Location>* LookupLocation(OcamlInt code) const;
-  const std::unordered_map<OcamlInt, std::vector<Location>>& locations() const { return locs_; }
+  // Every location code defined so far (unordered).
+  std::vector<OcamlInt> LocationCodes() const;
 
   const std::vector<ReaderWarning>& warnings() const { return warnings_; }
   std::uint64_t offset() const { return next_packet_off_; }
@@ -116,8 +118,16 @@ class TraceReader {
   OcamlInt alloc_id_ = 0;
 
   std::unordered_map<std::uint16_t, std::unique_ptr<DomainState>> domains_;
-  std::unordered_map<OcamlInt, std::vector<Location>> locs_;
-  std::vector<Location> loc_scratch_;
+  // The location table, compact: code -> a run of frames_ (strings interned).
+  struct FrameRun {
+    std::uint32_t begin;
+    std::uint32_t count;
+  };
+  std::unordered_map<OcamlInt, FrameRun> locs_;
+  std::vector<CompactFrame> frames_;
+  StringInterner strings_;
+  std::vector<CompactFrame> loc_scratch_;
+  mutable std::unordered_map<OcamlInt, std::vector<Location>> materialized_;
   std::vector<ReaderWarning> warnings_;
   Event event_;
   Status error_;
