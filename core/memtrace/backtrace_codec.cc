@@ -94,7 +94,7 @@ CacheVerifier BacktraceWriter::NextVerifier() {
   return v;
 }
 
-BacktraceReader::BacktraceReader() : loc_(kCacheSize, 0), pred_(kCacheSize, 0) {}
+BacktraceReader::BacktraceReader() : slots_(kCacheSize) {}
 
 void BacktraceReader::Buffer::Reserve(std::size_t n) {
   if (n <= cap) return;
@@ -110,8 +110,7 @@ void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out
   // once at the end, or to the failing field on error.
   const std::uint8_t* p = in.cursor();
   const std::uint8_t* const end = in.limit();
-  OcamlInt* const loc = loc_.data();
-  std::uint16_t* const pred_of = pred_.data();
+  Slot* const slot = slots_.data();
   std::uint32_t pred = 0;
   // Each codeword adds at most 1 + 255 entries.
   constexpr std::size_t kMaxPerCodeword = 256;
@@ -126,7 +125,7 @@ void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out
     if (out.len + kMaxPerCodeword > out.cap) out.Reserve(out.len + kMaxPerCodeword);
     OcamlInt* dst = out.data.get() + out.len;
     const std::uint32_t bucket = codeword >> 2;
-    pred_of[pred] = static_cast<std::uint16_t>(bucket);
+    slot[pred].pred = bucket;
     std::uint32_t npredicted;
     switch (codeword & 3) {
       case kHit0: npredicted = 0; break;
@@ -149,18 +148,18 @@ void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out
         std::memcpy(&raw, p, 8);  // little-endian hosts only (x86-64, aarch64)
         p += 8;
         const OcamlInt lit = OcamlIntOfInt64(raw);
-        loc[bucket] = lit;
+        slot[bucket].loc = lit;
         *dst = lit;
         out.len += 1;
         pred = bucket;
         continue;
       }
     }
-    dst[0] = loc[bucket];
+    dst[0] = slot[bucket].loc;
     pred = bucket;
     for (std::uint32_t n = 1; n <= npredicted; ++n) {
-      pred = pred_of[pred];
-      dst[n] = loc[pred];
+      pred = static_cast<std::uint32_t>(slot[pred].pred);
+      dst[n] = slot[pred].loc;
     }
     out.len += 1 + npredicted;
   }
@@ -193,7 +192,8 @@ void BacktraceReader::Skip(ByteReader& in, std::uint32_t nencoded) {
 
 bool BacktraceReader::Check(const CacheVerifier& v) const {
   if (v.ix == kDummyVerifierIndex) return true;
-  return v.ix < kCacheSize && pred_[v.ix] == v.pred && loc_[v.ix] == OcamlIntOfInt64(v.value);
+  return v.ix < kCacheSize && slots_[v.ix].pred == v.pred &&
+         slots_[v.ix].loc == OcamlIntOfInt64(v.value);
 }
 
 }  // namespace mpo::memtrace

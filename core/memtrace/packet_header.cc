@@ -14,7 +14,10 @@ Status ReadPacketHeader(ByteReader& in, PacketHeader* h) {
   h->flush_duration = in.U32("packet header: flush_duration");
   h->version = in.U16("packet header: version");
   h->pid = static_cast<std::int64_t>(in.U64("packet header: pid"));
-  h->domain = h->version >= 3 ? in.U16("packet header: domain") : 0;
+  // The domain field exists from v3; for versions this reader refuses, keep the v2
+  // layout so that the version error is reported, not a short read.
+  h->domain =
+      (h->version >= 3 && h->version <= kMaxFormatVersion) ? in.U16("packet header: domain") : 0;
   h->verifier.ix = in.U16("packet header: cache_verify_ix");
   h->verifier.pred = in.U16("packet header: cache_verify_pred");
   h->verifier.value = in.U64("packet header: cache_verify_val");

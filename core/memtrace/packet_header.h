@@ -40,7 +40,7 @@ inline constexpr std::size_t kHeaderSizeV3 = 68;
 inline constexpr std::size_t kMaxPacketSize = 1 << 15;  // what memtrace writes and reads
 
 constexpr std::size_t PacketHeaderSize(int version) {
-  return version >= 3 ? kHeaderSizeV3 : kHeaderSizeV2;
+  return version == 3 ? kHeaderSizeV3 : kHeaderSizeV2;
 }
 
 struct PacketHeader {

@@ -129,7 +129,7 @@ Status TraceReader::LoadPacket(bool* end) {
     auto got = source_->ReadAt(off, hdr);
     if (!got.ok()) return got.status();
     const std::size_t avail = *got;
-    const bool v3 = avail >= 30 && (hdr[28] | (hdr[29] << 8)) >= 3;
+    const bool v3 = avail >= 30 && (hdr[28] | (hdr[29] << 8)) == 3;
     if (avail < (v3 ? kHeaderSizeV3 : kHeaderSizeV2)) {
       warnings_.push_back({off, "skipping truncated packet (" + std::to_string(avail) +
                                     " bytes left, less than a packet header)"});
