@@ -117,6 +117,11 @@ Status TraceReader::Fail(Status s) {
   return s;
 }
 
+bool TraceReader::Bad(Status s) {
+  error_ = std::move(s);
+  return false;
+}
+
 Status TraceReader::LoadPacket(bool* end) {
   *end = false;
   while (true) {
@@ -196,18 +201,18 @@ Status TraceReader::LoadPacket(bool* end) {
   }
 }
 
-Status TraceReader::ParseEvent(bool* produced) {
+bool TraceReader::ParseEvent(bool* produced) {
   *produced = false;
   ByteReader& in = cursor_;
   const std::uint64_t ev_off = in.offset();
   EventHeader h = ReadEventHeader(in, packet_.time_begin, packet_.time_end);
-  if (!in.ok()) return in.status();
+  if (!in.ok()) return Bad(in.status());
   DomainState& d = *dom_;
   if (!(d.last_timestamp <= h.time))
-    return Corrupt("event header: monotone timestamps",
-                   "event time " + std::to_string(h.time) + " is before the previous event's " +
-                       std::to_string(d.last_timestamp),
-                   ev_off);
+    return Bad(Corrupt("event header: monotone timestamps",
+                       "event time " + std::to_string(h.time) + " is before the previous event's " +
+                           std::to_string(d.last_timestamp),
+                       ev_off));
   d.last_timestamp = h.time;
   Event& e = event_;
   e.time = h.time;
@@ -215,12 +220,12 @@ Status TraceReader::ParseEvent(bool* produced) {
   e.backtrace = {};
   switch (h.code) {
     case static_cast<unsigned>(EventCode::kTraceInfo):
-      return Corrupt("event header: code", "multiple trace-info events present", ev_off);
+      return Bad(Corrupt("event header: code", "multiple trace-info events present", ev_off));
     case static_cast<unsigned>(EventCode::kLocation): {
       OcamlInt code;
       const std::uint64_t body_off = in.offset();
       d.locations.GetCompact(in, strings_, &code, &loc_scratch_);
-      if (!in.ok()) return in.status();
+      if (!in.ok()) return Bad(in.status());
       auto [it, inserted] = locs_.try_emplace(code);
       if (inserted) {
         it->second = FrameRun{static_cast<std::uint32_t>(frames_.size()),
@@ -232,24 +237,24 @@ Status TraceReader::ParseEvent(bool* produced) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "location code %llx",
                       static_cast<unsigned long long>(OcamlUnsigned(code)));
-        return Corrupt("location: consistent location info",
-                       std::string(buf) + " redefined with different frames", body_off);
+        return Bad(Corrupt("location: consistent location info",
+                           std::string(buf) + " redefined with different frames", body_off));
       }
-      return Status::Ok();
+      return true;
     }
     case static_cast<unsigned>(EventCode::kPromote):
     case static_cast<unsigned>(EventCode::kCollect): {
       const bool promote = h.code == static_cast<unsigned>(EventCode::kPromote);
       const std::uint64_t at = in.offset();
       const OcamlInt delta = in.Vint(promote ? "promote: obj_id_delta" : "collect: obj_id_delta");
-      if (!in.ok()) return in.status();
+      if (!in.ok()) return Bad(in.status());
       if (delta < 0 && (promote || legacy_))
-        return Corrupt(promote ? "promote: promote id sync" : "collect: collect id sync",
-                       "negative id delta " + std::to_string(delta), at);
+        return Bad(Corrupt(promote ? "promote: promote id sync" : "collect: collect id sync",
+                           "negative id delta " + std::to_string(delta), at));
       e.kind = promote ? EventKind::kPromote : EventKind::kCollect;
       e.obj_id = OcamlSub(OcamlSub(alloc_id_, 1), delta);
       *produced = true;
-      return Status::Ok();
+      return true;
     }
     default: break;
   }
@@ -263,10 +268,10 @@ Status TraceReader::ParseEvent(bool* produced) {
     e.nsamples = in.Vint("alloc: nsamples");
     const std::uint64_t src_off = in.offset();
     const std::uint8_t src = in.U8("alloc: source");
-    if (!in.ok()) return in.status();
+    if (!in.ok()) return Bad(in.status());
     if (src > 2)
-      return Corrupt("alloc: source", "allocation source " + std::to_string(src) + " is not 0..2",
-                     src_off);
+      return Bad(Corrupt("alloc: source",
+                         "allocation source " + std::to_string(src) + " is not 0..2", src_off));
     e.source = static_cast<AllocationSource>(src);
     common_off = in.offset();
     common = in.Vint("alloc: common_prefix");
@@ -279,21 +284,21 @@ Status TraceReader::ParseEvent(bool* produced) {
     common = in.Vint("short alloc: common_prefix");
     nencoded = in.U8("short alloc: new_suffix");
   }
-  if (!in.ok()) return in.status();
+  if (!in.ok()) return Bad(in.status());
   e.common_prefix = common;
   if (options_.parse_backtraces) {
     if (common < 0)
-      return Corrupt("alloc: common_prefix", "negative common prefix " + std::to_string(common),
-                     common_off);
+      return Bad(Corrupt("alloc: common_prefix", "negative common prefix " + std::to_string(common),
+                         common_off));
     e.backtrace = d.backtraces.Get(in, nencoded, common);
   } else {
     BacktraceReader::Skip(in, nencoded);
   }
-  if (!in.ok()) return in.status();
+  if (!in.ok()) return Bad(in.status());
   e.obj_id = alloc_id_;
   alloc_id_ = OcamlAdd(alloc_id_, 1);
   *produced = true;
-  return Status::Ok();
+  return true;
 }
 
 Result<const Event*> TraceReader::Next() {
@@ -320,8 +325,9 @@ Result<const Event*> TraceReader::Next() {
       continue;
     }
     bool produced;
-    Status s = ParseEvent(&produced);
-    if (!s.ok()) return Fail(s);
+    // The error path is rare: ParseEvent stores it in error_ (no Status per event).
+    if (!ParseEvent(&produced)) [[unlikely]]
+      return error_;
     if (produced) return static_cast<const Event*>(&event_);
   }
 }

@@ -97,8 +97,10 @@ class TraceReader {
   // Loads the next packet; sets *end at the end of the trace.
   Status LoadPacket(bool* end);
   Result<DomainState*> Domain(std::uint16_t id);
-  Status ParseEvent(bool* produced);
+  // Parses one event; false on error (then in error_).
+  bool ParseEvent(bool* produced);
   Status Fail(Status s);
+  bool Bad(Status s);
 
   std::unique_ptr<ByteSource> source_;
   ReaderOptions options_;
