@@ -105,6 +105,13 @@ void BacktraceReader::Buffer::Reserve(std::size_t n) {
   cap = new_cap;
 }
 
+void BacktraceReader::TooLong(ByteReader& in, const std::uint8_t* codeword) const {
+  in.Advance(codeword);
+  in.Fail(Status(ErrorCode::kOutOfRange,
+                 "backtrace longer than " + std::to_string(max_len_) + " entries")
+              .WithField("backtrace: codeword"));
+}
+
 void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out) {
   // Hot loop: raw pointers checked against the end of the packet; the cursor is moved
   // once at the end, or to the failing field on error.
@@ -122,7 +129,8 @@ void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out
     }
     const std::uint32_t codeword = p[0] | (std::uint32_t{p[1]} << 8);
     p += 2;
-    if (out.len + kMaxPerCodeword > out.cap) out.Reserve(out.len + kMaxPerCodeword);
+    if (out.len + kMaxPerCodeword > out.cap) [[unlikely]]
+      out.Reserve(out.len + kMaxPerCodeword);
     OcamlInt* dst = out.data.get() + out.len;
     const std::uint32_t bucket = codeword >> 2;
     slot[pred].pred = bucket;
@@ -144,6 +152,8 @@ void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out
           in.U64("backtrace: miss code");
           return;
         }
+        if (out.len + 1 > max_len_) [[unlikely]]
+          return TooLong(in, p - 2);
         std::uint64_t raw;
         std::memcpy(&raw, p, 8);  // little-endian hosts only (x86-64, aarch64)
         p += 8;
@@ -155,6 +165,8 @@ void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out
         continue;
       }
     }
+    if (out.len + 1 + npredicted > max_len_) [[unlikely]]
+      return TooLong(in, p - 2 - ((codeword & 3) == kHitN));
     dst[0] = slot[bucket].loc;
     pred = bucket;
     for (std::uint32_t n = 1; n <= npredicted; ++n) {

@@ -99,6 +99,9 @@ class BacktraceReader {
   std::span<const OcamlInt> Get(ByteReader& in, std::uint32_t nencoded, OcamlInt common_prefix);
   // Skips `nencoded` codewords without touching the cache (memtrace's fast path).
   static void Skip(ByteReader& in, std::uint32_t nencoded);
+  // Backtraces longer than this fail with kOutOfRange instead of growing without bound
+  // (a common prefix lets every event extend the previous backtrace).
+  void set_max_length(std::size_t n) { max_len_ = n; }
   bool Check(const CacheVerifier& v) const;
 
  private:
@@ -110,6 +113,7 @@ class BacktraceReader {
     void Reserve(std::size_t n);
   };
   void Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out);
+  [[gnu::cold]] void TooLong(ByteReader& in, const std::uint8_t* codeword) const;
   // A bucket's code and prediction side by side: following a prediction chain touches
   // one cache line per step instead of two.
   struct Slot {
@@ -119,6 +123,7 @@ class BacktraceReader {
   std::vector<Slot> slots_;
   Buffer last_;
   Buffer scratch_;
+  std::size_t max_len_ = std::size_t{1} << 20;
 };
 
 }  // namespace mpo::memtrace

@@ -188,6 +188,23 @@ TEST(BacktraceCodec, DeepStacksAreTruncatedAtTheByteLimit) {
   EXPECT_EQ(Decode(r, out2, n2, 10000), got);
 }
 
+TEST(BacktraceCodec, ReaderRefusesBacktracesOverItsLimit) {
+  BacktraceWriter w;
+  std::vector<OcamlInt> bt(30);
+  std::iota(bt.begin(), bt.end(), 1);
+  ByteWriter out(1 << 15);
+  const auto n = w.Put(out, 0, bt, 0, [](std::size_t) {});
+  BacktraceReader ok_reader;
+  ok_reader.set_max_length(30);
+  EXPECT_EQ(Decode(ok_reader, out, n, 0), bt);
+  BacktraceReader r;
+  r.set_max_length(29);
+  ByteReader in(out.bytes(), 0);
+  (void)r.Get(in, n, 0);
+  EXPECT_EQ(in.status().code(), ErrorCode::kOutOfRange);
+  EXPECT_EQ(in.status().byte_offset(), std::optional<std::uint64_t>(29 * 10));
+}
+
 TEST(BacktraceCodec, VerifierSequenceAndHashes) {
   BacktraceWriter w;
   EXPECT_EQ(w.NextVerifier().ix, 4242);

@@ -107,6 +107,7 @@ Result<TraceReader::DomainState*> TraceReader::Domain(std::uint16_t id) {
         .AtOffset(packet_off_ + 38);
   auto st = std::make_unique<DomainState>();
   st->last_timestamp = info_.start_time;
+  st->backtraces.set_max_length(options_.max_backtrace_length);
   DomainState* p = st.get();
   domains_.emplace(id, std::move(st));
   return p;

@@ -43,8 +43,10 @@ struct ReaderOptions {
   // verifier is not checked.
   bool parse_backtraces = true;
   // Larger packets are refused (memtrace itself cannot read packets above 32 KiB).
-  std::size_t max_packet_bytes = 1 << 20;
+  std::size_t max_packet_bytes = 1 << 16;
   std::size_t max_domains = 256;
+  // Longer backtraces are refused (kOutOfRange); real stacks are far shorter.
+  std::size_t max_backtrace_length = std::size_t{1} << 20;
 };
 
 struct ReaderWarning {
