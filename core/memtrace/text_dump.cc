@@ -271,6 +271,8 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces) 
   auto opened = TraceReader::Open(BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
   TraceReader& r = **opened;
+  // memtrace HEAD's dump_trace (the tool that reads v3) adds the domain to alloc lines.
+  const bool head_format = r.version() >= 3;
   std::string line;
   while (true) {
     auto ev = r.Next();
@@ -285,8 +287,13 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces) 
         const char* src = e.source == AllocationSource::kMinor   ? "alloc"
                           : e.source == AllocationSource::kMajor ? "alloc_major"
                                                                  : "alloc_ext";
-        p("%010" PRId64 " %s %" PRId64 " len=%" PRId64 " % 4" PRId64 ":", e.obj_id, src, e.nsamples,
-          e.length, e.common_prefix);
+        if (head_format) {
+          p("%010" PRId64 " %s %" PRId64 " len=%" PRId64 " dom=%u % 4" PRId64 ":", e.obj_id, src,
+            e.nsamples, e.length, e.domain, e.common_prefix);
+        } else {
+          p("%010" PRId64 " %s %" PRId64 " len=%" PRId64 " % 4" PRId64 ":", e.obj_id, src,
+            e.nsamples, e.length, e.common_prefix);
+        }
         line.clear();
         for (OcamlInt code : e.backtrace) {
           const std::vector<Location>* locs = r.LookupLocation(code);

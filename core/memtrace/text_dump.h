@@ -4,7 +4,8 @@
 //   golden-format-tools/oracle_dump.ml for v1/v2 traces, oracle_dump3.ml for v3): a raw
 //   walk of every packet header, the trace info, every event and backtrace, the
 //   locations used, a summary. Byte-identical to memtrace's output for valid traces.
-// - dump_trace: memtrace 0.2.3's `dump_trace` tool output, the format users know.
+// - dump_trace: memtrace's `dump_trace` tool output, the format users know (0.2.3's for
+//   v1/v2 traces; HEAD's, which adds `dom=N` to alloc lines, for v3).
 // - JSON lines: {"info":{...}} first, then one object per event
 //   {"i":N,"dt":US,"dom":D,"ev":"alloc","id":ID,"src":"minor|major|external","len":W,
 //    "nsamples":N,"common_prefix":P,"bt":["hexcode",...]} (bt absent without backtraces;

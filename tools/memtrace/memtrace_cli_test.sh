@@ -20,6 +20,8 @@ bad=$T/long_columns.ocaml4.13.bc.r1e-3
 
 check "dump is memtrace's dump_trace" 0 "$bin" memtrace dump $v2.ctf
 cmp -s "$tmp/out" $v2.dump_trace.txt || { echo "FAIL dump_trace text differs"; fail=1; }
+check "dump of v3 is HEAD's dump_trace" 0 "$bin" memtrace dump $v3.ctf
+head -1 "$tmp/out" | grep -Eq '^0000000625 0000000000 alloc 2 len=1 dom=0    0: ' || { echo "FAIL v3 dump_trace line"; head -1 "$tmp/out"; fail=1; }
 check "dump --oracle is the golden" 0 "$bin" memtrace dump --oracle $v3.ctf
 cmp -s "$tmp/out" $v3.oracle_dump.txt || { echo "FAIL oracle text differs"; fail=1; }
 check "dump --json" 0 "$bin" memtrace dump --json $v3.ctf
