@@ -170,7 +170,7 @@ std::string OcamlHexFloat(double d) {
   return buf;
 }
 
-Status WriteOracleDump(ByteSource& source, TextSink& out) {
+Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& progress) {
   Printer p(out);
   const bool v3 = FirstPacketIsV3(source);
   p(v3 ? "# oracle_dump3 v1 (memtrace HEAD reader)\n"
@@ -204,6 +204,7 @@ Status WriteOracleDump(ByteSource& source, TextSink& out) {
     if (!ev.ok()) return ev.status();
     if (*ev == nullptr) break;
     const Event& e = **ev;
+    if (progress) progress(r.offset(), r.file_size());
     const std::int64_t dt =
         static_cast<std::int64_t>(static_cast<std::uint64_t>(e.time) - info.start_time);
     last_dt = dt;
@@ -264,7 +265,8 @@ Status WriteOracleDump(ByteSource& source, TextSink& out) {
   return Status::Ok();
 }
 
-Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces) {
+Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
+                      const ProgressFn& progress) {
   Printer p(out);
   ReaderOptions opts;
   opts.parse_backtraces = parse_backtraces;
@@ -279,6 +281,7 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces) 
     if (!ev.ok()) return ev.status();
     if (*ev == nullptr) break;
     const Event& e = **ev;
+    if (progress) progress(r.offset(), r.file_size());
     const std::int64_t dt =
         static_cast<std::int64_t>(static_cast<std::uint64_t>(e.time) - r.info().start_time);
     p("%010" PRId64 " ", dt);
@@ -343,7 +346,8 @@ std::string JsonString(std::string_view s) {
 
 }  // namespace
 
-Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces) {
+Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
+                      const ProgressFn& progress) {
   Printer p(out);
   ReaderOptions opts;
   opts.parse_backtraces = parse_backtraces;
@@ -365,6 +369,7 @@ Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces) 
     if (!ev.ok()) return ev.status();
     if (*ev == nullptr) break;
     const Event& e = **ev;
+    if (progress) progress(r.offset(), r.file_size());
     const std::int64_t dt =
         static_cast<std::int64_t>(static_cast<std::uint64_t>(e.time) - info.start_time);
     if (e.kind != EventKind::kAlloc) {

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -47,11 +48,16 @@ class FileTextSink : public TextSink {
   std::FILE* f_;
 };
 
+// Called now and then with (bytes decoded so far, file size), for progress bars.
+using ProgressFn = std::function<void(std::uint64_t, std::uint64_t)>;
+
 // `source` is read twice (raw header walk, then decoding); it is not owned.
-Status WriteOracleDump(ByteSource& source, TextSink& out);
+Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& progress = {});
 // Without backtraces, alloc lines end after the common prefix (memtrace's fast path).
-Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces = true);
-Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces);
+Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces = true,
+                      const ProgressFn& progress = {});
+Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
+                      const ProgressFn& progress = {});
 
 // A non-owning ByteSource over another one.
 std::unique_ptr<ByteSource> BorrowSource(ByteSource& source);

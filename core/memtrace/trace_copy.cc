@@ -6,7 +6,8 @@
 
 namespace mpo::memtrace {
 
-Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats) {
+Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats,
+                 const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
   auto reader = TraceReader::Open(BorrowSource(in));
   if (!reader.ok()) return reader.status();
   TraceReader& r = **reader;
@@ -22,6 +23,7 @@ Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* s
     auto ev = r.Next();
     if (!ev.ok()) return ev.status();
     if (*ev == nullptr) break;
+    if (progress) progress(r.offset(), r.file_size());
     Status s = w.PutEvent(**ev, lookup);
     if (!s.ok()) return Status(s).WithField("event " + std::to_string(n) + ": " + s.field());
     ++n;

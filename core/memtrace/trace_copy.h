@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "core/base/status.h"
 #include "core/memtrace/byte_io.h"
@@ -15,6 +16,8 @@ struct CopyStats {
 
 // Reads `in` and writes the same events to `out` in format `format_version` (2 or 3).
 // Streaming. Fails with the reader's or the writer's typed error.
-Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats = nullptr);
+// `progress` (optional) gets (bytes read so far, input size) now and then.
+Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats = nullptr,
+                 const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
 
 }  // namespace mpo::memtrace

@@ -66,9 +66,11 @@ void RunDump(const DumpOptions& o) {
   auto src = OpenOrReport("memtrace dump", o.file);
   if (!src) return;
   FileTextSink out(stdout);
-  Status s = o.json     ? WriteJsonLines(*src, out, !o.no_backtraces)
-             : o.oracle ? WriteOracleDump(*src, out)
-                        : WriteDumpTrace(*src, out, !o.no_backtraces);
+  Progress bar(src->size());
+  const ProgressFn progress = [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); };
+  Status s = o.json     ? WriteJsonLines(*src, out, !o.no_backtraces, progress)
+             : o.oracle ? WriteOracleDump(*src, out, progress)
+                        : WriteDumpTrace(*src, out, !o.no_backtraces, progress);
   std::fflush(stdout);
   if (!s.ok()) ReportError("memtrace dump: " + o.file, s);
 }
@@ -146,7 +148,9 @@ void RunCopy(const CopyOptions& o) {
     return;
   }
   CopyStats stats;
-  Status s = CopyTrace(*src, **sink, version, &stats);
+  Progress bar(src->size());
+  Status s = CopyTrace(*src, **sink, version, &stats,
+                       [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); });
   if (!s.ok()) ReportError("memtrace copy: " + o.in, s);
 }
 
