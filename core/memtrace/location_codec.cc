@@ -1,5 +1,8 @@
 #include "core/memtrace/location_codec.h"
 
+#include <algorithm>
+#include <cstring>
+#include <functional>
 #include <string>
 
 namespace mpo::memtrace {
@@ -59,18 +62,47 @@ void LocationWriter::Put(ByteWriter& out, OcamlInt code, std::span<const Locatio
   }
 }
 
+std::string_view StringInterner::Store(std::string_view s) {
+  constexpr std::size_t kBlock = 1 << 16;
+  if (s.size() > block_cap_ - block_used_) {
+    block_cap_ = std::max(kBlock, s.size());
+    blocks_.push_back(std::make_unique<char[]>(block_cap_));
+    block_used_ = 0;
+  }
+  char* dst = blocks_.back().get() + block_used_;
+  if (!s.empty()) std::memcpy(dst, s.data(), s.size());
+  block_used_ += s.size();
+  return {dst, s.size()};
+}
+
+void StringInterner::Grow() {
+  std::vector<std::uint32_t> t(table_.empty() ? 256 : table_.size() * 2, 0);
+  const std::size_t mask = t.size() - 1;
+  for (std::uint32_t id = 0; id < strings_.size(); ++id) {
+    std::size_t i = std::hash<std::string_view>{}(strings_[id]) & mask;
+    while (t[i] != 0) i = (i + 1) & mask;
+    t[i] = id + 1;
+  }
+  table_.swap(t);
+}
+
 std::uint32_t StringInterner::Intern(std::string_view s) {
-  auto it = ids_.find(s);
-  if (it != ids_.end()) return it->second;
+  if ((strings_.size() + 1) * 2 > table_.size()) Grow();  // load factor <= 1/2
+  const std::size_t mask = table_.size() - 1;
+  std::size_t i = std::hash<std::string_view>{}(s)&mask;
+  while (table_[i] != 0) {
+    if (strings_[table_[i] - 1] == s) return table_[i] - 1;
+    i = (i + 1) & mask;
+  }
   const auto id = static_cast<std::uint32_t>(strings_.size());
-  strings_.emplace_back(s);
-  ids_.emplace(strings_.back(), id);
+  strings_.push_back(Store(s));
+  table_[i] = id + 1;
   return id;
 }
 
 Location Materialize(const CompactFrame& f, const StringInterner& strings) {
-  return Location{strings.Get(f.filename), f.line, f.start_char, f.end_char,
-                  strings.Get(f.defname)};
+  return Location{std::string(strings.Get(f.filename)), f.line, f.start_char, f.end_char,
+                  std::string(strings.Get(f.defname))};
 }
 
 void LocationReader::Get(ByteReader& in, OcamlInt* code, std::vector<Location>* locs) {
@@ -135,7 +167,7 @@ void LocationReader::GetCompact(ByteReader& in, StringInterner& strings, OcamlIn
       in.Fail(Status(ErrorCode::kCorrupt, "defname move-to-front index " + std::to_string(def_ix) +
                                               " points at an empty slot (" +
                                               std::to_string(defs.size()) + " defnames seen for " +
-                                              strings.Get(l.filename) + ")")
+                                              std::string(strings.Get(l.filename)) + ")")
                   .WithField("location: defname MTF index")
                   .AtOffset(word_off + kDefnameShift / 8, kDefnameShift % 8));
       return;

@@ -28,7 +28,7 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <unordered_map>
@@ -83,16 +83,23 @@ class LocationWriter {
   LocationMtfState mtf_;
 };
 
-// Strings stored once, named by dense ids (decoders keep location tables compact).
+// Strings stored once, named by dense ids (decoders keep location tables compact): bytes
+// in append-only blocks, an open-addressing table of ids. No allocation per string except
+// when a block fills.
 class StringInterner {
  public:
   std::uint32_t Intern(std::string_view s);
-  const std::string& Get(std::uint32_t id) const { return strings_[id]; }
+  std::string_view Get(std::uint32_t id) const { return strings_[id]; }
   std::size_t size() const { return strings_.size(); }
 
  private:
-  std::deque<std::string> strings_;  // stable addresses: the map's keys view them
-  std::unordered_map<std::string_view, std::uint32_t> ids_;
+  std::string_view Store(std::string_view s);
+  void Grow();
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  std::size_t block_used_ = 0;
+  std::size_t block_cap_ = 0;
+  std::vector<std::string_view> strings_;
+  std::vector<std::uint32_t> table_;  // id + 1, 0 = empty; size a power of two
 };
 
 // A decoded frame whose strings live in a StringInterner.
