@@ -227,14 +227,14 @@ bool TraceReader::ParseEvent(bool* produced) {
       const std::uint64_t body_off = in.offset();
       d.locations.GetCompact(in, strings_, &code, &loc_scratch_);
       if (!in.ok()) return Bad(in.status());
-      auto [it, inserted] = locs_.try_emplace(code);
+      bool inserted;
+      FrameRun* run = locs_.Find(code, true, &inserted);
       if (inserted) {
-        it->second = FrameRun{static_cast<std::uint32_t>(frames_.size()),
-                              static_cast<std::uint32_t>(loc_scratch_.size())};
+        *run = FrameRun{static_cast<std::uint32_t>(frames_.size()),
+                        static_cast<std::uint32_t>(loc_scratch_.size())};
         frames_.insert(frames_.end(), loc_scratch_.begin(), loc_scratch_.end());
-      } else if (!std::equal(loc_scratch_.begin(), loc_scratch_.end(),
-                             frames_.begin() + it->second.begin,
-                             frames_.begin() + it->second.begin + it->second.count)) {
+      } else if (!std::equal(loc_scratch_.begin(), loc_scratch_.end(), frames_.begin() + run->begin,
+                             frames_.begin() + run->begin + run->count)) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "location code %llx",
                       static_cast<unsigned long long>(OcamlUnsigned(code)));
@@ -346,20 +346,50 @@ bool TraceReader::SkipToNextPacket() {
 const std::vector<Location>* TraceReader::LookupLocation(OcamlInt code) const {
   auto m = materialized_.find(code);
   if (m != materialized_.end()) return &m->second;
-  auto it = locs_.find(code);
-  if (it == locs_.end()) return nullptr;
+  bool inserted;
+  const FrameRun* run = const_cast<CodeTable&>(locs_).Find(code, false, &inserted);
+  if (run == nullptr) return nullptr;
   std::vector<Location> v;
-  v.reserve(it->second.count);
-  for (std::uint32_t i = 0; i < it->second.count; ++i)
-    v.push_back(Materialize(frames_[it->second.begin + i], strings_));
+  v.reserve(run->count);
+  for (std::uint32_t i = 0; i < run->count; ++i)
+    v.push_back(Materialize(frames_[run->begin + i], strings_));
   return &materialized_.emplace(code, std::move(v)).first->second;
 }
 
-std::vector<OcamlInt> TraceReader::LocationCodes() const {
-  std::vector<OcamlInt> codes;
-  codes.reserve(locs_.size());
-  for (const auto& [code, run] : locs_) codes.push_back(code);
-  return codes;
+std::vector<OcamlInt> TraceReader::LocationCodes() const { return locs_.codes; }
+
+TraceReader::FrameRun* TraceReader::CodeTable::Find(OcamlInt code, bool insert, bool* inserted) {
+  *inserted = false;
+  auto slot_of = [](OcamlInt c, std::size_t mask) {
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(c) * 0x9e3779b97f4a7c15ull) >> 32) &
+           mask;
+  };
+  if (!slots.empty()) {
+    const std::size_t mask = slots.size() - 1;
+    for (std::size_t i = slot_of(code, mask);; i = (i + 1) & mask) {
+      if (slots[i] == 0) break;
+      if (codes[slots[i] - 1] == code) return &runs[slots[i] - 1];
+    }
+  }
+  if (!insert) return nullptr;
+  if ((codes.size() + 1) * 2 > slots.size()) {
+    std::vector<std::uint32_t> grown(slots.empty() ? 1024 : slots.size() * 2, 0);
+    const std::size_t mask = grown.size() - 1;
+    for (std::uint32_t k = 0; k < codes.size(); ++k) {
+      std::size_t i = slot_of(codes[k], mask);
+      while (grown[i] != 0) i = (i + 1) & mask;
+      grown[i] = k + 1;
+    }
+    slots.swap(grown);
+  }
+  const std::size_t mask = slots.size() - 1;
+  std::size_t i = slot_of(code, mask);
+  while (slots[i] != 0) i = (i + 1) & mask;
+  codes.push_back(code);
+  runs.push_back(FrameRun{0, 0});
+  slots[i] = static_cast<std::uint32_t>(codes.size());
+  *inserted = true;
+  return &runs.back();
 }
 
 }  // namespace mpo::memtrace

@@ -127,7 +127,16 @@ class TraceReader {
     std::uint32_t begin;
     std::uint32_t count;
   };
-  std::unordered_map<OcamlInt, FrameRun> locs_;
+  // Open addressing, code -> index into runs_ (+1; 0 = empty); load factor <= 1/2.
+  struct CodeTable {
+    std::vector<OcamlInt> codes;
+    std::vector<FrameRun> runs;
+    std::vector<std::uint32_t> slots;
+    // The run of `code`, or nullptr; with `insert`, a new zeroed run when absent
+    // (*inserted says which).
+    FrameRun* Find(OcamlInt code, bool insert, bool* inserted);
+  };
+  CodeTable locs_;
   std::vector<CompactFrame> frames_;
   StringInterner strings_;
   std::vector<CompactFrame> loc_scratch_;
