@@ -19,7 +19,7 @@ struct TraceWriter::DomainWriter {
   std::uint16_t domain;
   LocationWriter locations;
   BacktraceWriter backtraces;
-  std::vector<std::pair<OcamlInt, std::vector<Location>>> new_locs;
+  std::vector<std::pair<OcamlInt, const std::vector<Location>*>> new_locs;
   std::vector<OcamlInt> last_backtrace;
   ByteWriter packet;
   PacketHeaderSlots header{};
@@ -114,7 +114,7 @@ Status TraceWriter::FlushAt(DomainWriter& w, std::int64_t now) {
     PacketHeaderSlots h = WritePacketHeader(b, version, pid_, w.domain, CacheVerifier{});
     while (i < w.new_locs.size() && b.remaining() > kMaxLocationLength) {
       WriteEventHeader(b, static_cast<unsigned>(EventCode::kLocation), w.time_start);
-      w.locations.Put(b, w.new_locs[i].first, w.new_locs[i].second);
+      w.locations.Put(b, w.new_locs[i].first, *w.new_locs[i].second);
       ++i;
     }
     FinishPacketHeader(b, h, w.time_start, w.time_start, w.start_id, w.start_id);
@@ -204,9 +204,10 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
         lookup_error =
             Status(ErrorCode::kNotFound, "no frames for location code " + std::to_string(bt[i]))
                 .WithField("backtrace");
-      w.new_locs.emplace_back(bt[i], std::vector<Location>{});
+      static const std::vector<Location> kNone;
+      w.new_locs.emplace_back(bt[i], &kNone);
     } else {
-      w.new_locs.emplace_back(bt[i], *locs);
+      w.new_locs.emplace_back(bt[i], locs);
     }
   });
   if (is_short)

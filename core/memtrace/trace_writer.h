@@ -56,7 +56,10 @@ struct WriterOptions {
 };
 
 // The frames of a location code, or nullptr when unknown (the write then fails with
-// kNotFound). Called only for codes that miss the backtrace cache.
+// kNotFound). Called only for codes that miss the backtrace cache. The writer keeps the
+// pointer until the packet is flushed (it does not copy the frames): the vector must stay
+// valid and unchanged until the next Flush or the writer's destruction. TraceReader's
+// LookupLocation pointers satisfy this.
 using LocationLookup = std::function<const std::vector<Location>*(OcamlInt code)>;
 
 class TraceWriter {
