@@ -170,7 +170,13 @@ void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out
     dst[0] = slot[bucket].loc;
     pred = bucket;
     for (std::uint32_t n = 1; n <= npredicted; ++n) {
-      pred = static_cast<std::uint32_t>(slot[pred].pred);
+      const auto next = static_cast<std::uint32_t>(slot[pred].pred);
+      if (next == pred) {
+        // A bucket predicting itself (deep recursion): the rest of the run repeats it.
+        std::fill(dst + n, dst + npredicted + 1, slot[pred].loc);
+        break;
+      }
+      pred = next;
       dst[n] = slot[pred].loc;
     }
     out.len += 1 + npredicted;
