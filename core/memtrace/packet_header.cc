@@ -93,4 +93,19 @@ void FinishPacketHeader(ByteWriter& out, const PacketHeaderSlots& s, std::int64_
   out.Update64(s.alloc_end, static_cast<std::uint64_t>(alloc_id_end));
 }
 
+void FailEventHeader(ByteReader& in, std::uint64_t at, const EventHeader& ev,
+                     std::int64_t time_begin, std::int64_t time_end) {
+  if (!(time_begin <= ev.time && ev.time <= time_end)) {
+    in.Fail(Status(ErrorCode::kCorrupt,
+                   "event time " + std::to_string(ev.time) + " outside packet bounds [" +
+                       std::to_string(time_begin) + ", " + std::to_string(time_end) + "]")
+                .WithField("event header: time in packet bounds")
+                .AtOffset(at));
+  } else {
+    in.Fail(Status(ErrorCode::kCorrupt, "unknown event code " + std::to_string(ev.code))
+                .WithField("event header: code")
+                .AtOffset(at + 3, 1));
+  }
+}
+
 }  // namespace mpo::memtrace

@@ -101,28 +101,25 @@ struct EventHeader {
   unsigned code = 0;
   std::int64_t time = 0;
 };
+// Records the failure of an event header check (kept out of the hot path).
+[[gnu::cold, gnu::noinline]] void FailEventHeader(ByteReader& in, std::uint64_t at,
+                                                  const EventHeader& ev, std::int64_t time_begin,
+                                                  std::int64_t time_end);
+
 inline EventHeader ReadEventHeader(ByteReader& in, std::int64_t time_begin, std::int64_t time_end) {
   EventHeader ev;
   const std::uint64_t at = in.offset();
   const std::uint32_t word = in.U32("event header");
-  if (!in.ok()) return ev;
+  if (!in.ok()) [[unlikely]]
+    return ev;
   const std::uint32_t start_low = static_cast<std::uint32_t>(time_begin) & kEventTimeMask;
   std::uint32_t low = word & kEventTimeMask;
   if (low < start_low) low += 1u << kEventTimeBits;
   ev.time = static_cast<std::int64_t>(
       (static_cast<std::uint64_t>(time_begin) & ~std::uint64_t{kEventTimeMask}) + low);
   ev.code = word >> kEventTimeBits;
-  if (!(time_begin <= ev.time && ev.time <= time_end)) {
-    in.Fail(Status(ErrorCode::kCorrupt,
-                   "event time " + std::to_string(ev.time) + " outside packet bounds [" +
-                       std::to_string(time_begin) + ", " + std::to_string(time_end) + "]")
-                .WithField("event header: time in packet bounds")
-                .AtOffset(at));
-  } else if (!IsKnownEventCode(ev.code)) {
-    in.Fail(Status(ErrorCode::kCorrupt, "unknown event code " + std::to_string(ev.code))
-                .WithField("event header: code")
-                .AtOffset(at + 3, 1));
-  }
+  if (!(time_begin <= ev.time && ev.time <= time_end) || !IsKnownEventCode(ev.code)) [[unlikely]]
+    FailEventHeader(in, at, ev, time_begin, time_end);
   return ev;
 }
 
