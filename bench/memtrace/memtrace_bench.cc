@@ -115,13 +115,12 @@ void Decode(benchmark::State& state, bool parse) {
   for (auto _ : state) {
     auto r = TraceReader::Open(MemorySource(b), o);
     if (!r.ok()) return state.SkipWithError(r.status().ToString().c_str());
-    while (true) {
-      auto ev = (*r)->Next();
-      if (!ev.ok()) return state.SkipWithError(ev.status().ToString().c_str());
-      if (*ev == nullptr) break;
-      benchmark::DoNotOptimize((*ev)->backtrace.size());
+    TraceReader& reader = **r;
+    while (const Event* ev = reader.NextEvent()) {
+      benchmark::DoNotOptimize(ev->backtrace.size());
       ++events;
     }
+    if (!reader.status().ok()) return state.SkipWithError(reader.status().ToString().c_str());
   }
   state.SetItemsProcessed(events);
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));

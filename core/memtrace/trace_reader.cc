@@ -113,11 +113,6 @@ Result<TraceReader::DomainState*> TraceReader::Domain(std::uint16_t id) {
   return p;
 }
 
-Status TraceReader::Fail(Status s) {
-  error_ = s;
-  return s;
-}
-
 bool TraceReader::Bad(Status s) {
   error_ = std::move(s);
   return false;
@@ -303,33 +298,44 @@ bool TraceReader::ParseEvent(bool* produced) {
 }
 
 Result<const Event*> TraceReader::Next() {
-  if (!error_.ok()) return error_;
-  if (done_) return static_cast<const Event*>(nullptr);
+  const Event* e = NextEvent();
+  if (e == nullptr && !error_.ok()) return error_;
+  return e;
+}
+
+const Event* TraceReader::NextEvent() {
+  if (!error_.ok() || done_) [[unlikely]]
+    return nullptr;
   while (true) {
-    if (!in_packet_) {
+    if (!in_packet_) [[unlikely]] {
       bool end;
       Status s = LoadPacket(&end);
-      if (!s.ok()) return Fail(s);
+      if (!s.ok()) {
+        error_ = std::move(s);
+        return nullptr;
+      }
       if (end) {
         done_ = true;
-        return static_cast<const Event*>(nullptr);
+        return nullptr;
       }
     }
-    if (cursor_.remaining() == 0) {
+    if (cursor_.remaining() == 0) [[unlikely]] {
       in_packet_ = false;
       if (legacy_) dom_->alloc_id = alloc_id_;
-      if (packet_.alloc_id_end != alloc_id_)
-        return Fail(Corrupt("packet: alloc id sync",
-                            "packet ends at alloc id " + std::to_string(alloc_id_) +
-                                " but its header says " + std::to_string(packet_.alloc_id_end),
-                            packet_off_ + packet_.header_size() - 8));
+      if (packet_.alloc_id_end != alloc_id_) {
+        error_ = Corrupt("packet: alloc id sync",
+                         "packet ends at alloc id " + std::to_string(alloc_id_) +
+                             " but its header says " + std::to_string(packet_.alloc_id_end),
+                         packet_off_ + packet_.header_size() - 8);
+        return nullptr;
+      }
       continue;
     }
     bool produced;
     // The error path is rare: ParseEvent stores it in error_ (no Status per event).
     if (!ParseEvent(&produced)) [[unlikely]]
-      return error_;
-    if (produced) return static_cast<const Event*>(&event_);
+      return nullptr;
+    if (produced) return &event_;
   }
 }
 

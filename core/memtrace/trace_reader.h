@@ -70,6 +70,10 @@ class TraceReader {
   // The next event, or nullptr at the end of the trace. The event (and its backtrace)
   // stays valid until the next call.
   Result<const Event*> Next();
+  // The same without a Result per event (hot loops): nullptr at the end of the trace or on
+  // error; `status()` tells them apart (OK at the end).
+  const Event* NextEvent();
+  const Status& status() const { return error_; }
 
   // After an error inside a packet whose bounds are known: forgets the error and moves
   // to the next packet. False when there is no way to go on.
@@ -101,7 +105,6 @@ class TraceReader {
   Result<DomainState*> Domain(std::uint16_t id);
   // Parses one event; false on error (then in error_).
   bool ParseEvent(bool* produced);
-  Status Fail(Status s);
   bool Bad(Status s);
 
   std::unique_ptr<ByteSource> source_;
