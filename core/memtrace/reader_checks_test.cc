@@ -316,6 +316,26 @@ TEST(ReaderChecks, V3DomainsHaveTheirOwnState) {
   EXPECT_EQ(evs[1].obj_id, 20000);
 }
 
+TEST(ReaderChecks, NextEventTellsEndFromError) {
+  TraceBuilder t;
+  PacketSpec p;
+  p.id_end = 1;
+  t.Packet(p, [](ByteWriter& b) { ShortAlloc(b, kStart + 1); });
+  auto good = TraceReader::Open(MemorySource(t.bytes()));
+  ASSERT_TRUE(good.ok());
+  EXPECT_NE((*good)->NextEvent(), nullptr);
+  EXPECT_EQ((*good)->NextEvent(), nullptr);
+  EXPECT_TRUE((*good)->status().ok());
+  auto bytes = t.bytes();
+  bytes.back() = 7;  // nencoded 7 with nothing after it
+  auto bad = TraceReader::Open(MemorySource(bytes));
+  ASSERT_TRUE(bad.ok());
+  EXPECT_EQ((*bad)->NextEvent(), nullptr);
+  EXPECT_EQ((*bad)->status().code(), ErrorCode::kTruncated);
+  EXPECT_EQ((*bad)->NextEvent(), nullptr);  // sticky
+  EXPECT_EQ((*bad)->Next().status().code(), ErrorCode::kTruncated);
+}
+
 TEST(ReaderChecks, InfoPacketChecks) {
   TraceBuilder t;
   auto b = t.bytes();

@@ -140,21 +140,40 @@ bool TraceWriter::NeedsFlush(const DomainWriter& w, std::int64_t now) const {
          (options_.format_version >= 3 && !(w.next_id < w.last_id));
 }
 
-Status TraceWriter::BeginEvent(DomainWriter& w, unsigned code, std::int64_t now) {
-  if (NeedsFlush(w, now)) MPO_RETURN_IF_ERROR(FlushAt(w, now));
+// The per-event helpers return bool and fill *err only on failure: constructing a Status
+// per event is measurable.
+bool TraceWriter::BeginEvent(DomainWriter& w, unsigned code, std::int64_t now, Error* err) {
+  if (NeedsFlush(w, now)) [[unlikely]] {
+    Status s = FlushAt(w, now);
+    if (!s.ok()) {
+      err->emplace(std::move(s));
+      return false;
+    }
+  }
   w.time_end = now;
   WriteEventHeader(w.packet, code, now);
-  return Status::Ok();
+  return true;
 }
 
-Status TraceWriter::CheckUsable(std::uint16_t domain, std::int64_t time) {
-  if (!stopped_.ok()) return stopped_;
+bool TraceWriter::CheckUsable(std::uint16_t domain, std::int64_t time, Error* err) {
+  if (stopped_.ok() && last_ != nullptr && domain == last_domain_ && time >= last_->time_end)
+      [[likely]]
+    return true;
+  if (!stopped_.ok()) {
+    err->emplace(stopped_);
+    return false;
+  }
   auto w = WriterFor(domain);
-  if (!w.ok()) return w.status();
-  if (time < (*w)->time_end)
-    return Invalid("out-of-order timestamps: " + std::to_string(time) + " < " +
-                   std::to_string((*w)->time_end));
-  return Status::Ok();
+  if (!w.ok()) {
+    err->emplace(w.status());
+    return false;
+  }
+  if (time < (*w)->time_end) {
+    err->emplace(Invalid("out-of-order timestamps: " + std::to_string(time) + " < " +
+                         std::to_string((*w)->time_end)));
+    return false;
+  }
+  return true;
 }
 
 Result<OcamlInt> TraceWriter::NextAllocId(std::uint16_t domain) {
@@ -170,7 +189,8 @@ Result<OcamlInt> TraceWriter::NextAllocId(std::uint16_t domain) {
 Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, OcamlInt length,
                                        OcamlInt nsamples, AllocationSource source,
                                        std::span<const OcamlInt> bt, const LocationLookup& lookup) {
-  MPO_RETURN_IF_ERROR(CheckUsable(domain, time));
+  Error err;
+  if (!CheckUsable(domain, time, &err)) return std::move(*err);
   DomainWriter& w = *last_;
   std::size_t common = 0;
   const std::size_t limit = std::min(bt.size(), w.last_backtrace.size());
@@ -179,9 +199,11 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
   w.last_backtrace.assign(bt.begin(), bt.end());
   const bool is_short = 1 <= length && length <= 16 && source == AllocationSource::kMinor &&
                         nsamples == 1 && new_len < 256;
-  MPO_RETURN_IF_ERROR(BeginEvent(
-      w, is_short ? 100 + static_cast<unsigned>(length) : static_cast<unsigned>(EventCode::kAlloc),
-      time));
+  if (!BeginEvent(
+          w,
+          is_short ? 100 + static_cast<unsigned>(length) : static_cast<unsigned>(EventCode::kAlloc),
+          time, &err))
+    return std::move(*err);
   const OcamlInt id = w.next_id;
   w.next_id = OcamlAdd(w.next_id, 1);
   ByteWriter& b = w.packet;
@@ -221,14 +243,16 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
 
 Status TraceWriter::PutIdEvent(std::uint16_t domain, std::int64_t time, OcamlInt obj_id,
                                bool promote) {
-  MPO_RETURN_IF_ERROR(CheckUsable(domain, time));
+  Error err;
+  if (!CheckUsable(domain, time, &err)) return std::move(*err);
   DomainWriter& w = *last_;
   const OcamlInt delta = OcamlSub(OcamlSub(w.next_id, 1), obj_id);
   if (delta < 0 && (promote || options_.format_version < 3))
     return Invalid(std::string(promote ? "promotion" : "collection") + " of object " +
                    std::to_string(obj_id) + ", which is not allocated yet");
-  MPO_RETURN_IF_ERROR(BeginEvent(
-      w, static_cast<unsigned>(promote ? EventCode::kPromote : EventCode::kCollect), time));
+  if (!BeginEvent(w, static_cast<unsigned>(promote ? EventCode::kPromote : EventCode::kCollect),
+                  time, &err))
+    return std::move(*err);
   // The delta is taken after a possible flush, as memtrace does (a new chunk moves next_id).
   w.packet.Vint(OcamlSub(OcamlSub(w.next_id, 1), obj_id));
   if (!w.packet.ok()) return stopped_ = w.packet.status();
@@ -249,7 +273,8 @@ Status TraceWriter::PutEvent(const Event& ev, const LocationLookup& lookup) {
     case EventKind::kCollect: return PutCollect(ev.domain, ev.time, ev.obj_id);
     case EventKind::kAlloc: break;
   }
-  MPO_RETURN_IF_ERROR(CheckUsable(ev.domain, ev.time));
+  Error err;
+  if (!CheckUsable(ev.domain, ev.time, &err)) return std::move(*err);
   DomainWriter& w = *last_;
   // The id this alloc will get: a flush before it takes a new chunk when this one is spent.
   OcamlInt expected = w.next_id;

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -88,11 +89,13 @@ class TraceWriter {
   TraceWriter(ByteSink& sink, const Info& info, WriterOptions options);
   Result<DomainWriter*> WriterFor(std::uint16_t domain);
   Status FlushAt(DomainWriter& w, std::int64_t now);
-  Status BeginEvent(DomainWriter& w, unsigned code, std::int64_t now);
+  // Per-event helpers: false and *err set on failure (no Status built on success).
+  using Error = std::optional<Status>;
+  bool BeginEvent(DomainWriter& w, unsigned code, std::int64_t now, Error* err);
   bool NeedsFlush(const DomainWriter& w, std::int64_t now) const;
   void NewPacket(DomainWriter& w);
   void TakeChunk(DomainWriter& w);
-  Status CheckUsable(std::uint16_t domain, std::int64_t time);
+  bool CheckUsable(std::uint16_t domain, std::int64_t time, Error* err);
   Status PutIdEvent(std::uint16_t domain, std::int64_t time, OcamlInt obj_id, bool promote);
 
   ByteSink& sink_;
