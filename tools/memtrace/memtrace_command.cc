@@ -185,8 +185,12 @@ void RunDiff(const DiffOptions& o) {
   const Info& ia = A.info();
   const Info& ib = B.info();
   auto str = [](auto v) { return std::to_string(v); };
-  if (ia.sample_rate != ib.sample_rate)
-    return differ("info", "sample_rate", str(ia.sample_rate), str(ib.sample_rate));
+  if (ia.sample_rate != ib.sample_rate) {
+    char a[40], b[40];
+    std::snprintf(a, sizeof a, "%.17g", ia.sample_rate);
+    std::snprintf(b, sizeof b, "%.17g", ib.sample_rate);
+    return differ("info", "sample_rate", a, b);
+  }
   if (ia.word_size != ib.word_size)
     return differ("info", "word_size", str(ia.word_size), str(ib.word_size));
   if (ia.executable_name != ib.executable_name)
