@@ -60,6 +60,21 @@ TEST(LocationCodec, RoundTripsAndSharesMtfState) {
   EXPECT_EQ(in.remaining(), 0u);
 }
 
+TEST(LocationCodec, EmptyStringsFirst) {
+  // Found by the reader fuzzer: an empty filename as the very first string interned.
+  LocationWriter w;
+  ByteWriter out(1 << 15);
+  const auto a = Frames({{"", 1, 2, 3, ""}, {"x.ml", 4, 5, 6, ""}});
+  w.Put(out, 9, a);
+  LocationReader r;
+  ByteReader in(out.bytes(), 0);
+  OcamlInt code;
+  std::vector<Location> got;
+  r.Get(in, &code, &got);
+  ASSERT_TRUE(in.ok()) << in.status().ToString();
+  EXPECT_EQ(got, a);
+}
+
 TEST(LocationCodec, ClampsOutOfRangeValuesToTheFieldMaximum) {
   LocationWriter w;
   ByteWriter out(1 << 15);

@@ -64,13 +64,14 @@ void LocationWriter::Put(ByteWriter& out, OcamlInt code, std::span<const Locatio
 
 std::string_view StringInterner::Store(std::string_view s) {
   constexpr std::size_t kBlock = 1 << 16;
-  if (s.size() > block_cap_ - block_used_) {
+  if (s.empty()) return {};  // no block needed (and there may be none yet)
+  if (blocks_.empty() || s.size() > block_cap_ - block_used_) {
     block_cap_ = std::max(kBlock, s.size());
     blocks_.push_back(std::make_unique<char[]>(block_cap_));
     block_used_ = 0;
   }
   char* dst = blocks_.back().get() + block_used_;
-  if (!s.empty()) std::memcpy(dst, s.data(), s.size());
+  std::memcpy(dst, s.data(), s.size());
   block_used_ += s.size();
   return {dst, s.size()};
 }
