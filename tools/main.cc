@@ -6,6 +6,7 @@
 #include "tools/exit_code.h"
 #include "tools/memprof/memprof_commands.h"
 #include "tools/ring/events_command.h"
+#include "tools/memtrace/memtrace_command.h"
 #include "tools/sampler/sample_command.h"
 
 int main(int argc, char** argv) {
@@ -16,6 +17,7 @@ int main(int argc, char** argv) {
   mpo::tools::AddSampleCommand(app);
   mpo::tools::AddMemprofCommands(app);
   mpo::tools::AddEventsCommands(app);
+  mpo::tools::AddMemtraceCommands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

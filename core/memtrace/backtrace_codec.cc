@@ -1,0 +1,217 @@
+#include "core/memtrace/backtrace_codec.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+static_assert(std::endian::native == std::endian::little,
+              "the backtrace decoder loads little-endian words directly");
+
+namespace mpo::memtrace {
+
+BacktraceWriter::BacktraceWriter()
+    : cache_(kCacheSize, 0), date_(kCacheSize, 0), next_(kCacheSize, 0) {}
+
+std::uint32_t BacktraceWriter::Put(ByteWriter& out, OcamlInt alloc_id, std::span<const OcamlInt> bt,
+                                   std::size_t first,
+                                   const std::function<void(std::size_t)>& on_miss) {
+  constexpr std::size_t kMaxEntry = 2 + 8;
+  const std::size_t limit = out.pos() + kMaxBacktraceLength - kMaxEntry;
+  const std::size_t n = bt.size();
+  std::uint32_t ncodes = 0;
+  std::uint32_t predictor = 0;
+  std::size_t i = first;
+  // The state machine of memtrace's code_no_prediction / code_cache_hit /
+  // code_with_prediction, as loops (backtraces can be thousands of frames deep).
+  while (true) {
+    // code_no_prediction
+    if (i >= n || out.pos() > limit) return ncodes;
+    const OcamlInt slot = bt[i];
+    const std::uint32_t h1 = CacheHash1(slot);
+    const std::uint32_t h2 = CacheHash2(slot);
+    std::uint32_t hit;
+    if (cache_[h1] == slot) {
+      hit = h1;
+    } else if (cache_[h2] == slot) {
+      hit = h2;
+    } else {
+      on_miss(i);
+      const std::uint32_t bucket = date_[h1] < date_[h2] ? h1 : h2;
+      cache_[bucket] = slot;
+      date_[bucket] = alloc_id;
+      next_[predictor] = static_cast<std::uint16_t>(bucket);
+      out.U16(static_cast<std::uint16_t>((bucket << 2) | kMiss));
+      out.U64(static_cast<std::uint64_t>(slot));
+      predictor = bucket;
+      ++i;
+      ++ncodes;
+      continue;
+    }
+    // code_cache_hit, repeated when a prediction block overflows at 255
+    while (true) {
+      date_[hit] = alloc_id;
+      next_[predictor] = static_cast<std::uint16_t>(hit);
+      ++ncodes;
+      ++i;
+      const std::uint32_t orig_hit = hit;
+      std::uint32_t pred = hit;
+      std::uint32_t ncorrect = 0;
+      bool overflow = false;
+      // code_with_prediction
+      while (true) {
+        if (i >= n || out.pos() + 2 > limit) {
+          PutHit(out, orig_hit, ncorrect);
+          return ncodes;
+        }
+        const std::uint32_t pb = next_[pred];
+        if (cache_[pb] != bt[i]) {
+          PutHit(out, orig_hit, ncorrect);
+          predictor = pred;
+          break;
+        }
+        if (ncorrect == 255) {
+          PutHit(out, orig_hit, ncorrect);
+          predictor = pred;
+          hit = pb;
+          overflow = true;
+          break;
+        }
+        pred = pb;
+        ++ncorrect;
+        ++i;
+      }
+      if (!overflow) break;
+    }
+  }
+}
+
+CacheVerifier BacktraceWriter::NextVerifier() {
+  CacheVerifier v;
+  v.ix = next_verify_ix_;
+  next_verify_ix_ = static_cast<std::uint16_t>((next_verify_ix_ + kVerifierStep) & kCacheMask);
+  v.pred = next_[v.ix];
+  v.value = static_cast<std::uint64_t>(cache_[v.ix]);
+  return v;
+}
+
+BacktraceReader::BacktraceReader() : slots_(kCacheSize) {}
+
+void BacktraceReader::Buffer::Reserve(std::size_t n) {
+  if (n <= cap) return;
+  const std::size_t new_cap = std::max(n, cap * 2 + 64);
+  std::unique_ptr<OcamlInt[]> d(new OcamlInt[new_cap]);
+  if (len > 0) std::memcpy(d.get(), data.get(), len * sizeof(OcamlInt));
+  data = std::move(d);
+  cap = new_cap;
+}
+
+void BacktraceReader::TooLong(ByteReader& in, const std::uint8_t* codeword) const {
+  in.Advance(codeword);
+  in.Fail(Status(ErrorCode::kOutOfRange,
+                 "backtrace longer than " + std::to_string(max_len_) + " entries")
+              .WithField("backtrace: codeword"));
+}
+
+void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out) {
+  // Hot loop: raw pointers checked against the end of the packet; the cursor is moved
+  // once at the end, or to the failing field on error.
+  const std::uint8_t* p = in.cursor();
+  const std::uint8_t* const end = in.limit();
+  Slot* const slot = slots_.data();
+  std::uint32_t pred = 0;
+  // Each codeword adds at most 1 + 255 entries.
+  constexpr std::size_t kMaxPerCodeword = 256;
+  for (std::uint32_t i = 0; i < nencoded; ++i) {
+    if (end - p < 2) {
+      in.Advance(p);
+      in.U16("backtrace: codeword");
+      return;
+    }
+    const std::uint32_t codeword = p[0] | (std::uint32_t{p[1]} << 8);
+    p += 2;
+    if (out.len + kMaxPerCodeword > out.cap) [[unlikely]]
+      out.Reserve(out.len + kMaxPerCodeword);
+    OcamlInt* dst = out.data.get() + out.len;
+    const std::uint32_t bucket = codeword >> 2;
+    slot[pred].pred = bucket;
+    std::uint32_t npredicted;
+    switch (codeword & 3) {
+      case kHit0: npredicted = 0; break;
+      case kHit1: npredicted = 1; break;
+      case kHitN:
+        if (end - p < 1) {
+          in.Advance(p);
+          in.U8("backtrace: hitN count");
+          return;
+        }
+        npredicted = *p++;
+        break;
+      default: {
+        if (end - p < 8) {
+          in.Advance(p);
+          in.U64("backtrace: miss code");
+          return;
+        }
+        if (out.len + 1 > max_len_) [[unlikely]]
+          return TooLong(in, p - 2);
+        std::uint64_t raw;
+        std::memcpy(&raw, p, 8);  // little-endian hosts only (x86-64, aarch64)
+        p += 8;
+        const OcamlInt lit = OcamlIntOfInt64(raw);
+        slot[bucket].loc = lit;
+        *dst = lit;
+        out.len += 1;
+        pred = bucket;
+        continue;
+      }
+    }
+    if (out.len + 1 + npredicted > max_len_) [[unlikely]]
+      return TooLong(in, p - 2 - ((codeword & 3) == kHitN));
+    dst[0] = slot[bucket].loc;
+    pred = bucket;
+    for (std::uint32_t n = 1; n <= npredicted; ++n) {
+      const auto next = static_cast<std::uint32_t>(slot[pred].pred);
+      if (next == pred) {
+        // A bucket predicting itself (deep recursion): the rest of the run repeats it.
+        std::fill(dst + n, dst + npredicted + 1, slot[pred].loc);
+        break;
+      }
+      pred = next;
+      dst[n] = slot[pred].loc;
+    }
+    out.len += 1 + npredicted;
+  }
+  in.Advance(p);
+}
+
+std::span<const OcamlInt> BacktraceReader::Get(ByteReader& in, std::uint32_t nencoded,
+                                               OcamlInt common_prefix) {
+  if (common_prefix >= 0 && static_cast<std::uint64_t>(common_prefix) <= last_.len) {
+    last_.len = static_cast<std::size_t>(common_prefix);
+    Decode(in, nencoded, last_);
+    return {last_.data.get(), last_.len};
+  }
+  // A prefix longer than what we hold (the previous backtrace was truncated, or the
+  // trace lies): decode to keep the cache in step, return the previous backtrace.
+  scratch_.len = 0;
+  Decode(in, nencoded, scratch_);
+  return {last_.data.get(), last_.len};
+}
+
+void BacktraceReader::Skip(ByteReader& in, std::uint32_t nencoded) {
+  for (std::uint32_t i = 0; i < nencoded && in.ok(); ++i) {
+    const std::uint16_t codeword = in.U16("backtrace: codeword");
+    if ((codeword & 3) == kHitN)
+      in.Skip(1, "backtrace: hitN count");
+    else if ((codeword & 3) == kMiss)
+      in.Skip(8, "backtrace: miss code");
+  }
+}
+
+bool BacktraceReader::Check(const CacheVerifier& v) const {
+  if (v.ix == kDummyVerifierIndex) return true;
+  return v.ix < kCacheSize && slots_[v.ix].pred == v.pred &&
+         slots_[v.ix].loc == OcamlIntOfInt64(v.value);
+}
+
+}  // namespace mpo::memtrace

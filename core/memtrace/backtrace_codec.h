@@ -1,0 +1,129 @@
+// Backtrace coding with a location-code cache and predictions (mirrors memtrace's
+// Backtrace_codec).
+//
+// 1. Data. Both sides keep a 2^14-slot cache of 63-bit location codes and, per slot, a
+//    prediction: the slot that followed it last time. The encoder also keeps a "date"
+//    per slot (the allocation id that last used it) to choose which slot to evict.
+// 2. Codewords (u16, little-endian): bits 2..15 the cache bucket, bits 0..1 the tag
+//      0 hit0   the bucket's code, then no predicted codes
+//      1 hit1   the bucket's code, then 1 predicted code
+//      2 hitN   + u8 n: the bucket's code, then n predicted codes (n <= 255)
+//      3 miss   + u64 code: store the code in the bucket
+//    Every codeword also sets prediction[previous bucket] = bucket (previous is 0 at the
+//    start of a backtrace).
+// 3. Encoder choices. A code is looked up in two buckets, hash1 = ((c * 0x4983723) lsr 11)
+//    and hash2 = ((c * 0xfdea731) lsr 21), masked to 14 bits, computed on OCaml's 63-bit
+//    ints; on a miss the bucket with the older date (hash2 on ties) is replaced. After a
+//    hit, correct predictions are counted; the 256th starts a new block. Encoding stops
+//    once the backtrace's bytes would pass 4096 - 10 (deep stacks are truncated: the
+//    callee end is lost).
+// 4. Verifier. Each event packet header after the first carries (ix, prediction[ix],
+//    cache[ix]) of the encoder, ix = 4242, then +5413 mod 2^14; other packets carry the
+//    dummy (0xffff, 0, 0). A decoder whose state differs reports "cache verification".
+// 5. Common prefix. A backtrace is coded as the length of the prefix shared with the
+//    previous backtrace of the same stream plus the codewords of the rest. If the prefix
+//    is longer than the previous (truncated) backtrace, memtrace still decodes the
+//    codewords (to keep the cache in step) but returns the previous backtrace unchanged;
+//    so do we.
+// Threading: one state per stream (per domain); not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "core/memtrace/buf.h"
+#include "core/memtrace/ocaml_int.h"
+
+namespace mpo::memtrace {
+
+inline constexpr int kCacheBits = 14;
+inline constexpr std::uint32_t kCacheSize = 1u << kCacheBits;
+inline constexpr std::uint32_t kCacheMask = kCacheSize - 1;
+inline constexpr std::size_t kMaxBacktraceLength = 4096;  // bytes per encoded backtrace
+inline constexpr std::uint16_t kVerifierFirstIndex = 4242;
+inline constexpr std::uint16_t kVerifierStep = 5413;
+inline constexpr std::uint16_t kDummyVerifierIndex = 0xffff;
+
+enum BacktraceTag : std::uint16_t { kHit0 = 0, kHit1 = 1, kHitN = 2, kMiss = 3 };
+
+struct CacheVerifier {
+  std::uint16_t ix = kDummyVerifierIndex;
+  std::uint16_t pred = 0;
+  std::uint64_t value = 0;
+  friend bool operator==(const CacheVerifier&, const CacheVerifier&) = default;
+};
+
+// The two candidate buckets of a code (63-bit arithmetic, see ocaml_int.h).
+constexpr std::uint32_t CacheHash1(OcamlInt code) {
+  return static_cast<std::uint32_t>(OcamlLsr(OcamlMul(code, 0x4983723), 11)) & kCacheMask;
+}
+constexpr std::uint32_t CacheHash2(OcamlInt code) {
+  return static_cast<std::uint32_t>(OcamlLsr(OcamlMul(code, 0xfdea731), 21)) & kCacheMask;
+}
+
+class BacktraceWriter {
+ public:
+  BacktraceWriter();
+  // Encodes backtrace[first..] (caller first; memtrace walks its callee-first callstack
+  // backwards, which is the same order) into `out` and returns the number of codewords.
+  // `on_miss(i)` is called for every entry written as a miss. Stops early at the
+  // 4096-byte limit.
+  std::uint32_t Put(ByteWriter& out, OcamlInt alloc_id, std::span<const OcamlInt> backtrace,
+                    std::size_t first, const std::function<void(std::size_t)>& on_miss);
+  // The verifier for the next event packet header (advances the index).
+  CacheVerifier NextVerifier();
+
+ private:
+  static void PutHit(ByteWriter& out, std::uint32_t bucket, std::uint32_t ncorrect) {
+    if (ncorrect <= 1) {
+      out.U16(static_cast<std::uint16_t>((bucket << 2) | ncorrect));
+    } else {
+      out.U16(static_cast<std::uint16_t>((bucket << 2) | kHitN));
+      out.U8(static_cast<std::uint8_t>(ncorrect));
+    }
+  }
+  std::vector<OcamlInt> cache_;
+  std::vector<OcamlInt> date_;
+  std::vector<std::uint16_t> next_;
+  std::uint16_t next_verify_ix_ = kVerifierFirstIndex;
+};
+
+class BacktraceReader {
+ public:
+  BacktraceReader();
+  // Decodes `nencoded` codewords after a common prefix of `common_prefix` entries. The
+  // result (caller first) stays valid until the next call. On failure `in` holds it.
+  std::span<const OcamlInt> Get(ByteReader& in, std::uint32_t nencoded, OcamlInt common_prefix);
+  // Skips `nencoded` codewords without touching the cache (memtrace's fast path).
+  static void Skip(ByteReader& in, std::uint32_t nencoded);
+  // Backtraces longer than this fail with kOutOfRange instead of growing without bound
+  // (a common prefix lets every event extend the previous backtrace).
+  void set_max_length(std::size_t n) { max_len_ = n; }
+  bool Check(const CacheVerifier& v) const;
+
+ private:
+  // A growable array without zero-filling (entries past `len` are garbage).
+  struct Buffer {
+    std::unique_ptr<OcamlInt[]> data;
+    std::size_t cap = 0;
+    std::size_t len = 0;
+    void Reserve(std::size_t n);
+  };
+  void Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out);
+  [[gnu::cold]] void TooLong(ByteReader& in, const std::uint8_t* codeword) const;
+  // A bucket's code and prediction side by side: following a prediction chain touches
+  // one cache line per step instead of two.
+  struct Slot {
+    OcamlInt loc = 0;
+    std::uint64_t pred = 0;
+  };
+  std::vector<Slot> slots_;
+  Buffer last_;
+  Buffer scratch_;
+  std::size_t max_len_ = std::size_t{1} << 20;
+};
+
+}  // namespace mpo::memtrace

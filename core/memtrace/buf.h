@@ -1,0 +1,249 @@
+// Byte cursors for the memtrace CTF format (mirrors memtrace's Buf.Read / Buf.Write).
+//
+// 1. Reading. `ByteReader` walks a span of little-endian bytes. Like LLVM's
+//    DataExtractor::Cursor it keeps a sticky error: the first read that would run past
+//    the end records a kTruncated Status naming the field and the absolute byte offset,
+//    leaves the position at that field, and every later read returns 0 without moving.
+//    One check of `ok()` after a run of reads covers them all. It never reads outside
+//    the span, whatever the input.
+// 2. Writing. `ByteWriter` fills a fixed-capacity buffer (a packet). A write that does
+//    not fit records kOutOfRange and writes nothing; `Update*` patches fields reserved
+//    earlier with `Skip*` (packet sizes, timestamps, backtrace lengths).
+// 3. Integers. Fixed-width fields are little-endian. `vint` is memtrace's variable-length
+//    integer: one byte 0..252, or a tag byte 253/254/255 followed by u16 / i32 / u64.
+//    Values are OCaml ints (see ocaml_int.h): a 254 payload is sign-extended, a 255
+//    payload keeps 63 bits.
+// 4. Strings are NUL-terminated; a string written with an embedded NUL is cut there, as
+//    memtrace does.
+// These are hot paths (every event field goes through them), so they live in the header.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/memtrace/ocaml_int.h"
+
+namespace mpo::memtrace {
+
+class ByteReader {
+ public:
+  ByteReader() = default;
+  // `base_offset` is the absolute file offset of data[0], used in error offsets.
+  ByteReader(std::span<const std::uint8_t> data, std::uint64_t base_offset)
+      : data_(data.data()), size_(data.size()), base_(base_offset) {}
+
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+  std::size_t remaining() const { return size_ - pos_; }
+  std::size_t pos() const { return pos_; }
+  std::uint64_t offset() const { return base_ + pos_; }
+  std::uint64_t OffsetOf(std::size_t pos) const { return base_ + pos; }
+
+  // Records `s` (with this cursor's current offset unless it carries one) if no error is
+  // recorded yet; later reads do nothing.
+  void Fail(Status s) {
+    if (!status_.ok()) return;
+    if (!s.byte_offset()) s.AtOffset(offset());
+    status_ = std::move(s);
+    size_ = pos_;
+  }
+
+  std::uint8_t U8(const char* field) {
+    if (!Need(1, field)) return 0;
+    return data_[pos_++];
+  }
+  std::uint16_t U16(const char* field) {
+    if (!Need(2, field)) return 0;
+    std::uint16_t v = static_cast<std::uint16_t>(data_[pos_] | (data_[pos_ + 1] << 8));
+    pos_ += 2;
+    return v;
+  }
+  std::uint32_t U32(const char* field) {
+    if (!Need(4, field)) return 0;
+    std::uint32_t v = Load32(data_ + pos_);
+    pos_ += 4;
+    return v;
+  }
+  std::uint64_t U64(const char* field) {
+    if (!Need(8, field)) return 0;
+    std::uint64_t v = Load32(data_ + pos_) | (std::uint64_t{Load32(data_ + pos_ + 4)} << 32);
+    pos_ += 8;
+    return v;
+  }
+  double Float(const char* field) {
+    std::uint64_t bits = U64(field);
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+  }
+  OcamlInt Vint(const char* field) {
+    std::uint8_t tag = U8(field);
+    if (tag < 253) return tag;
+    switch (tag) {
+      case 253: return U16(field);
+      case 254: return static_cast<std::int32_t>(U32(field));
+      default: return OcamlIntOfInt64(U64(field));
+    }
+  }
+  // The bytes up to the next NUL (which is consumed). A missing NUL is kTruncated at the
+  // string's first byte.
+  std::string_view String(const char* field) {
+    if (!ok()) return {};
+    const void* nul = std::memchr(data_ + pos_, 0, size_ - pos_);
+    if (nul == nullptr) {
+      Fail(Status(ErrorCode::kTruncated, "string is not NUL-terminated before the end")
+               .WithField(field)
+               .AtOffset(offset()));
+      return {};
+    }
+    std::size_t len = static_cast<const std::uint8_t*>(nul) - (data_ + pos_);
+    std::string_view s(reinterpret_cast<const char*>(data_ + pos_), len);
+    pos_ += len + 1;
+    return s;
+  }
+  // Raw access for hot decoding loops: the unread bytes [cursor(), limit()), and
+  // Advance(p) to move the cursor to p (precondition: cursor() <= p <= limit()).
+  const std::uint8_t* cursor() const { return data_ + pos_; }
+  const std::uint8_t* limit() const { return data_ + size_; }
+  void Advance(const std::uint8_t* p) { pos_ = static_cast<std::size_t>(p - data_); }
+
+  void Skip(std::size_t n, const char* field) {
+    if (Need(n, field)) pos_ += n;
+  }
+
+ private:
+  static std::uint32_t Load32(const std::uint8_t* p) {
+    return std::uint32_t{p[0]} | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16) |
+           (std::uint32_t{p[3]} << 24);
+  }
+  bool Need(std::size_t n, const char* field) {
+    if (size_ - pos_ >= n) [[likely]]
+      return true;
+    NeedFailed(n, field);
+    return false;
+  }
+  // Kept out of line so that the fast path above inlines into every read.
+  [[gnu::noinline, gnu::cold]] void NeedFailed(std::size_t n, const char* field) {
+    if (status_.ok()) {
+      status_ = Status(ErrorCode::kTruncated, "needs " + std::to_string(n) + " bytes, " +
+                                                  std::to_string(size_ - pos_) + " remain")
+                    .WithField(field)
+                    .AtOffset(offset());
+      size_ = pos_;
+    }
+  }
+
+  const std::uint8_t* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t pos_ = 0;
+  std::uint64_t base_ = 0;
+  Status status_;
+};
+
+class ByteWriter {
+ public:
+  explicit ByteWriter(std::size_t capacity) : buf_(capacity) {}
+
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+  std::size_t pos() const { return pos_; }
+  std::size_t remaining() const { return buf_.size() - pos_; }
+  std::span<const std::uint8_t> bytes() const { return {buf_.data(), pos_}; }
+  void Reset() {
+    pos_ = 0;
+    status_ = Status();
+  }
+
+  void U8(std::uint8_t v) {
+    if (Room(1)) buf_[pos_++] = v;
+  }
+  void U16(std::uint16_t v) {
+    if (!Room(2)) return;
+    Store(pos_, v, 2);
+    pos_ += 2;
+  }
+  void U32(std::uint32_t v) {
+    if (!Room(4)) return;
+    Store(pos_, v, 4);
+    pos_ += 4;
+  }
+  void U64(std::uint64_t v) {
+    if (!Room(8)) return;
+    Store(pos_, v, 8);
+    pos_ += 8;
+  }
+  void Float(double d) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &d, sizeof d);
+    U64(bits);
+  }
+  void Vint(OcamlInt v) {
+    if (0 <= v && v <= 252) {
+      U8(static_cast<std::uint8_t>(v));
+    } else if (v == (v & 0xffff)) {
+      U8(253);
+      U16(static_cast<std::uint16_t>(v));
+    } else if (v == static_cast<std::int32_t>(v)) {
+      U8(254);
+      U32(static_cast<std::uint32_t>(v));
+    } else {
+      U8(255);
+      U64(static_cast<std::uint64_t>(v));
+    }
+  }
+  void String(std::string_view s) {
+    std::size_t nul = s.find('\0');
+    if (nul != std::string_view::npos) s = s.substr(0, nul);
+    if (!Room(s.size() + 1)) return;
+    std::memcpy(buf_.data() + pos_, s.data(), s.size());
+    buf_[pos_ + s.size()] = 0;
+    pos_ += s.size() + 1;
+  }
+  // Reserves a field to be filled by Update*; returns its position.
+  std::size_t Skip(std::size_t n) {
+    std::size_t at = pos_;
+    if (Room(n)) pos_ += n;
+    return at;
+  }
+  void Update8(std::size_t at, std::uint8_t v) {
+    if (at + 1 <= pos_) buf_[at] = v;
+  }
+  void Update16(std::size_t at, std::uint16_t v) {
+    if (at + 2 <= pos_) Store(at, v, 2);
+  }
+  void Update32(std::size_t at, std::uint32_t v) {
+    if (at + 4 <= pos_) Store(at, v, 4);
+  }
+  void Update64(std::size_t at, std::uint64_t v) {
+    if (at + 8 <= pos_) Store(at, v, 8);
+  }
+
+ private:
+  void Store(std::size_t at, std::uint64_t v, int n) {
+    for (int i = 0; i < n; ++i) buf_[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
+  }
+  bool Room(std::size_t n) {
+    if (buf_.size() - pos_ >= n && status_.ok()) [[likely]]
+      return true;
+    RoomFailed(n);
+    return false;
+  }
+  [[gnu::noinline, gnu::cold]] void RoomFailed(std::size_t n) {
+    if (status_.ok())
+      status_ = Status(ErrorCode::kOutOfRange, "packet buffer overflow: needs " +
+                                                   std::to_string(n) + " bytes, " +
+                                                   std::to_string(buf_.size() - pos_) + " remain")
+                    .AtOffset(pos_);
+  }
+
+  std::vector<std::uint8_t> buf_;
+  std::size_t pos_ = 0;
+  Status status_;
+};
+
+}  // namespace mpo::memtrace

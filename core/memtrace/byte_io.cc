@@ -1,0 +1,118 @@
+#include "core/memtrace/byte_io.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace mpo::memtrace {
+namespace {
+
+Status IoError(const std::string& what, const std::string& path, int err) {
+  return Status(ErrorCode::kIo, what + " " + path + ": " + std::strerror(err));
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+class FileSource : public ByteSource {
+ public:
+  FileSource(int fd, std::uint64_t size, std::string path)
+      : fd_(fd), size_(size), path_(std::move(path)) {}
+  Result<std::size_t> ReadAt(std::uint64_t offset, std::span<std::uint8_t> out) override {
+    std::size_t done = 0;
+    while (done < out.size()) {
+      ssize_t n = ::pread(fd_.get(), out.data() + done, out.size() - done,
+                          static_cast<off_t>(offset + done));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return IoError("cannot read", path_, errno);
+      }
+      if (n == 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    return done;
+  }
+  std::uint64_t size() const override { return size_; }
+
+ private:
+  Fd fd_;
+  std::uint64_t size_;
+  std::string path_;
+};
+
+class MemSource : public ByteSource {
+ public:
+  explicit MemSource(std::span<const std::uint8_t> b) : b_(b) {}
+  Result<std::size_t> ReadAt(std::uint64_t offset, std::span<std::uint8_t> out) override {
+    if (offset >= b_.size()) return std::size_t{0};
+    std::size_t n = std::min<std::uint64_t>(out.size(), b_.size() - offset);
+    std::memcpy(out.data(), b_.data() + offset, n);
+    return n;
+  }
+  std::uint64_t size() const override { return b_.size(); }
+
+ private:
+  std::span<const std::uint8_t> b_;
+};
+
+class FileSink : public ByteSink {
+ public:
+  FileSink(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  Status Write(std::span<const std::uint8_t> bytes) override {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      ssize_t n = ::write(fd_.get(), bytes.data() + done, bytes.size() - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return IoError("cannot write", path_, errno);
+      }
+      done += static_cast<std::size_t>(n);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  Fd fd_;
+  std::string path_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return IoError("cannot open", path, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return IoError("cannot stat", path, err);
+  }
+  return std::unique_ptr<ByteSource>(
+      std::make_unique<FileSource>(fd, static_cast<std::uint64_t>(st.st_size), path));
+}
+
+std::unique_ptr<ByteSource> MemorySource(std::span<const std::uint8_t> bytes) {
+  return std::make_unique<MemSource>(bytes);
+}
+
+Result<std::unique_ptr<ByteSink>> OpenFileSink(const std::string& path) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return IoError("cannot create", path, errno);
+  return std::unique_ptr<ByteSink>(std::make_unique<FileSink>(fd, path));
+}
+
+}  // namespace mpo::memtrace

@@ -1,0 +1,311 @@
+// Unit tests of the MTF table, location codec, backtrace codec and packet headers.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "core/memtrace/backtrace_codec.h"
+#include "core/memtrace/location_codec.h"
+#include "core/memtrace/mtf_table.h"
+#include "core/memtrace/packet_header.h"
+
+namespace mpo::memtrace {
+namespace {
+
+TEST(MtfTable, MovesToFrontAndEvictsTheLast) {
+  MtfTable<int> t;
+  for (int i = 0; i < 31; ++i) t.Push(std::to_string(i)).value = i;
+  EXPECT_EQ(t.size(), 31);
+  EXPECT_EQ(t.at(0).key, "30");
+  EXPECT_EQ(t.Find("0"), 30);
+  t.MoveToFront(30);
+  EXPECT_EQ(t.at(0).key, "0");
+  EXPECT_EQ(t.at(1).key, "30");
+  t.Push("new");  // evicts "1", now last
+  EXPECT_EQ(t.Find("1"), MtfTable<int>::kNotFound);
+  EXPECT_EQ(t.size(), 31);
+  // PushReusingLast keeps the evicted value (memtrace's reader).
+  const int last_value = t.at(30).value;
+  EXPECT_EQ(t.PushReusingLast("x").value, last_value);
+  EXPECT_TRUE(t.CheckInvariants());
+}
+
+std::vector<Location> Frames(std::initializer_list<Location> l) { return l; }
+
+TEST(LocationCodec, RoundTripsAndSharesMtfState) {
+  LocationWriter w;
+  ByteWriter out(1 << 15);
+  const auto a = Frames({{"foo.ml", 42, 100, 120, "func"}});
+  const auto b =
+      Frames({{"apiosdjfoaijsdf.ml", 19, 97, 1023, "aiosjdf"}, {"inline", 1, 1, 1, "fjkisda"}});
+  const auto c = Frames({{"foo.ml", 43, 1, 2, "func"}, {"foo.ml", 44, 1, 2, "other"}});
+  w.Put(out, 1, a);
+  w.Put(out, 2, b);
+  w.Put(out, 3, c);
+  ASSERT_TRUE(out.ok());
+  LocationReader r;
+  ByteReader in(out.bytes(), 0);
+  OcamlInt code;
+  std::vector<Location> got;
+  r.Get(in, &code, &got);
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(got, a);
+  r.Get(in, &code, &got);
+  EXPECT_EQ(got, b);
+  r.Get(in, &code, &got);
+  EXPECT_EQ(code, 3);
+  EXPECT_EQ(got, c);
+  EXPECT_TRUE(in.ok()) << in.status().ToString();
+  EXPECT_EQ(in.remaining(), 0u);
+}
+
+TEST(LocationCodec, EmptyStringsFirst) {
+  // Found by the reader fuzzer: an empty filename as the very first string interned.
+  LocationWriter w;
+  ByteWriter out(1 << 15);
+  const auto a = Frames({{"", 1, 2, 3, ""}, {"x.ml", 4, 5, 6, ""}});
+  w.Put(out, 9, a);
+  LocationReader r;
+  ByteReader in(out.bytes(), 0);
+  OcamlInt code;
+  std::vector<Location> got;
+  r.Get(in, &code, &got);
+  ASSERT_TRUE(in.ok()) << in.status().ToString();
+  EXPECT_EQ(got, a);
+}
+
+TEST(LocationCodec, ClampsOutOfRangeValuesToTheFieldMaximum) {
+  LocationWriter w;
+  ByteWriter out(1 << 15);
+  w.Put(out, 7, Frames({{"f.ml", -5, 300, 5000, "d"}, {"f.ml", 1 << 21, -1, -1, "d"}}));
+  LocationReader r;
+  ByteReader in(out.bytes(), 0);
+  OcamlInt code;
+  std::vector<Location> got;
+  r.Get(in, &code, &got);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0], (Location{"f.ml", 0xfffff, 0xff, 0x3ff, "d"}));
+  EXPECT_EQ(got[1], (Location{"f.ml", 0xfffff, 0xff, 0x3ff, "d"}));
+}
+
+TEST(LocationCodec, TooLargeListsBecomeUnknown) {
+  LocationWriter w;
+  ByteWriter out(1 << 15);
+  std::vector<Location> huge_name = {
+      {std::string(60000, 'j'), 1000, 1000, 1000, std::string(60000, 'a')}};
+  std::vector<Location> many(10000, Location{"asdf.ml", 42, 93, 84, "Asdf.fun"});
+  std::vector<Location> just_fits(255, Location{"a", 1, 1, 1, "b"});
+  w.Put(out, 1, huge_name);
+  w.Put(out, 2, many);
+  w.Put(out, 3, just_fits);
+  ASSERT_TRUE(out.ok());
+  LocationReader r;
+  ByteReader in(out.bytes(), 0);
+  OcamlInt code;
+  std::vector<Location> got;
+  r.Get(in, &code, &got);
+  EXPECT_EQ(got, std::vector<Location>{UnknownLocation()});
+  r.Get(in, &code, &got);
+  EXPECT_EQ(got, std::vector<Location>{UnknownLocation()});
+  r.Get(in, &code, &got);
+  EXPECT_EQ(got, just_fits);
+  EXPECT_EQ(LocationToString(UnknownLocation()), "??@<unknown>:1:1-1");
+}
+
+TEST(LocationCodec, V023PackingReproducesTheLongColumnsCorruption) {
+  // memtrace <= 0.2.3 clamped end_char at 0xfff: bits 10..11 land in the filename index.
+  LocationWriter w(ColumnPacking::kV023);
+  ByteWriter out(1 << 15);
+  w.Put(out, 1, Frames({{"a.ml", 1, 2, 3, "f"}}));
+  w.Put(out, 2, Frames({{"a.ml", 1, 2, 1025, "f"}}));  // 1025 = 0x401: index 0 -> 1
+  LocationReader r;
+  ByteReader in(out.bytes(), 1000);
+  OcamlInt code;
+  std::vector<Location> got;
+  r.Get(in, &code, &got);
+  ASSERT_TRUE(in.ok());
+  r.Get(in, &code, &got);
+  ASSERT_FALSE(in.ok());
+  EXPECT_EQ(in.status().code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(in.status().field(), "location: filename MTF index");
+  // Second event: 8 + 1 + 6 + "a.ml\0" + "f\0" = 22 bytes in; word starts 9 bytes later.
+  EXPECT_EQ(in.status().byte_offset(), std::optional<std::uint64_t>(1000 + 22 + 9 + 4));
+  EXPECT_EQ(in.status().bit_offset(), std::optional<std::uint8_t>(6));
+}
+
+TEST(LocationCodec, TruncatedInputIsATypedError) {
+  LocationWriter w;
+  ByteWriter out(1 << 15);
+  w.Put(out, 1, Frames({{"foo.ml", 42, 100, 120, "func"}}));
+  for (std::size_t cut = 0; cut < out.pos(); ++cut) {
+    LocationReader r;
+    ByteReader in(out.bytes().first(cut), 0);
+    OcamlInt code;
+    std::vector<Location> got;
+    r.Get(in, &code, &got);
+    EXPECT_FALSE(in.ok()) << cut;
+    EXPECT_EQ(in.status().code(), ErrorCode::kTruncated) << cut;
+  }
+}
+
+std::vector<OcamlInt> Decode(BacktraceReader& r, const ByteWriter& out, std::uint32_t n,
+                             OcamlInt common) {
+  ByteReader in(out.bytes(), 0);
+  auto bt = r.Get(in, n, common);
+  EXPECT_TRUE(in.ok()) << in.status().ToString();
+  EXPECT_EQ(in.remaining(), 0u);
+  return std::vector<OcamlInt>(bt.begin(), bt.end());
+}
+
+TEST(BacktraceCodec, RoundTripsWithPredictionsAndOverflow) {
+  BacktraceWriter w;
+  BacktraceReader r;
+  std::vector<std::vector<OcamlInt>> stacks;
+  std::vector<OcamlInt> cyc;
+  for (int i = 0; i < 1200; ++i) cyc.push_back(0x1000 + (i % 3) * 8);  // long prediction runs
+  stacks.push_back(cyc);
+  stacks.push_back(cyc);
+  stacks.push_back({1, 2, 3, 4, 5});
+  stacks.push_back({1, 2, 3, 9, 5, -7, (OcamlInt{1} << 62) - 1});
+  std::vector<OcamlInt> prev;
+  OcamlInt id = 0;
+  for (const auto& s : stacks) {
+    std::size_t common = 0;
+    while (common < s.size() && common < prev.size() && s[common] == prev[common]) ++common;
+    ByteWriter out(1 << 15);
+    std::vector<std::size_t> misses;
+    auto n = w.Put(out, id++, s, common, [&](std::size_t i) { misses.push_back(i); });
+    EXPECT_EQ(Decode(r, out, n, static_cast<OcamlInt>(common)), s);
+    ByteWriter vout(64);
+    EXPECT_TRUE(r.Check(w.NextVerifier()));
+    prev = s;
+  }
+}
+
+TEST(BacktraceCodec, DeepStacksAreTruncatedAtTheByteLimit) {
+  BacktraceWriter w;
+  BacktraceReader r;
+  std::vector<OcamlInt> deep(10000);
+  std::iota(deep.begin(), deep.end(), 1000);
+  ByteWriter out(1 << 15);
+  auto n = w.Put(out, 0, deep, 0, [](std::size_t) {});
+  // Every entry misses (10 bytes); coding stops once 4096 - 10 bytes are passed.
+  EXPECT_EQ(n, 409u);
+  EXPECT_EQ(out.pos(), 4090u);
+  auto got = Decode(r, out, n, 0);
+  EXPECT_EQ(got, std::vector<OcamlInt>(deep.begin(), deep.begin() + 409));
+  // The next identical stack shares all 10000 entries with the writer's last stack, more
+  // than the reader holds: memtrace returns the previous (truncated) backtrace.
+  ByteWriter out2(1 << 15);
+  auto n2 = w.Put(out2, 1, deep, deep.size(), [](std::size_t) {});
+  EXPECT_EQ(n2, 0u);
+  EXPECT_EQ(Decode(r, out2, n2, 10000), got);
+}
+
+TEST(BacktraceCodec, ReaderRefusesBacktracesOverItsLimit) {
+  BacktraceWriter w;
+  std::vector<OcamlInt> bt(30);
+  std::iota(bt.begin(), bt.end(), 1);
+  ByteWriter out(1 << 15);
+  const auto n = w.Put(out, 0, bt, 0, [](std::size_t) {});
+  BacktraceReader ok_reader;
+  ok_reader.set_max_length(30);
+  EXPECT_EQ(Decode(ok_reader, out, n, 0), bt);
+  BacktraceReader r;
+  r.set_max_length(29);
+  ByteReader in(out.bytes(), 0);
+  (void)r.Get(in, n, 0);
+  EXPECT_EQ(in.status().code(), ErrorCode::kOutOfRange);
+  EXPECT_EQ(in.status().byte_offset(), std::optional<std::uint64_t>(29 * 10));
+}
+
+TEST(BacktraceCodec, VerifierSequenceAndHashes) {
+  BacktraceWriter w;
+  EXPECT_EQ(w.NextVerifier().ix, 4242);
+  EXPECT_EQ(w.NextVerifier().ix, 9655);
+  EXPECT_EQ(w.NextVerifier().ix, (9655 + 5413) % 16384);
+  // 63-bit wrap: the product overflows 64 bits, the low bits still match OCaml's.
+  const OcamlInt big = (OcamlInt{1} << 62) - 3;
+  EXPECT_EQ(CacheHash1(big), ((static_cast<std::uint64_t>(big) * 0x4983723) >> 11) & kCacheMask);
+  EXPECT_EQ(CacheHash2(-1),
+            (((0xffffffffffffffffull * 0xfdea731) & kOcamlIntMask) >> 21) & kCacheMask);
+  BacktraceReader r;
+  EXPECT_TRUE(r.Check(CacheVerifier{}));
+  EXPECT_FALSE(r.Check(CacheVerifier{20000, 0, 0}));
+  EXPECT_FALSE(r.Check(CacheVerifier{1, 1, 0}));
+}
+
+TEST(PacketHeader, RoundTripsV2AndV3) {
+  for (int version : {1, 2, 3}) {
+    ByteWriter out(256);
+    auto slots = WritePacketHeader(out, version, 42, 7, CacheVerifier{4242, 3, 99});
+    out.U32(0);
+    FinishPacketHeader(out, slots, 100, 200, 5, 9);
+    ByteReader in(out.bytes(), 0);
+    PacketHeader h;
+    ASSERT_TRUE(ReadPacketHeader(in, &h).ok());
+    EXPECT_EQ(h.header_size(), version >= 3 ? 68u : 66u);
+    EXPECT_EQ(h.packet_size_bits, (h.header_size() + 4) * 8);
+    EXPECT_EQ(h.domain, version >= 3 ? 7 : 0);
+    EXPECT_EQ(h.verifier, (CacheVerifier{4242, 3, 99}));
+    EXPECT_EQ(h.time_begin, 100);
+    EXPECT_EQ(h.alloc_id_end, 9);
+  }
+}
+
+Status HeaderWith(int byte, std::uint64_t value, int width) {
+  ByteWriter out(256);
+  auto slots = WritePacketHeader(out, 2, 42, 0, CacheVerifier{});
+  FinishPacketHeader(out, slots, 100, 200, 5, 9);
+  std::vector<std::uint8_t> b(out.bytes().begin(), out.bytes().end());
+  b.resize(b.size() + 8);  // room for a v3 header when the version byte is changed
+  for (int i = 0; i < width; ++i) b[byte + i] = static_cast<std::uint8_t>(value >> (8 * i));
+  ByteReader in(b, 1000);
+  PacketHeader h;
+  return ReadPacketHeader(in, &h);
+}
+
+TEST(PacketHeader, EveryCheckIsATypedErrorAtItsField) {
+  Status s = HeaderWith(0, 0x12345678, 4);
+  EXPECT_EQ(s.code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(s.byte_offset(), std::optional<std::uint64_t>(1000));
+  s = HeaderWith(28, 4, 2);
+  EXPECT_EQ(s.code(), ErrorCode::kUnsupportedVersion);
+  EXPECT_EQ(s.byte_offset(), std::optional<std::uint64_t>(1028));
+  s = HeaderWith(4, 0x80000000u, 4);
+  EXPECT_EQ(s.field(), "packet header: packet_size");
+  s = HeaderWith(4, 65 * 8, 4);
+  EXPECT_EQ(s.field(), "packet header: packet_size");
+  s = HeaderWith(8, 300, 8);
+  EXPECT_EQ(s.field(), "packet header: time_end");
+  s = HeaderWith(50, 10, 8);
+  EXPECT_EQ(s.field(), "packet header: alloc_id_end");
+  ByteWriter shortb(10);
+  shortb.U32(kCtfMagic);
+  ByteReader in(shortb.bytes(), 0);
+  PacketHeader h;
+  EXPECT_EQ(ReadPacketHeader(in, &h).code(), ErrorCode::kTruncated);
+}
+
+TEST(EventHeader, RebuildsWrappedTimesAndChecksBounds) {
+  const std::int64_t begin = (std::int64_t{5} << 25) + 0x1fffff0;
+  ByteWriter out(16);
+  WriteEventHeader(out, 2, begin + 0x20);  // low bits wrapped past 2^25
+  ByteReader in(out.bytes(), 0);
+  EventHeader h = ReadEventHeader(in, begin, begin + 100);
+  ASSERT_TRUE(in.ok());
+  EXPECT_EQ(h.time, begin + 0x20);
+  EXPECT_EQ(h.code, 2u);
+  ByteReader in2(out.bytes(), 0);
+  ReadEventHeader(in2, begin, begin + 10);
+  EXPECT_EQ(in2.status().field(), "event header: time in packet bounds");
+  ByteWriter bad(16);
+  WriteEventHeader(bad, 50, begin);
+  ByteReader in3(bad.bytes(), 0);
+  ReadEventHeader(in3, begin, begin);
+  EXPECT_EQ(in3.status().field(), "event header: code");
+}
+
+}  // namespace
+}  // namespace mpo::memtrace

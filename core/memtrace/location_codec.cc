@@ -1,0 +1,182 @@
+#include "core/memtrace/location_codec.h"
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <string>
+
+namespace mpo::memtrace {
+
+std::string LocationToString(const Location& l) {
+  return l.defname + "@" + l.filename + ":" + std::to_string(l.line) + ":" +
+         std::to_string(l.start_char) + "-" + std::to_string(l.end_char);
+}
+
+namespace {
+
+std::uint64_t Clamp(OcamlInt v, std::uint64_t limit) {
+  return (v < 0 || static_cast<std::uint64_t>(v) > limit) ? limit : static_cast<std::uint64_t>(v);
+}
+
+}  // namespace
+
+void LocationWriter::Put(ByteWriter& out, OcamlInt code, std::span<const Location> locs) {
+  std::size_t worst = 8 + 1;
+  for (const Location& l : locs) worst += 6 + (l.filename.size() + 1) + (l.defname.size() + 1);
+  const Location unknown = UnknownLocation();
+  if (locs.size() > kMaxLocationFrames || worst > kMaxLocationLength)
+    locs = std::span<const Location>(&unknown, 1);
+  out.U64(static_cast<std::uint64_t>(code));
+  out.U8(static_cast<std::uint8_t>(locs.size()));
+  const bool v023 = packing_ == ColumnPacking::kV023;
+  for (const Location& l : locs) {
+    const std::uint64_t line = Clamp(l.line, kLineMax);
+    const std::uint64_t start = Clamp(l.start_char, v023 ? 0xfff : kStartCharMax);
+    const std::uint64_t end = Clamp(l.end_char, v023 ? 0xfff : kEndCharMax);
+    auto& files = mtf_.files;
+    int file_ix = files.Find(l.filename);
+    std::uint8_t table;
+    if (file_ix == MtfTable<std::uint8_t>::kNotFound) {
+      const bool full = files.size() == MtfTable<std::uint8_t>::kLength;
+      auto& e = files.PushReusingLast(l.filename);
+      if (!full) e.value = static_cast<std::uint8_t>(files.size() - 1);
+      table = e.value;
+      mtf_.defnames[table].Clear();  // the encoder starts each new file afresh
+    } else {
+      table = files.MoveToFront(file_ix).value;
+    }
+    auto& defs = mtf_.defnames[table];
+    int def_ix = defs.Find(l.defname);
+    if (def_ix == MtfTable<char>::kNotFound)
+      defs.Push(l.defname);
+    else
+      defs.MoveToFront(def_ix);
+    const std::uint64_t word = line | (start << kStartCharShift) | (end << kEndCharShift) |
+                               (std::uint64_t(file_ix) << kFilenameShift) |
+                               (std::uint64_t(def_ix) << kDefnameShift);
+    out.U32(static_cast<std::uint32_t>(word));
+    // memtrace writes `Int64.to_int (word asr 32)` with put_16: the low 16 bits of it.
+    out.U16(static_cast<std::uint16_t>(word >> 32));
+    if (file_ix == MtfTable<std::uint8_t>::kNotFound) out.String(l.filename);
+    if (def_ix == MtfTable<char>::kNotFound) out.String(l.defname);
+  }
+}
+
+std::string_view StringInterner::Store(std::string_view s) {
+  constexpr std::size_t kBlock = 1 << 16;
+  if (s.empty()) return {};  // no block needed (and there may be none yet)
+  if (blocks_.empty() || s.size() > block_cap_ - block_used_) {
+    block_cap_ = std::max(kBlock, s.size());
+    blocks_.push_back(std::make_unique<char[]>(block_cap_));
+    block_used_ = 0;
+  }
+  char* dst = blocks_.back().get() + block_used_;
+  std::memcpy(dst, s.data(), s.size());
+  block_used_ += s.size();
+  return {dst, s.size()};
+}
+
+void StringInterner::Grow() {
+  std::vector<std::uint32_t> t(table_.empty() ? 256 : table_.size() * 2, 0);
+  const std::size_t mask = t.size() - 1;
+  for (std::uint32_t id = 0; id < strings_.size(); ++id) {
+    std::size_t i = std::hash<std::string_view>{}(strings_[id]) & mask;
+    while (t[i] != 0) i = (i + 1) & mask;
+    t[i] = id + 1;
+  }
+  table_.swap(t);
+}
+
+std::uint32_t StringInterner::Intern(std::string_view s) {
+  if ((strings_.size() + 1) * 2 > table_.size()) Grow();  // load factor <= 1/2
+  const std::size_t mask = table_.size() - 1;
+  std::size_t i = std::hash<std::string_view>{}(s)&mask;
+  while (table_[i] != 0) {
+    if (strings_[table_[i] - 1] == s) return table_[i] - 1;
+    i = (i + 1) & mask;
+  }
+  const auto id = static_cast<std::uint32_t>(strings_.size());
+  strings_.push_back(Store(s));
+  table_[i] = id + 1;
+  return id;
+}
+
+Location Materialize(const CompactFrame& f, const StringInterner& strings) {
+  return Location{std::string(strings.Get(f.filename)), f.line, f.start_char, f.end_char,
+                  std::string(strings.Get(f.defname))};
+}
+
+void LocationReader::Get(ByteReader& in, OcamlInt* code, std::vector<Location>* locs) {
+  GetCompact(in, own_strings_, code, &scratch_);
+  locs->clear();
+  for (const CompactFrame& f : scratch_) locs->push_back(Materialize(f, own_strings_));
+}
+
+void LocationReader::GetCompact(ByteReader& in, StringInterner& strings, OcamlInt* code,
+                                std::vector<CompactFrame>* frames) {
+  *code = OcamlIntOfInt64(in.U64("location: code"));
+  const int n = in.U8("location: nlocs");
+  frames->clear();
+  if (!in.ok()) return;
+  for (int k = 0; k < n; ++k) {
+    const std::uint64_t word_off = in.offset();
+    const std::uint64_t low = in.U32("location: frame word");
+    const std::uint64_t high = in.U16("location: frame word");
+    if (!in.ok()) return;
+    const std::uint64_t word = low | (high << 32);
+    CompactFrame l;
+    l.line = static_cast<OcamlInt>(word & kLineMax);
+    l.start_char = static_cast<OcamlInt>((word >> kStartCharShift) & kStartCharMax);
+    l.end_char = static_cast<OcamlInt>((word >> kEndCharShift) & kEndCharMax);
+    const int file_ix = static_cast<int>((word >> kFilenameShift) & kMtfMask);
+    const int def_ix = static_cast<int>((word >> kDefnameShift) & kMtfMask);
+    auto& files = mtf_.files;
+    std::uint8_t table;
+    if (file_ix == MtfTable<std::uint8_t>::kNotFound) {
+      std::string_view name = in.String("location: filename");
+      if (!in.ok()) return;
+      const bool full = files.size() == MtfTable<std::uint8_t>::kLength;
+      auto& e = files.PushReusingLast(name);
+      if (!full) {
+        e.value = static_cast<std::uint8_t>(files.size() - 1);
+        mtf_.defnames[e.value].Clear();
+      }
+      e.id = strings.Intern(name);
+      l.filename = e.id;
+      table = e.value;
+    } else if (file_ix >= files.size()) {
+      in.Fail(Status(ErrorCode::kCorrupt, "filename move-to-front index " +
+                                              std::to_string(file_ix) +
+                                              " points at an empty slot (" +
+                                              std::to_string(files.size()) + " filenames seen)")
+                  .WithField("location: filename MTF index")
+                  .AtOffset(word_off + kFilenameShift / 8, kFilenameShift % 8));
+      return;
+    } else {
+      auto& e = files.MoveToFront(file_ix);
+      l.filename = e.id;
+      table = e.value;
+    }
+    auto& defs = mtf_.defnames[table];
+    if (def_ix == MtfTable<char>::kNotFound) {
+      std::string_view name = in.String("location: defname");
+      if (!in.ok()) return;
+      auto& e = defs.Push(name);
+      e.id = strings.Intern(name);
+      l.defname = e.id;
+    } else if (def_ix >= defs.size()) {
+      in.Fail(Status(ErrorCode::kCorrupt, "defname move-to-front index " + std::to_string(def_ix) +
+                                              " points at an empty slot (" +
+                                              std::to_string(defs.size()) + " defnames seen for " +
+                                              std::string(strings.Get(l.filename)) + ")")
+                  .WithField("location: defname MTF index")
+                  .AtOffset(word_off + kDefnameShift / 8, kDefnameShift % 8));
+      return;
+    } else {
+      l.defname = defs.MoveToFront(def_ix).id;
+    }
+    frames->push_back(l);
+  }
+}
+
+}  // namespace mpo::memtrace

@@ -1,0 +1,126 @@
+// CTF packet headers and event headers of memtrace traces (mirrors put_ctf_header /
+// get_ctf_header / put_event_header / get_event_header in memtrace's trace.ml).
+//
+// Packet header, little-endian; `domain` exists only from format v3:
+//
+//   off  size  field
+//     0     4  magic 0xc1fc1fc1
+//     4     4  packet_size, in BITS, header included (memtrace checks it as an int32 >= 0)
+//     8     8  time_begin (us since the epoch; every event time lies in [begin, end])
+//    16     8  time_end
+//    24     4  flush_duration (always 0)
+//    28     2  version (1, 2 or 3)
+//    30     8  pid
+//    38     2  domain                               (v3 only; later fields move by 2)
+//  38/40    2  cache verifier ix (0xffff: dummy)
+//  40/42    2  cache verifier pred
+//  42/44    8  cache verifier value
+//  50/52    8  alloc_id_begin
+//  58/60    8  alloc_id_end
+//  66/68       (header size)
+//
+// Event header: one u32, bits 0..24 the low 25 bits of the event time in us, bits 25..31
+// the event code (0 trace info, 1 location, 2 alloc, 3 promote, 4 collect, 101..116 short
+// alloc of length 1..16). A reader rebuilds the time from the packet's time_begin, adding
+// 2^25 when the low bits are below time_begin's (a packet spans at most 30 s < 2^25 us).
+#pragma once
+
+#include <cstdint>
+
+#include "core/base/status.h"
+#include "core/memtrace/backtrace_codec.h"
+#include "core/memtrace/buf.h"
+
+namespace mpo::memtrace {
+
+inline constexpr std::uint32_t kCtfMagic = 0xc1fc1fc1;
+inline constexpr int kMaxFormatVersion = 3;
+inline constexpr std::size_t kHeaderSizeV2 = 66;
+inline constexpr std::size_t kHeaderSizeV3 = 68;
+inline constexpr std::size_t kMaxPacketSize = 1 << 15;  // what memtrace writes and reads
+
+constexpr std::size_t PacketHeaderSize(int version) {
+  return version == 3 ? kHeaderSizeV3 : kHeaderSizeV2;
+}
+
+struct PacketHeader {
+  std::uint32_t magic = kCtfMagic;
+  std::uint32_t packet_size_bits = 0;
+  std::int64_t time_begin = 0;
+  std::int64_t time_end = 0;
+  std::uint32_t flush_duration = 0;
+  std::uint16_t version = 0;
+  std::int64_t pid = 0;
+  std::uint16_t domain = 0;
+  CacheVerifier verifier;
+  std::int64_t alloc_id_begin = 0;
+  std::int64_t alloc_id_end = 0;
+
+  std::size_t header_size() const { return PacketHeaderSize(version); }
+};
+
+// Reads a header at the cursor and applies memtrace's checks in memtrace's order (magic,
+// version, size, time order, alloc id order), each failure a typed error at the field's
+// offset: kCorrupt, kUnsupportedVersion, kTruncated for too few bytes.
+Status ReadPacketHeader(ByteReader& in, PacketHeader* h);
+
+// Writes a header; `size`, times and alloc ids are patched later by FinishPacketHeader.
+struct PacketHeaderSlots {
+  std::size_t size, time_begin, time_end, flush_duration, alloc_begin, alloc_end;
+};
+PacketHeaderSlots WritePacketHeader(ByteWriter& out, int version, std::int64_t pid,
+                                    std::uint16_t domain, const CacheVerifier& verifier);
+void FinishPacketHeader(ByteWriter& out, const PacketHeaderSlots& slots, std::int64_t time_begin,
+                        std::int64_t time_end, OcamlInt alloc_id_begin, OcamlInt alloc_id_end);
+
+enum class EventCode : std::uint8_t {
+  kTraceInfo = 0,
+  kLocation = 1,
+  kAlloc = 2,
+  kPromote = 3,
+  kCollect = 4,
+  kShortAllocFirst = 101,  // 101..116: short alloc of length code - 100
+  kShortAllocLast = 116,
+};
+inline constexpr int kEventTimeBits = 25;
+inline constexpr std::uint32_t kEventTimeMask = (1u << kEventTimeBits) - 1;
+inline constexpr std::int64_t kPacketMaxTime = 30 * 1000 * 1000;  // us
+static_assert(kPacketMaxTime < (std::int64_t{1} << kEventTimeBits));
+
+constexpr bool IsKnownEventCode(unsigned c) { return c <= 4 || (c >= 101 && c <= 116); }
+
+inline void WriteEventHeader(ByteWriter& out, unsigned code, std::int64_t time) {
+  out.U32((static_cast<std::uint32_t>(code) << kEventTimeBits) |
+          (static_cast<std::uint32_t>(time) & kEventTimeMask));
+}
+
+// Reads an event header of a packet starting at `time_begin` and ending at `time_end`:
+// checks, in memtrace's order, that the time lies in the packet's bounds and that the
+// code is known.
+struct EventHeader {
+  unsigned code = 0;
+  std::int64_t time = 0;
+};
+// Records the failure of an event header check (kept out of the hot path).
+[[gnu::cold, gnu::noinline]] void FailEventHeader(ByteReader& in, std::uint64_t at,
+                                                  const EventHeader& ev, std::int64_t time_begin,
+                                                  std::int64_t time_end);
+
+inline EventHeader ReadEventHeader(ByteReader& in, std::int64_t time_begin, std::int64_t time_end) {
+  EventHeader ev;
+  const std::uint64_t at = in.offset();
+  const std::uint32_t word = in.U32("event header");
+  if (!in.ok()) [[unlikely]]
+    return ev;
+  const std::uint32_t start_low = static_cast<std::uint32_t>(time_begin) & kEventTimeMask;
+  std::uint32_t low = word & kEventTimeMask;
+  if (low < start_low) low += 1u << kEventTimeBits;
+  ev.time = static_cast<std::int64_t>(
+      (static_cast<std::uint64_t>(time_begin) & ~std::uint64_t{kEventTimeMask}) + low);
+  ev.code = word >> kEventTimeBits;
+  if (!(time_begin <= ev.time && ev.time <= time_end) || !IsKnownEventCode(ev.code)) [[unlikely]]
+    FailEventHeader(in, at, ev, time_begin, time_end);
+  return ev;
+}
+
+}  // namespace mpo::memtrace

@@ -1,0 +1,352 @@
+// Every check memtrace's reader makes is a typed error naming the check and the byte
+// offset. Each test appends one hand-built packet to a valid trace-info packet.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/memtrace/byte_io.h"
+#include "core/memtrace/location_codec.h"
+#include "core/memtrace/packet_header.h"
+#include "core/memtrace/trace_reader.h"
+#include "core/memtrace/trace_writer.h"
+
+namespace mpo::memtrace {
+namespace {
+
+constexpr std::int64_t kStart = 1000000000;
+
+struct PacketSpec {
+  int version = 2;
+  std::int64_t pid = 42;
+  std::uint16_t domain = 0;
+  CacheVerifier verifier{};
+  std::int64_t time_begin = kStart;
+  std::int64_t time_end = kStart + 1000;
+  OcamlInt id_begin = 0;
+  OcamlInt id_end = 0;
+};
+
+class TraceBuilder {
+ public:
+  explicit TraceBuilder(int version = 2) : version_(version) {
+    Info info;
+    info.pid = 42;
+    info.start_time = kStart;
+    info.executable_name = "t";
+    WriterOptions o;
+    o.format_version = version;
+    auto w = TraceWriter::Create(sink_, info, o);  // writes only the info packet
+    EXPECT_TRUE(w.ok());
+  }
+  // Appends a packet; returns the absolute offset of its body.
+  std::size_t Packet(const PacketSpec& spec, const std::function<void(ByteWriter&)>& body) {
+    ByteWriter b(1 << 15);
+    auto slots = WritePacketHeader(b, spec.version, spec.pid, spec.domain, spec.verifier);
+    const std::size_t body_off = sink_.data.size() + b.pos();
+    body(b);
+    FinishPacketHeader(b, slots, spec.time_begin, spec.time_end, spec.id_begin, spec.id_end);
+    EXPECT_TRUE(sink_.Write(b.bytes()).ok());
+    return body_off;
+  }
+  const std::vector<std::uint8_t>& bytes() const { return sink_.data; }
+  int version() const { return version_; }
+
+ private:
+  int version_;
+  VectorSink sink_;
+};
+
+// Reads to the end; returns the first error (or OK) and the events read.
+Status ReadAll(const std::vector<std::uint8_t>& bytes, std::vector<Event>* events = nullptr,
+               std::vector<ReaderWarning>* warnings = nullptr) {
+  auto r = TraceReader::Open(MemorySource(bytes));
+  if (!r.ok()) return r.status();
+  while (true) {
+    auto ev = (*r)->Next();
+    if (!ev.ok()) return ev.status();
+    if (*ev == nullptr) break;
+    if (events) events->push_back(**ev);
+  }
+  if (warnings) *warnings = (*r)->warnings();
+  return Status::Ok();
+}
+
+void ShortAlloc(ByteWriter& b, std::int64_t t, std::uint8_t common = 0, std::uint8_t n = 0) {
+  WriteEventHeader(b, 101, t);
+  b.Vint(common);
+  b.U8(n);
+}
+
+TEST(ReaderChecks, ValidHandBuiltPacket) {
+  TraceBuilder t;
+  PacketSpec p;
+  p.id_end = 2;
+  t.Packet(p, [](ByteWriter& b) {
+    ShortAlloc(b, kStart + 1);
+    ShortAlloc(b, kStart + 2);
+    WriteEventHeader(b, 3, kStart + 3);  // promote id 0: delta 1
+    b.Vint(1);
+  });
+  std::vector<Event> evs;
+  ASSERT_TRUE(ReadAll(t.bytes(), &evs).ok());
+  ASSERT_EQ(evs.size(), 3u);
+  EXPECT_EQ(evs[2].kind, EventKind::kPromote);
+  EXPECT_EQ(evs[2].obj_id, 0);
+}
+
+TEST(ReaderChecks, AllocIdSync) {
+  TraceBuilder t;
+  PacketSpec p;
+  p.id_end = 3;
+  t.Packet(p, [](ByteWriter& b) { ShortAlloc(b, kStart + 1); });
+  Status s = ReadAll(t.bytes());
+  EXPECT_EQ(s.code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(s.field(), "packet: alloc id sync");
+}
+
+TEST(ReaderChecks, TimeOutsidePacketBounds) {
+  TraceBuilder t;
+  PacketSpec p;
+  p.id_end = 1;
+  const std::size_t off = t.Packet(p, [](ByteWriter& b) { ShortAlloc(b, kStart + 5000); });
+  Status s = ReadAll(t.bytes());
+  EXPECT_EQ(s.field(), "event header: time in packet bounds");
+  EXPECT_EQ(s.byte_offset(), std::optional<std::uint64_t>(off));
+}
+
+TEST(ReaderChecks, UnknownEventCode) {
+  TraceBuilder t;
+  const std::size_t off = t.Packet({}, [](ByteWriter& b) { WriteEventHeader(b, 117, kStart); });
+  Status s = ReadAll(t.bytes());
+  EXPECT_EQ(s.field(), "event header: code");
+  EXPECT_EQ(s.byte_offset(), std::optional<std::uint64_t>(off + 3));
+}
+
+TEST(ReaderChecks, NonMonotoneEventTimes) {
+  TraceBuilder t;
+  PacketSpec p;
+  p.id_end = 2;
+  const std::size_t off = t.Packet(p, [](ByteWriter& b) {
+    ShortAlloc(b, kStart + 10);
+    ShortAlloc(b, kStart + 9);
+  });
+  Status s = ReadAll(t.bytes());
+  EXPECT_EQ(s.field(), "event header: monotone timestamps");
+  EXPECT_EQ(s.byte_offset(), std::optional<std::uint64_t>(off + 6));
+}
+
+TEST(ReaderChecks, MultipleTraceInfo) {
+  TraceBuilder t;
+  t.Packet({}, [](ByteWriter& b) { WriteEventHeader(b, 0, kStart); });
+  EXPECT_EQ(ReadAll(t.bytes()).field(), "event header: code");
+}
+
+TEST(ReaderChecks, BadAllocationSource) {
+  TraceBuilder t;
+  PacketSpec p;
+  p.id_end = 1;
+  const std::size_t off = t.Packet(p, [](ByteWriter& b) {
+    WriteEventHeader(b, 2, kStart);
+    b.Vint(10);
+    b.Vint(1);
+    b.U8(3);
+    b.Vint(0);
+    b.U16(0);
+  });
+  Status s = ReadAll(t.bytes());
+  EXPECT_EQ(s.field(), "alloc: source");
+  EXPECT_EQ(s.byte_offset(), std::optional<std::uint64_t>(off + 6));
+}
+
+TEST(ReaderChecks, PromoteIdSync) {
+  TraceBuilder t;
+  t.Packet({}, [](ByteWriter& b) {
+    WriteEventHeader(b, 3, kStart);
+    b.Vint(-1);
+  });
+  EXPECT_EQ(ReadAll(t.bytes()).field(), "promote: promote id sync");
+}
+
+TEST(ReaderChecks, CollectIdSyncOnlyBeforeV3) {
+  for (int version : {2, 3}) {
+    TraceBuilder t(version);
+    PacketSpec p;
+    p.version = version;
+    t.Packet(p, [](ByteWriter& b) {
+      WriteEventHeader(b, 4, kStart);
+      b.Vint(-5);
+    });
+    std::vector<Event> evs;
+    Status s = ReadAll(t.bytes(), &evs);
+    if (version == 2) {
+      EXPECT_EQ(s.field(), "collect: collect id sync");
+    } else {
+      ASSERT_TRUE(s.ok()) << s.ToString();  // objects adopted from a finished domain
+      EXPECT_EQ(evs[0].obj_id, 4);
+    }
+  }
+}
+
+TEST(ReaderChecks, CacheVerification) {
+  TraceBuilder t;
+  PacketSpec p;
+  p.verifier = CacheVerifier{4242, 1, 0};
+  t.Packet(p, [](ByteWriter&) {});
+  Status s = ReadAll(t.bytes());
+  EXPECT_EQ(s.field(), "packet header: cache verification");
+  EXPECT_EQ(s.byte_offset(), std::optional<std::uint64_t>(t.bytes().size() - 66 + 38));
+}
+
+TEST(ReaderChecks, InconsistentLocationInfo) {
+  TraceBuilder t;
+  const std::size_t off = t.Packet({}, [](ByteWriter& b) {
+    LocationWriter lw;
+    const std::vector<Location> a = {{"a.ml", 1, 2, 3, "f"}};
+    const std::vector<Location> c = {{"a.ml", 9, 2, 3, "f"}};
+    WriteEventHeader(b, 1, kStart);
+    lw.Put(b, 77, a);
+    WriteEventHeader(b, 1, kStart);
+    lw.Put(b, 77, a);  // same frames again: fine
+    WriteEventHeader(b, 1, kStart);
+    lw.Put(b, 77, c);
+  });
+  Status s = ReadAll(t.bytes());
+  EXPECT_EQ(s.field(), "location: consistent location info");
+  ASSERT_TRUE(s.byte_offset().has_value());
+  EXPECT_GT(*s.byte_offset(), off + 30);
+}
+
+TEST(ReaderChecks, DefnameIndexOnEmptySlot) {
+  TraceBuilder t;
+  t.Packet({}, [](ByteWriter& b) {
+    WriteEventHeader(b, 1, kStart);
+    b.U64(5);
+    b.U8(1);
+    const std::uint64_t word = 1 | (31ull << kFilenameShift) | (4ull << kDefnameShift);
+    b.U32(static_cast<std::uint32_t>(word));
+    b.U16(static_cast<std::uint16_t>(word >> 32));
+    b.String("new.ml");
+  });
+  Status s = ReadAll(t.bytes());
+  EXPECT_EQ(s.code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(s.field(), "location: defname MTF index");
+  EXPECT_EQ(s.bit_offset(), std::optional<std::uint8_t>(3));
+}
+
+TEST(ReaderChecks, RunningOffTheEndOfAPacket) {
+  TraceBuilder t;
+  PacketSpec p;
+  p.id_end = 1;
+  t.Packet(p, [](ByteWriter& b) { ShortAlloc(b, kStart, 0, 5); });
+  Status s = ReadAll(t.bytes());
+  EXPECT_EQ(s.code(), ErrorCode::kTruncated);
+  EXPECT_EQ(s.field(), "backtrace: codeword");
+  EXPECT_EQ(s.byte_offset(), std::optional<std::uint64_t>(t.bytes().size()));
+}
+
+TEST(ReaderChecks, NegativeCommonPrefix) {
+  TraceBuilder t;
+  PacketSpec p;
+  p.id_end = 1;
+  t.Packet(p, [](ByteWriter& b) {
+    WriteEventHeader(b, 101, kStart);
+    b.Vint(-3);
+    b.U8(0);
+  });
+  EXPECT_EQ(ReadAll(t.bytes()).field(), "alloc: common_prefix");
+}
+
+TEST(ReaderChecks, HeaderErrorsInLaterPackets) {
+  {
+    TraceBuilder t;
+    PacketSpec p;
+    p.version = 3;  // header layout of v3 in a v2 trace: allowed per packet, as memtrace
+    t.Packet(p, [](ByteWriter&) {});
+    EXPECT_TRUE(ReadAll(t.bytes()).ok());
+  }
+  {
+    TraceBuilder t;
+    t.Packet({}, [](ByteWriter&) {});
+    auto b = t.bytes();
+    b[b.size() - 66 + 28] = 9;  // version 9
+    Status s = ReadAll(b);
+    EXPECT_EQ(s.code(), ErrorCode::kUnsupportedVersion);
+    EXPECT_EQ(s.byte_offset(), std::optional<std::uint64_t>(b.size() - 66 + 28));
+  }
+  {
+    TraceBuilder t;
+    t.Packet({}, [](ByteWriter&) {});
+    auto b = t.bytes();
+    b[b.size() - 66] ^= 0xff;
+    EXPECT_EQ(ReadAll(b).field(), "packet header: magic");
+  }
+}
+
+TEST(ReaderChecks, V2PacketsThatDoNotContinueAreSkipped) {
+  TraceBuilder t;
+  PacketSpec p;
+  p.id_begin = 5;  // the stream is at id 0
+  p.id_end = 6;
+  t.Packet(p, [](ByteWriter& b) { ShortAlloc(b, kStart); });
+  std::vector<ReaderWarning> w;
+  std::vector<Event> evs;
+  ASSERT_TRUE(ReadAll(t.bytes(), &evs, &w).ok());
+  EXPECT_TRUE(evs.empty());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].message, "skipping bad packet at id 0 5-6");
+}
+
+TEST(ReaderChecks, V3DomainsHaveTheirOwnState) {
+  TraceBuilder t(3);
+  for (std::uint16_t d : {1, 2}) {
+    PacketSpec p;
+    p.version = 3;
+    p.domain = d;
+    p.id_begin = 10000 * d;
+    p.id_end = 10000 * d + 1;
+    t.Packet(p, [](ByteWriter& b) { ShortAlloc(b, kStart + 1); });  // same time: per domain
+  }
+  std::vector<Event> evs;
+  ASSERT_TRUE(ReadAll(t.bytes(), &evs).ok());
+  ASSERT_EQ(evs.size(), 2u);
+  EXPECT_EQ(evs[0].domain, 1);
+  EXPECT_EQ(evs[0].obj_id, 10000);
+  EXPECT_EQ(evs[1].obj_id, 20000);
+}
+
+TEST(ReaderChecks, NextEventTellsEndFromError) {
+  TraceBuilder t;
+  PacketSpec p;
+  p.id_end = 1;
+  t.Packet(p, [](ByteWriter& b) { ShortAlloc(b, kStart + 1); });
+  auto good = TraceReader::Open(MemorySource(t.bytes()));
+  ASSERT_TRUE(good.ok());
+  EXPECT_NE((*good)->NextEvent(), nullptr);
+  EXPECT_EQ((*good)->NextEvent(), nullptr);
+  EXPECT_TRUE((*good)->status().ok());
+  auto bytes = t.bytes();
+  bytes.back() = 7;  // nencoded 7 with nothing after it
+  auto bad = TraceReader::Open(MemorySource(bytes));
+  ASSERT_TRUE(bad.ok());
+  EXPECT_EQ((*bad)->NextEvent(), nullptr);
+  EXPECT_EQ((*bad)->status().code(), ErrorCode::kTruncated);
+  EXPECT_EQ((*bad)->NextEvent(), nullptr);  // sticky
+  EXPECT_EQ((*bad)->Next().status().code(), ErrorCode::kTruncated);
+}
+
+TEST(ReaderChecks, InfoPacketChecks) {
+  TraceBuilder t;
+  auto b = t.bytes();
+  EXPECT_EQ(ReadAll(std::vector<std::uint8_t>(b.begin(), b.begin() + 40)).code(),
+            ErrorCode::kTruncated);
+  EXPECT_EQ(ReadAll(std::vector<std::uint8_t>(b.begin(), b.end() - 1)).field(),
+            "trace info packet size");
+  auto c = b;
+  c[66 + 3] = static_cast<std::uint8_t>((c[66 + 3] & 1) | (2 << 1));  // code 2, not trace info
+  EXPECT_EQ(ReadAll(c).field(), "trace info packet code");
+}
+
+}  // namespace
+}  // namespace mpo::memtrace

@@ -1,0 +1,418 @@
+#include "core/memtrace/text_dump.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdarg>
+#include <unordered_set>
+#include <vector>
+
+namespace mpo::memtrace {
+namespace {
+
+class Borrowed : public ByteSource {
+ public:
+  explicit Borrowed(ByteSource& s) : s_(s) {}
+  Result<std::size_t> ReadAt(std::uint64_t o, std::span<std::uint8_t> out) override {
+    return s_.ReadAt(o, out);
+  }
+  std::uint64_t size() const override { return s_.size(); }
+
+ private:
+  ByteSource& s_;
+};
+
+// printf into the sink through a line buffer (flushed when large).
+class Printer {
+ public:
+  explicit Printer(TextSink& out) : out_(out) {}
+  ~Printer() { Flush(); }
+  void operator()(const char* fmt, ...) __attribute__((format(printf, 2, 3))) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if (static_cast<std::size_t>(n) < sizeof buf) {
+      pending_.append(buf, n);
+    } else {
+      std::string big(n + 1, '\0');
+      va_start(ap, fmt);
+      std::vsnprintf(big.data(), big.size(), fmt, ap);
+      va_end(ap);
+      big.resize(n);
+      pending_ += big;
+    }
+    if (pending_.size() > (1 << 16)) Flush();
+  }
+  void Str(std::string_view s) {
+    pending_.append(s);
+    if (pending_.size() > (1 << 16)) Flush();
+  }
+  void Flush() {
+    if (!pending_.empty()) out_.Write(pending_);
+    pending_.clear();
+  }
+
+ private:
+  TextSink& out_;
+  std::string pending_;
+};
+
+std::uint64_t Le(const std::uint8_t* p, int n) {
+  std::uint64_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+// The raw packet walk of oracle_dump.ml (fixed v2 offsets) / oracle_dump3.ml.
+Status RawWalk(ByteSource& src, bool v3_format, Printer& p) {
+  const std::uint64_t len = src.size();
+  std::uint64_t off = 0;
+  for (int i = 0;; ++i) {
+    if (off + 66 > len) {
+      if (off != len) p("trailing_bytes %" PRIu64 "\n", len - off);
+      return Status::Ok();
+    }
+    std::uint8_t h[68] = {};
+    auto got = src.ReadAt(off, h);
+    if (!got.ok()) return got.status();
+    const std::uint64_t size_bits = Le(h + 4, 4);
+    const std::int64_t size = static_cast<std::int64_t>(size_bits / 8);
+    const unsigned version = static_cast<unsigned>(Le(h + 28, 2));
+    int d = 0;
+    char dom[32] = "";
+    if (v3_format && version >= 3) {
+      d = 2;
+      std::snprintf(dom, sizeof dom, " domain=%u", static_cast<unsigned>(Le(h + 38, 2)));
+    }
+    p("packet %d off=%" PRIu64 " size=%" PRId64 " magic=0x%08" PRIx64
+      " version=%u time_begin=%" PRIu64 " time_end=%" PRIu64 " flush_duration=%" PRIu64
+      " pid=%" PRIu64 "%s verifier_ix=%u verifier_pred=%u verifier_value=0x%016" PRIx64
+      " alloc_id_begin=%" PRIu64 " alloc_id_end=%" PRIu64 "\n",
+      i, off, size, Le(h, 4), version, Le(h + 8, 8), Le(h + 16, 8), Le(h + 24, 4), Le(h + 30, 8),
+      dom, static_cast<unsigned>(Le(h + 38 + d, 2)), static_cast<unsigned>(Le(h + 40 + d, 2)),
+      Le(h + 42 + d, 8), Le(h + 50 + d, 8), Le(h + 58 + d, 8));
+    if (size <= 0) {
+      p("bad_packet_size %" PRId64 "\n", size);
+      return Status::Ok();
+    }
+    off += static_cast<std::uint64_t>(size);
+  }
+}
+
+bool FirstPacketIsV3(ByteSource& src) {
+  std::uint8_t h[30];
+  auto got = src.ReadAt(0, h);
+  return got.ok() && *got == sizeof h && Le(h + 28, 2) >= 3;
+}
+
+std::string LocList(const std::vector<Location>& locs) {
+  std::string s;
+  for (std::size_t i = 0; i < locs.size(); ++i) {
+    if (i) s += " | ";
+    s += LocationToString(locs[i]);
+  }
+  return s;
+}
+
+Status MissingLocation(OcamlInt code) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "invalid location code %08" PRIx64 " (never defined)",
+                OcamlUnsigned(code));
+  return Status(ErrorCode::kCorrupt, buf).WithField("backtrace: location code");
+}
+
+std::string FormatG17(double d) {
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  if (std::isnan(d)) return "nan";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  return buf;
+}
+
+}  // namespace
+
+std::unique_ptr<ByteSource> BorrowSource(ByteSource& source) {
+  return std::make_unique<Borrowed>(source);
+}
+
+std::string OcamlQuoted(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      case '\b': out += "\\b"; break;
+      default:
+        if (c >= ' ' && c <= '~') {
+          out += static_cast<char>(c);
+        } else {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\%03u", c);
+          out += buf;
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string OcamlHexFloat(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "infinity" : "-infinity";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%a", d);
+  return buf;
+}
+
+Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& progress) {
+  Printer p(out);
+  const bool v3 = FirstPacketIsV3(source);
+  p(v3 ? "# oracle_dump3 v1 (memtrace HEAD reader)\n"
+       : "# oracle_dump v1 (memtrace 0.2.3 reader)\n");
+  p("file_size %" PRIu64 "\n", source.size());
+  MPO_RETURN_IF_ERROR(RawWalk(source, v3, p));
+  auto opened = TraceReader::Open(BorrowSource(source));
+  if (!opened.ok()) return opened.status();
+  TraceReader& r = **opened;
+  const Info& info = r.info();
+  p("info.sample_rate %s %s\n", FormatG17(info.sample_rate).c_str(),
+    OcamlHexFloat(info.sample_rate).c_str());
+  p("info.word_size %d\n", info.word_size);
+  p("info.executable_name %s\n", OcamlQuoted(info.executable_name).c_str());
+  p("info.host_name %s\n", OcamlQuoted(info.host_name).c_str());
+  p("info.ocaml_runtime_params %s\n", OcamlQuoted(info.ocaml_runtime_params).c_str());
+  p("info.pid %" PRId64 "\n", info.pid);
+  if (v3) p("info.initial_domain %d\n", info.initial_domain);
+  p("info.start_time %" PRId64 "\n", info.start_time);
+  if (info.context)
+    p("info.context some %s\n", OcamlQuoted(*info.context).c_str());
+  else
+    p("info.context none\n");
+  std::int64_t n = 0, na = 0, np = 0, nc = 0, nmin = 0, nmaj = 0, next = 0, max_bt = 0;
+  OcamlInt tot_samples = 0, tot_words = 0;
+  std::int64_t last_dt = 0;
+  std::unordered_set<OcamlInt> used;
+  std::string line;
+  while (true) {
+    auto ev = r.Next();
+    if (!ev.ok()) return ev.status();
+    if (*ev == nullptr) break;
+    const Event& e = **ev;
+    if (progress) progress(r.offset(), r.file_size());
+    const std::int64_t dt =
+        static_cast<std::int64_t>(static_cast<std::uint64_t>(e.time) - info.start_time);
+    last_dt = dt;
+    char dom[24] = "";
+    if (v3) std::snprintf(dom, sizeof dom, " dom=%u", e.domain);
+    switch (e.kind) {
+      case EventKind::kAlloc: {
+        ++na;
+        tot_samples = OcamlAdd(tot_samples, e.nsamples);
+        tot_words = OcamlAdd(tot_words, e.length);
+        max_bt = std::max<std::int64_t>(max_bt, e.backtrace.size());
+        switch (e.source) {
+          case AllocationSource::kMinor: ++nmin; break;
+          case AllocationSource::kMajor: ++nmaj; break;
+          case AllocationSource::kExternal: ++next; break;
+        }
+        p("ev %" PRId64 " dt=%" PRId64 "%s alloc id=%" PRId64 " src=%s len=%" PRId64
+          " nsamples=%" PRId64 " common_prefix=%" PRId64 " bt_len=%zu\n",
+          n, dt, dom, e.obj_id, AllocationSourceName(e.source), e.length, e.nsamples,
+          e.common_prefix, e.backtrace.size());
+        line = "  bt ";
+        char hex[24];
+        for (std::size_t i = 0; i < e.backtrace.size(); ++i) {
+          used.insert(e.backtrace[i]);
+          int k = std::snprintf(hex, sizeof hex, i ? ",%" PRIx64 : "%" PRIx64,
+                                OcamlUnsigned(e.backtrace[i]));
+          line.append(hex, k);
+        }
+        line += '\n';
+        p.Str(line);
+        break;
+      }
+      case EventKind::kPromote:
+        ++np;
+        p("ev %" PRId64 " dt=%" PRId64 "%s promote id=%" PRId64 "\n", n, dt, dom, e.obj_id);
+        break;
+      case EventKind::kCollect:
+        ++nc;
+        p("ev %" PRId64 " dt=%" PRId64 "%s collect id=%" PRId64 "\n", n, dt, dom, e.obj_id);
+        break;
+    }
+    ++n;
+  }
+  std::vector<OcamlInt> codes(used.begin(), used.end());
+  std::sort(codes.begin(), codes.end());
+  p("locations %zu\n", codes.size());
+  for (OcamlInt code : codes) {
+    const std::vector<Location>* locs = r.LookupLocation(code);
+    if (locs == nullptr) return MissingLocation(code);
+    p("loc %" PRIx64 " %zu ", OcamlUnsigned(code), locs->size());
+    p.Str(LocList(*locs));
+    p.Str("\n");
+  }
+  p("summary events=%" PRId64 " allocs=%" PRId64 " minor=%" PRId64 " major=%" PRId64
+    " external=%" PRId64 " promotes=%" PRId64 " collects=%" PRId64 " total_nsamples=%" PRId64
+    " total_len_words=%" PRId64 " max_bt_len=%" PRId64 " last_dt=%" PRId64 "\n",
+    n, na, nmin, nmaj, next, np, nc, tot_samples, tot_words, max_bt, last_dt);
+  return Status::Ok();
+}
+
+Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
+                      const ProgressFn& progress) {
+  Printer p(out);
+  ReaderOptions opts;
+  opts.parse_backtraces = parse_backtraces;
+  auto opened = TraceReader::Open(BorrowSource(source), opts);
+  if (!opened.ok()) return opened.status();
+  TraceReader& r = **opened;
+  // memtrace HEAD's dump_trace (the tool that reads v3) adds the domain to alloc lines.
+  const bool head_format = r.version() >= 3;
+  std::string line;
+  while (true) {
+    auto ev = r.Next();
+    if (!ev.ok()) return ev.status();
+    if (*ev == nullptr) break;
+    const Event& e = **ev;
+    if (progress) progress(r.offset(), r.file_size());
+    const std::int64_t dt =
+        static_cast<std::int64_t>(static_cast<std::uint64_t>(e.time) - r.info().start_time);
+    p("%010" PRId64 " ", dt);
+    switch (e.kind) {
+      case EventKind::kAlloc: {
+        const char* src = e.source == AllocationSource::kMinor   ? "alloc"
+                          : e.source == AllocationSource::kMajor ? "alloc_major"
+                                                                 : "alloc_ext";
+        if (head_format) {
+          p("%010" PRId64 " %s %" PRId64 " len=%" PRId64 " dom=%u % 4" PRId64 ":", e.obj_id, src,
+            e.nsamples, e.length, e.domain, e.common_prefix);
+        } else {
+          p("%010" PRId64 " %s %" PRId64 " len=%" PRId64 " % 4" PRId64 ":", e.obj_id, src,
+            e.nsamples, e.length, e.common_prefix);
+        }
+        line.clear();
+        for (OcamlInt code : e.backtrace) {
+          const std::vector<Location>* locs = r.LookupLocation(code);
+          if (locs == nullptr) {
+            p.Str(line);
+            return MissingLocation(code);
+          }
+          if (locs->empty()) {
+            line += " $" + std::to_string(code);
+          } else {
+            for (const Location& l : *locs) {
+              line += ' ';
+              line += LocationToString(l);
+            }
+          }
+        }
+        line += '\n';
+        p.Str(line);
+        break;
+      }
+      case EventKind::kPromote: p("%010" PRId64 " promote\n", e.obj_id); break;
+      case EventKind::kCollect: p("%010" PRId64 " collect\n", e.obj_id); break;
+    }
+  }
+  return Status::Ok();
+}
+
+namespace {
+
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c >= 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);  // bytes, not UTF-8 code points
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  out += '"';
+  return out;
+}
+
+}  // namespace
+
+Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
+                      const ProgressFn& progress) {
+  Printer p(out);
+  ReaderOptions opts;
+  opts.parse_backtraces = parse_backtraces;
+  auto opened = TraceReader::Open(BorrowSource(source), opts);
+  if (!opened.ok()) return opened.status();
+  TraceReader& r = **opened;
+  const Info& info = r.info();
+  p("{\"info\":{\"version\":%d,\"sample_rate\":%s,\"word_size\":%d,\"executable_name\":%s,"
+    "\"host_name\":%s,\"ocaml_runtime_params\":%s,\"pid\":%" PRId64
+    ",\"initial_domain\":%d,\"start_time\":%" PRId64 ",\"context\":%s}}\n",
+    r.version(), std::isfinite(info.sample_rate) ? FormatG17(info.sample_rate).c_str() : "null",
+    info.word_size, JsonString(info.executable_name).c_str(), JsonString(info.host_name).c_str(),
+    JsonString(info.ocaml_runtime_params).c_str(), info.pid, info.initial_domain, info.start_time,
+    info.context ? JsonString(*info.context).c_str() : "null");
+  std::unordered_set<OcamlInt> used;
+  std::string line;
+  for (std::int64_t i = 0;; ++i) {
+    auto ev = r.Next();
+    if (!ev.ok()) return ev.status();
+    if (*ev == nullptr) break;
+    const Event& e = **ev;
+    if (progress) progress(r.offset(), r.file_size());
+    const std::int64_t dt =
+        static_cast<std::int64_t>(static_cast<std::uint64_t>(e.time) - info.start_time);
+    if (e.kind != EventKind::kAlloc) {
+      p("{\"i\":%" PRId64 ",\"dt\":%" PRId64 ",\"dom\":%u,\"ev\":\"%s\",\"id\":%" PRId64 "}\n", i,
+        dt, e.domain, e.kind == EventKind::kPromote ? "promote" : "collect", e.obj_id);
+      continue;
+    }
+    p("{\"i\":%" PRId64 ",\"dt\":%" PRId64 ",\"dom\":%u,\"ev\":\"alloc\",\"id\":%" PRId64
+      ",\"src\":\"%s\",\"len\":%" PRId64 ",\"nsamples\":%" PRId64 ",\"common_prefix\":%" PRId64,
+      i, dt, e.domain, e.obj_id, AllocationSourceName(e.source), e.length, e.nsamples,
+      e.common_prefix);
+    if (parse_backtraces) {
+      line = ",\"bt\":[";
+      char hex[24];
+      for (std::size_t k = 0; k < e.backtrace.size(); ++k) {
+        used.insert(e.backtrace[k]);
+        line.append(hex, std::snprintf(hex, sizeof hex, k ? ",\"%" PRIx64 "\"" : "\"%" PRIx64 "\"",
+                                       OcamlUnsigned(e.backtrace[k])));
+      }
+      line += ']';
+      p.Str(line);
+    }
+    p.Str("}\n");
+  }
+  std::vector<OcamlInt> codes(used.begin(), used.end());
+  std::sort(codes.begin(), codes.end());
+  p.Str("{\"locations\":{");
+  for (std::size_t k = 0; k < codes.size(); ++k) {
+    p(k ? ",\"%" PRIx64 "\":[" : "\"%" PRIx64 "\":[", OcamlUnsigned(codes[k]));
+    const std::vector<Location>* locs = r.LookupLocation(codes[k]);
+    if (locs != nullptr) {
+      for (std::size_t j = 0; j < locs->size(); ++j) {
+        const Location& l = (*locs)[j];
+        p("%s{\"defname\":%s,\"file\":%s,\"line\":%" PRId64 ",\"start\":%" PRId64
+          ",\"end\":%" PRId64 "}",
+          j ? "," : "", JsonString(l.defname).c_str(), JsonString(l.filename).c_str(), l.line,
+          l.start_char, l.end_char);
+      }
+    }
+    p.Str("]");
+  }
+  p.Str("}}\n");
+  return Status::Ok();
+}
+
+}  // namespace mpo::memtrace

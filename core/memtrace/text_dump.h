@@ -1,0 +1,69 @@
+// Text forms of a trace.
+//
+// - Oracle dump: the golden format of ../shared/testdata/memtrace/*.oracle_dump.txt (see
+//   golden-format-tools/oracle_dump.ml for v1/v2 traces, oracle_dump3.ml for v3): a raw
+//   walk of every packet header, the trace info, every event and backtrace, the
+//   locations used, a summary. Byte-identical to memtrace's output for valid traces.
+// - dump_trace: memtrace's `dump_trace` tool output, the format users know (0.2.3's for
+//   v1/v2 traces; HEAD's, which adds `dom=N` to alloc lines, for v3).
+// - JSON lines: {"info":{...}} first, then one object per event
+//   {"i":N,"dt":US,"dom":D,"ev":"alloc","id":ID,"src":"minor|major|external","len":W,
+//    "nsamples":N,"common_prefix":P,"bt":["hexcode",...]} (bt absent without backtraces;
+//   promote/collect have i, dt, dom, ev, id), and last {"locations":{"hexcode":
+//   [{"defname":..,"file":..,"line":..,"start":..,"end":..},...],...}} for every code
+//   used.
+// All three stream: lines are written as events are read. On a decoding error the lines
+// written so far stay written and the typed error is returned.
+#pragma once
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "core/base/status.h"
+#include "core/memtrace/byte_io.h"
+#include "core/memtrace/trace_reader.h"
+
+namespace mpo::memtrace {
+
+class TextSink {
+ public:
+  virtual ~TextSink() = default;
+  virtual void Write(std::string_view s) = 0;
+};
+
+class StringTextSink : public TextSink {
+ public:
+  void Write(std::string_view s) override { text.append(s); }
+  std::string text;
+};
+
+class FileTextSink : public TextSink {
+ public:
+  explicit FileTextSink(std::FILE* f) : f_(f) {}
+  void Write(std::string_view s) override { std::fwrite(s.data(), 1, s.size(), f_); }
+
+ private:
+  std::FILE* f_;
+};
+
+// Called now and then with (bytes decoded so far, file size), for progress bars.
+using ProgressFn = std::function<void(std::uint64_t, std::uint64_t)>;
+
+// `source` is read twice (raw header walk, then decoding); it is not owned.
+Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& progress = {});
+// Without backtraces, alloc lines end after the common prefix (memtrace's fast path).
+Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces = true,
+                      const ProgressFn& progress = {});
+Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
+                      const ProgressFn& progress = {});
+
+// A non-owning ByteSource over another one.
+std::unique_ptr<ByteSource> BorrowSource(ByteSource& source);
+
+// OCaml's `%S` (String.escaped inside double quotes) and `%h` (hex float).
+std::string OcamlQuoted(std::string_view s);
+std::string OcamlHexFloat(double d);
+
+}  // namespace mpo::memtrace

@@ -1,0 +1,35 @@
+#include "core/memtrace/trace_copy.h"
+
+#include "core/memtrace/text_dump.h"
+#include "core/memtrace/trace_reader.h"
+#include "core/memtrace/trace_writer.h"
+
+namespace mpo::memtrace {
+
+Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats,
+                 const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
+  auto reader = TraceReader::Open(BorrowSource(in));
+  if (!reader.ok()) return reader.status();
+  TraceReader& r = **reader;
+  WriterOptions opts;
+  opts.format_version = format_version;
+  opts.adopt_object_ids = true;
+  auto writer = TraceWriter::Create(out, r.info(), opts);
+  if (!writer.ok()) return writer.status();
+  TraceWriter& w = **writer;
+  const LocationLookup lookup = [&r](OcamlInt code) { return r.LookupLocation(code); };
+  std::uint64_t n = 0;
+  while (true) {
+    auto ev = r.Next();
+    if (!ev.ok()) return ev.status();
+    if (*ev == nullptr) break;
+    if (progress) progress(r.offset(), r.file_size());
+    Status s = w.PutEvent(**ev, lookup);
+    if (!s.ok()) return Status(s).WithField("event " + std::to_string(n) + ": " + s.field());
+    ++n;
+  }
+  if (stats) stats->events = n;
+  return w.Flush();
+}
+
+}  // namespace mpo::memtrace

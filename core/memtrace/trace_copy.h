@@ -1,0 +1,23 @@
+// Decode a trace and write it again (memtrace's test/copy.ml): the basis of the
+// byte-identity conformance checks and of `memtrace copy`.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "core/base/status.h"
+#include "core/memtrace/byte_io.h"
+
+namespace mpo::memtrace {
+
+struct CopyStats {
+  std::uint64_t events = 0;
+};
+
+// Reads `in` and writes the same events to `out` in format `format_version` (2 or 3).
+// Streaming. Fails with the reader's or the writer's typed error.
+// `progress` (optional) gets (bytes read so far, input size) now and then.
+Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats = nullptr,
+                 const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
+
+}  // namespace mpo::memtrace

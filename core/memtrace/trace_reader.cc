@@ -1,0 +1,401 @@
+#include "core/memtrace/trace_reader.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace mpo::memtrace {
+
+const char* AllocationSourceName(AllocationSource s) {
+  switch (s) {
+    case AllocationSource::kMinor: return "minor";
+    case AllocationSource::kMajor: return "major";
+    case AllocationSource::kExternal: return "external";
+  }
+  return "?";
+}
+
+namespace {
+
+Status Corrupt(const char* field, std::string message, std::uint64_t offset) {
+  return Status(ErrorCode::kCorrupt, std::move(message)).WithField(field).AtOffset(offset);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<TraceReader>> TraceReader::Open(std::unique_ptr<ByteSource> source,
+                                                       ReaderOptions options) {
+  std::unique_ptr<TraceReader> r(new TraceReader(std::move(source), options));
+  r->file_size_ = r->source_->size();
+  Status s = r->ReadInfo();
+  if (!s.ok()) return s;
+  return r;
+}
+
+Result<std::unique_ptr<TraceReader>> TraceReader::OpenFile(const std::string& path,
+                                                           ReaderOptions options) {
+  auto src = OpenFileSource(path);
+  if (!src.ok()) return src.status();
+  return Open(std::move(*src), options);
+}
+
+Status TraceReader::ReadInfo() {
+  std::uint8_t hdr[kHeaderSizeV3];
+  auto got = source_->ReadAt(0, hdr);
+  if (!got.ok()) return got.status();
+  ByteReader hin(std::span<const std::uint8_t>(hdr, *got), 0);
+  MPO_RETURN_IF_ERROR(ReadPacketHeader(hin, &info_header_));
+  const std::uint64_t size = info_header_.packet_size_bits / 8;
+  if (size > options_.max_packet_bytes)
+    return Status(ErrorCode::kOutOfRange, "trace info packet of " + std::to_string(size) +
+                                              " bytes exceeds the limit of " +
+                                              std::to_string(options_.max_packet_bytes))
+        .WithField("packet header: packet_size")
+        .AtOffset(4);
+  const std::size_t hsize = info_header_.header_size();
+  packet_buf_.resize(size - hsize);
+  auto body = source_->ReadAt(hsize, packet_buf_);
+  if (!body.ok()) return body.status();
+  if (*body < packet_buf_.size())
+    return Status(ErrorCode::kTruncated, "trace info packet declares " + std::to_string(size) +
+                                             " bytes but the file has " +
+                                             std::to_string(file_size_))
+        .WithField("trace info packet size")
+        .AtOffset(4);
+  ByteReader in(packet_buf_, hsize);
+  const std::uint64_t ev_off = in.offset();
+  EventHeader ev = ReadEventHeader(in, info_header_.time_begin, info_header_.time_end);
+  if (!in.ok()) return in.status();
+  if (ev.code != static_cast<unsigned>(EventCode::kTraceInfo))
+    return Corrupt("trace info packet code",
+                   "first event has code " + std::to_string(ev.code) + ", expected trace info (0)",
+                   ev_off);
+  if (ev.time != info_header_.time_begin)
+    return Corrupt("trace info packet time",
+                   "trace info time " + std::to_string(ev.time) + " differs from packet start " +
+                       std::to_string(info_header_.time_begin),
+                   ev_off);
+  info_.start_time = info_header_.time_begin;
+  info_.sample_rate = in.Float("trace info: sample_rate");
+  info_.word_size = in.U8("trace info: word_size");
+  info_.executable_name = std::string(in.String("trace info: executable_name"));
+  info_.host_name = std::string(in.String("trace info: host_name"));
+  info_.ocaml_runtime_params = std::string(in.String("trace info: ocaml_runtime_params"));
+  info_.pid = static_cast<std::int64_t>(in.U64("trace info: pid"));
+  info_.initial_domain = info_header_.domain;
+  if (info_header_.version >= 2) {
+    std::string_view ctx = in.String("trace info: context");
+    if (!ctx.empty()) info_.context = std::string(ctx);
+  }
+  if (!in.ok()) return in.status();
+  if (in.remaining() != 0)
+    return Corrupt("trace info packet done",
+                   std::to_string(in.remaining()) + " bytes left after the trace info event",
+                   in.offset());
+  legacy_ = info_header_.version < 3;
+  next_packet_off_ = size;
+  return Status::Ok();
+}
+
+Result<TraceReader::DomainState*> TraceReader::Domain(std::uint16_t id) {
+  auto it = domains_.find(id);
+  if (it != domains_.end()) return it->second.get();
+  if (domains_.size() >= options_.max_domains)
+    return Status(ErrorCode::kOutOfRange,
+                  "more than " + std::to_string(options_.max_domains) + " domains")
+        .WithField("packet header: domain")
+        .AtOffset(packet_off_ + 38);
+  auto st = std::make_unique<DomainState>();
+  st->last_timestamp = info_.start_time;
+  st->backtraces.set_max_length(options_.max_backtrace_length);
+  DomainState* p = st.get();
+  domains_.emplace(id, std::move(st));
+  return p;
+}
+
+bool TraceReader::Bad(Status s) {
+  error_ = std::move(s);
+  return false;
+}
+
+Status TraceReader::LoadPacket(bool* end) {
+  *end = false;
+  while (true) {
+    const std::uint64_t off = next_packet_off_;
+    if (off >= file_size_) {
+      *end = true;
+      return Status::Ok();
+    }
+    std::uint8_t hdr[kHeaderSizeV3];
+    auto got = source_->ReadAt(off, hdr);
+    if (!got.ok()) return got.status();
+    const std::size_t avail = *got;
+    const bool v3 = avail >= 30 && (hdr[28] | (hdr[29] << 8)) == 3;
+    if (avail < (v3 ? kHeaderSizeV3 : kHeaderSizeV2)) {
+      warnings_.push_back({off, "skipping truncated packet (" + std::to_string(avail) +
+                                    " bytes left, less than a packet header)"});
+      *end = true;
+      return Status::Ok();
+    }
+    ByteReader hin(std::span<const std::uint8_t>(hdr, avail), off);
+    packet_off_ = off;
+    MPO_RETURN_IF_ERROR(ReadPacketHeader(hin, &packet_));
+    const std::uint64_t size = packet_.packet_size_bits / 8;
+    if (size > options_.max_packet_bytes)
+      return Status(ErrorCode::kOutOfRange, "packet of " + std::to_string(size) +
+                                                " bytes exceeds the limit of " +
+                                                std::to_string(options_.max_packet_bytes))
+          .WithField("packet header: packet_size")
+          .AtOffset(off + 4);
+    const std::size_t hsize = packet_.header_size();
+    if (off + size > file_size_) {
+      warnings_.push_back({off, "skipping truncated packet (" + std::to_string(size) +
+                                    " bytes declared, " + std::to_string(file_size_ - off) +
+                                    " present)"});
+      next_packet_off_ = file_size_;
+      *end = true;
+      return Status::Ok();
+    }
+    next_packet_off_ = off + size;
+    ++packets_read_;
+    auto dom = Domain(packet_.domain);
+    if (!dom.ok()) return dom.status();
+    DomainState* d = *dom;
+    const std::uint64_t verifier_off = off + (packet_.version >= 3 ? 40 : 38);
+    if (legacy_) {
+      // memtrace 0.2.3 checks the verifier while reading the header, then skips packets
+      // that do not continue the stream.
+      if (options_.parse_backtraces && !d->backtraces.Check(packet_.verifier))
+        return Corrupt("packet header: cache verification",
+                       "backtrace cache differs from the writer's", verifier_off);
+      if (!(d->last_timestamp <= packet_.time_begin &&
+            d->alloc_id == OcamlIntOfInt64(packet_.alloc_id_begin))) {
+        warnings_.push_back({off, "skipping bad packet at id " + std::to_string(d->alloc_id) + " " +
+                                      std::to_string(packet_.alloc_id_begin) + "-" +
+                                      std::to_string(packet_.alloc_id_end)});
+        continue;
+      }
+    }
+    if (packet_.pid != info_.pid) {
+      warnings_.push_back({off, "skipping bad packet (wrong pid: " + std::to_string(packet_.pid) +
+                                    ", but tracing " + std::to_string(info_.pid) + ")"});
+      continue;
+    }
+    if (!legacy_ && options_.parse_backtraces && !d->backtraces.Check(packet_.verifier))
+      return Corrupt("packet header: cache verification",
+                     "backtrace cache differs from the writer's", verifier_off);
+    packet_buf_.resize(size - hsize);
+    auto body = source_->ReadAt(off + hsize, packet_buf_);
+    if (!body.ok()) return body.status();
+    if (*body != packet_buf_.size())
+      return Status(ErrorCode::kIo, "short read inside the file").AtOffset(off + hsize);
+    cursor_ = ByteReader(packet_buf_, off + hsize);
+    dom_ = d;
+    alloc_id_ = legacy_ ? d->alloc_id : OcamlIntOfInt64(packet_.alloc_id_begin);
+    in_packet_ = true;
+    return Status::Ok();
+  }
+}
+
+bool TraceReader::ParseEvent(bool* produced) {
+  *produced = false;
+  ByteReader& in = cursor_;
+  const std::uint64_t ev_off = in.offset();
+  EventHeader h = ReadEventHeader(in, packet_.time_begin, packet_.time_end);
+  if (!in.ok()) return Bad(in.status());
+  DomainState& d = *dom_;
+  if (!(d.last_timestamp <= h.time))
+    return Bad(Corrupt("event header: monotone timestamps",
+                       "event time " + std::to_string(h.time) + " is before the previous event's " +
+                           std::to_string(d.last_timestamp),
+                       ev_off));
+  d.last_timestamp = h.time;
+  Event& e = event_;
+  e.time = h.time;
+  e.domain = packet_.domain;
+  e.backtrace = {};
+  switch (h.code) {
+    case static_cast<unsigned>(EventCode::kTraceInfo):
+      return Bad(Corrupt("event header: code", "multiple trace-info events present", ev_off));
+    case static_cast<unsigned>(EventCode::kLocation): {
+      OcamlInt code;
+      const std::uint64_t body_off = in.offset();
+      d.locations.GetCompact(in, strings_, &code, &loc_scratch_);
+      if (!in.ok()) return Bad(in.status());
+      bool inserted;
+      FrameRun* run = locs_.Find(code, true, &inserted);
+      if (inserted) {
+        *run = FrameRun{static_cast<std::uint32_t>(frames_.size()),
+                        static_cast<std::uint32_t>(loc_scratch_.size())};
+        frames_.insert(frames_.end(), loc_scratch_.begin(), loc_scratch_.end());
+      } else if (!std::equal(loc_scratch_.begin(), loc_scratch_.end(), frames_.begin() + run->begin,
+                             frames_.begin() + run->begin + run->count)) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "location code %llx",
+                      static_cast<unsigned long long>(OcamlUnsigned(code)));
+        return Bad(Corrupt("location: consistent location info",
+                           std::string(buf) + " redefined with different frames", body_off));
+      }
+      return true;
+    }
+    case static_cast<unsigned>(EventCode::kPromote):
+    case static_cast<unsigned>(EventCode::kCollect): {
+      const bool promote = h.code == static_cast<unsigned>(EventCode::kPromote);
+      const std::uint64_t at = in.offset();
+      const OcamlInt delta = in.Vint(promote ? "promote: obj_id_delta" : "collect: obj_id_delta");
+      if (!in.ok()) return Bad(in.status());
+      if (delta < 0 && (promote || legacy_))
+        return Bad(Corrupt(promote ? "promote: promote id sync" : "collect: collect id sync",
+                           "negative id delta " + std::to_string(delta), at));
+      e.kind = promote ? EventKind::kPromote : EventKind::kCollect;
+      e.obj_id = OcamlSub(OcamlSub(alloc_id_, 1), delta);
+      *produced = true;
+      return true;
+    }
+    default: break;
+  }
+  // Allocations.
+  e.kind = EventKind::kAlloc;
+  std::uint32_t nencoded;
+  OcamlInt common;
+  std::uint64_t common_off;
+  if (h.code == static_cast<unsigned>(EventCode::kAlloc)) {
+    e.length = in.Vint("alloc: length");
+    e.nsamples = in.Vint("alloc: nsamples");
+    const std::uint64_t src_off = in.offset();
+    const std::uint8_t src = in.U8("alloc: source");
+    if (!in.ok()) return Bad(in.status());
+    if (src > 2)
+      return Bad(Corrupt("alloc: source",
+                         "allocation source " + std::to_string(src) + " is not 0..2", src_off));
+    e.source = static_cast<AllocationSource>(src);
+    common_off = in.offset();
+    common = in.Vint("alloc: common_prefix");
+    nencoded = in.U16("alloc: new_suffix");
+  } else {
+    e.length = h.code - 100;
+    e.nsamples = 1;
+    e.source = AllocationSource::kMinor;
+    common_off = in.offset();
+    common = in.Vint("short alloc: common_prefix");
+    nencoded = in.U8("short alloc: new_suffix");
+  }
+  if (!in.ok()) return Bad(in.status());
+  e.common_prefix = common;
+  if (options_.parse_backtraces) {
+    if (common < 0)
+      return Bad(Corrupt("alloc: common_prefix", "negative common prefix " + std::to_string(common),
+                         common_off));
+    e.backtrace = d.backtraces.Get(in, nencoded, common);
+  } else {
+    BacktraceReader::Skip(in, nencoded);
+  }
+  if (!in.ok()) return Bad(in.status());
+  e.obj_id = alloc_id_;
+  alloc_id_ = OcamlAdd(alloc_id_, 1);
+  *produced = true;
+  return true;
+}
+
+Result<const Event*> TraceReader::Next() {
+  const Event* e = NextEvent();
+  if (e == nullptr && !error_.ok()) return error_;
+  return e;
+}
+
+const Event* TraceReader::NextEvent() {
+  if (!error_.ok() || done_) [[unlikely]]
+    return nullptr;
+  while (true) {
+    if (!in_packet_) [[unlikely]] {
+      bool end;
+      Status s = LoadPacket(&end);
+      if (!s.ok()) {
+        error_ = std::move(s);
+        return nullptr;
+      }
+      if (end) {
+        done_ = true;
+        return nullptr;
+      }
+    }
+    if (cursor_.remaining() == 0) [[unlikely]] {
+      in_packet_ = false;
+      if (legacy_) dom_->alloc_id = alloc_id_;
+      if (packet_.alloc_id_end != alloc_id_) {
+        error_ = Corrupt("packet: alloc id sync",
+                         "packet ends at alloc id " + std::to_string(alloc_id_) +
+                             " but its header says " + std::to_string(packet_.alloc_id_end),
+                         packet_off_ + packet_.header_size() - 8);
+        return nullptr;
+      }
+      continue;
+    }
+    bool produced;
+    // The error path is rare: ParseEvent stores it in error_ (no Status per event).
+    if (!ParseEvent(&produced)) [[unlikely]]
+      return nullptr;
+    if (produced) return &event_;
+  }
+}
+
+bool TraceReader::SkipToNextPacket() {
+  // Only when the failing packet's header (and so its size) was valid.
+  if (error_.ok() || next_packet_off_ <= packet_off_) return false;
+  error_ = Status();
+  in_packet_ = false;
+  if (legacy_ && dom_ != nullptr && error_.ok())
+    dom_->alloc_id = OcamlIntOfInt64(packet_.alloc_id_end);
+  return true;
+}
+
+const std::vector<Location>* TraceReader::LookupLocation(OcamlInt code) const {
+  auto m = materialized_.find(code);
+  if (m != materialized_.end()) return &m->second;
+  bool inserted;
+  const FrameRun* run = const_cast<CodeTable&>(locs_).Find(code, false, &inserted);
+  if (run == nullptr) return nullptr;
+  std::vector<Location> v;
+  v.reserve(run->count);
+  for (std::uint32_t i = 0; i < run->count; ++i)
+    v.push_back(Materialize(frames_[run->begin + i], strings_));
+  return &materialized_.emplace(code, std::move(v)).first->second;
+}
+
+std::vector<OcamlInt> TraceReader::LocationCodes() const { return locs_.codes; }
+
+TraceReader::FrameRun* TraceReader::CodeTable::Find(OcamlInt code, bool insert, bool* inserted) {
+  *inserted = false;
+  auto slot_of = [](OcamlInt c, std::size_t mask) {
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(c) * 0x9e3779b97f4a7c15ull) >> 32) &
+           mask;
+  };
+  if (!slots.empty()) {
+    const std::size_t mask = slots.size() - 1;
+    for (std::size_t i = slot_of(code, mask);; i = (i + 1) & mask) {
+      if (slots[i] == 0) break;
+      if (codes[slots[i] - 1] == code) return &runs[slots[i] - 1];
+    }
+  }
+  if (!insert) return nullptr;
+  if ((codes.size() + 1) * 2 > slots.size()) {
+    std::vector<std::uint32_t> grown(slots.empty() ? 1024 : slots.size() * 2, 0);
+    const std::size_t mask = grown.size() - 1;
+    for (std::uint32_t k = 0; k < codes.size(); ++k) {
+      std::size_t i = slot_of(codes[k], mask);
+      while (grown[i] != 0) i = (i + 1) & mask;
+      grown[i] = k + 1;
+    }
+    slots.swap(grown);
+  }
+  const std::size_t mask = slots.size() - 1;
+  std::size_t i = slot_of(code, mask);
+  while (slots[i] != 0) i = (i + 1) & mask;
+  codes.push_back(code);
+  runs.push_back(FrameRun{0, 0});
+  slots[i] = static_cast<std::uint32_t>(codes.size());
+  *inserted = true;
+  return &runs.back();
+}
+
+}  // namespace mpo::memtrace

@@ -1,0 +1,304 @@
+#include "core/memtrace/trace_writer.h"
+
+#include <string>
+
+namespace mpo::memtrace {
+
+namespace {
+// Upper bound on an event's fixed-size part plus its backtrace or location body.
+constexpr std::size_t kMaxEventSize = 100 + kMaxBacktraceLength;
+static_assert(kMaxBacktraceLength >= kMaxLocationLength);
+constexpr std::size_t kMaxPendingLocations = 128;
+
+Status Invalid(std::string m) { return Status(ErrorCode::kInvalidArgument, std::move(m)); }
+}  // namespace
+
+struct TraceWriter::DomainWriter {
+  DomainWriter(std::uint16_t d, ColumnPacking packing, std::int64_t start)
+      : domain(d), locations(packing), packet(kMaxPacketSize), time_start(start), time_end(start) {}
+  std::uint16_t domain;
+  LocationWriter locations;
+  BacktraceWriter backtraces;
+  std::vector<std::pair<OcamlInt, const std::vector<Location>*>> new_locs;
+  std::vector<OcamlInt> last_backtrace;
+  ByteWriter packet;
+  PacketHeaderSlots header{};
+  std::int64_t time_start;
+  std::int64_t time_end;
+  OcamlInt start_id = 0;  // first object id of this packet
+  OcamlInt next_id = 0;
+  OcamlInt last_id = 0;  // end of the current chunk (v3)
+};
+
+TraceWriter::TraceWriter(ByteSink& sink, const Info& info, WriterOptions options)
+    : sink_(sink), info_(info), options_(std::move(options)), location_packet_(kMaxPacketSize) {}
+
+TraceWriter::~TraceWriter() = default;
+
+Result<std::unique_ptr<TraceWriter>> TraceWriter::Create(ByteSink& sink, const Info& info,
+                                                         WriterOptions options) {
+  if (options.format_version != 2 && options.format_version != 3)
+    return Invalid("format version must be 2 or 3, not " + std::to_string(options.format_version));
+  if (options.obj_ids_per_chunk <= 0) return Invalid("obj_ids_per_chunk must be positive");
+  if (options.format_version < 3 && info.initial_domain != 0)
+    return Invalid("format v2 has no domains; initial_domain must be 0");
+  std::unique_ptr<TraceWriter> w(new TraceWriter(sink, info, std::move(options)));
+  w->pid_ = w->options_.getpid ? w->options_.getpid() : info.pid;
+  const int version = w->options_.format_version;
+  // The trace-info packet.
+  ByteWriter b(kMaxPacketSize);
+  PacketHeaderSlots h =
+      WritePacketHeader(b, version, w->pid_, info.initial_domain, CacheVerifier{});
+  WriteEventHeader(b, static_cast<unsigned>(EventCode::kTraceInfo), info.start_time);
+  b.Float(info.sample_rate);
+  b.U8(info.word_size);
+  b.String(info.executable_name);
+  b.String(info.host_name);
+  b.String(info.ocaml_runtime_params);
+  b.U64(static_cast<std::uint64_t>(info.pid));
+  b.String(info.context ? *info.context : std::string());
+  if (!b.ok()) return Status(b.status()).WithField("trace info");
+  FinishPacketHeader(b, h, info.start_time, info.start_time, 0, 0);
+  MPO_RETURN_IF_ERROR(sink.Write(b.bytes()));
+  auto first = w->WriterFor(info.initial_domain);
+  if (!first.ok()) return first.status();
+  return w;
+}
+
+void TraceWriter::TakeChunk(DomainWriter& w) {
+  w.next_id = global_ids_;
+  global_ids_ = OcamlAdd(global_ids_, options_.obj_ids_per_chunk);
+  w.last_id = OcamlAdd(w.next_id, options_.obj_ids_per_chunk);
+}
+
+void TraceWriter::NewPacket(DomainWriter& w) {
+  if (options_.format_version >= 3 && !(w.next_id < w.last_id)) TakeChunk(w);
+  w.start_id = w.next_id;
+}
+
+Result<TraceWriter::DomainWriter*> TraceWriter::WriterFor(std::uint16_t domain) {
+  if (last_ != nullptr && domain == last_domain_) return last_;
+  if (options_.format_version < 3 && domain != info_.initial_domain)
+    return Invalid("format v2 has no domains; event for domain " + std::to_string(domain));
+  if (last_ != nullptr) {
+    Status s = FlushAt(*last_, last_->time_end);
+    if (!s.ok()) return s;
+  }
+  auto it = writers_.find(domain);
+  if (it == writers_.end()) {
+    auto w = std::make_unique<DomainWriter>(domain, options_.column_packing, info_.start_time);
+    if (options_.format_version >= 3) {
+      NewPacket(*w);
+    }
+    w->header =
+        WritePacketHeader(w->packet, options_.format_version, pid_, domain, CacheVerifier{});
+    it = writers_.emplace(domain, std::move(w)).first;
+  }
+  last_ = it->second.get();
+  last_domain_ = domain;
+  return last_;
+}
+
+Status TraceWriter::FlushAt(DomainWriter& w, std::int64_t now) {
+  if (!stopped_.ok()) return stopped_;
+  if (options_.getpid && options_.getpid() != pid_) {
+    stopped_ = Status(ErrorCode::kFailedPrecondition,
+                      "the process id changed (fork): the trace belongs to the parent");
+    return stopped_;
+  }
+  const int version = options_.format_version;
+  std::size_t i = 0;
+  while (i < w.new_locs.size()) {
+    ByteWriter& b = location_packet_;
+    b.Reset();
+    PacketHeaderSlots h = WritePacketHeader(b, version, pid_, w.domain, CacheVerifier{});
+    while (i < w.new_locs.size() && b.remaining() > kMaxLocationLength) {
+      WriteEventHeader(b, static_cast<unsigned>(EventCode::kLocation), w.time_start);
+      w.locations.Put(b, w.new_locs[i].first, *w.new_locs[i].second);
+      ++i;
+    }
+    FinishPacketHeader(b, h, w.time_start, w.time_start, w.start_id, w.start_id);
+    Status s = b.ok() ? sink_.Write(b.bytes()) : b.status();
+    if (!s.ok()) return stopped_ = s;
+  }
+  FinishPacketHeader(w.packet, w.header, w.time_start, w.time_end, w.start_id, w.next_id);
+  Status s = w.packet.ok() ? sink_.Write(w.packet.bytes()) : w.packet.status();
+  if (!s.ok()) return stopped_ = s;
+  w.time_start = now;
+  w.time_end = now;
+  w.new_locs.clear();
+  w.packet.Reset();
+  NewPacket(w);
+  w.header = WritePacketHeader(w.packet, version, pid_, w.domain, w.backtraces.NextVerifier());
+  return Status::Ok();
+}
+
+bool TraceWriter::NeedsFlush(const DomainWriter& w, std::int64_t now) const {
+  return w.packet.remaining() < kMaxEventSize || w.new_locs.size() > kMaxPendingLocations ||
+         static_cast<std::int64_t>(static_cast<std::uint64_t>(now) - w.time_start) >
+             kPacketMaxTime ||
+         (options_.format_version >= 3 && !(w.next_id < w.last_id));
+}
+
+// The per-event helpers return bool and fill *err only on failure: constructing a Status
+// per event is measurable.
+bool TraceWriter::BeginEvent(DomainWriter& w, unsigned code, std::int64_t now, Error* err) {
+  if (NeedsFlush(w, now)) [[unlikely]] {
+    Status s = FlushAt(w, now);
+    if (!s.ok()) {
+      err->emplace(std::move(s));
+      return false;
+    }
+  }
+  w.time_end = now;
+  WriteEventHeader(w.packet, code, now);
+  return true;
+}
+
+bool TraceWriter::CheckUsable(std::uint16_t domain, std::int64_t time, Error* err) {
+  if (stopped_.ok() && last_ != nullptr && domain == last_domain_ && time >= last_->time_end)
+      [[likely]]
+    return true;
+  if (!stopped_.ok()) {
+    err->emplace(stopped_);
+    return false;
+  }
+  auto w = WriterFor(domain);
+  if (!w.ok()) {
+    err->emplace(w.status());
+    return false;
+  }
+  if (time < (*w)->time_end) {
+    err->emplace(Invalid("out-of-order timestamps: " + std::to_string(time) + " < " +
+                         std::to_string((*w)->time_end)));
+    return false;
+  }
+  return true;
+}
+
+Result<OcamlInt> TraceWriter::NextAllocId(std::uint16_t domain) {
+  if (!stopped_.ok()) return stopped_;
+  auto w = WriterFor(domain);
+  if (!w.ok()) return w.status();
+  DomainWriter& d = **w;
+  if (options_.format_version >= 3 && !(d.next_id < d.last_id))
+    MPO_RETURN_IF_ERROR(FlushAt(d, d.time_end));
+  return d.next_id;
+}
+
+Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, OcamlInt length,
+                                       OcamlInt nsamples, AllocationSource source,
+                                       std::span<const OcamlInt> bt, const LocationLookup& lookup) {
+  Error err;
+  if (!CheckUsable(domain, time, &err)) return std::move(*err);
+  DomainWriter& w = *last_;
+  std::size_t common = 0;
+  const std::size_t limit = std::min(bt.size(), w.last_backtrace.size());
+  while (common < limit && bt[common] == w.last_backtrace[common]) ++common;
+  const std::size_t new_len = bt.size() - common;
+  w.last_backtrace.assign(bt.begin(), bt.end());
+  const bool is_short = 1 <= length && length <= 16 && source == AllocationSource::kMinor &&
+                        nsamples == 1 && new_len < 256;
+  if (!BeginEvent(
+          w,
+          is_short ? 100 + static_cast<unsigned>(length) : static_cast<unsigned>(EventCode::kAlloc),
+          time, &err))
+    return std::move(*err);
+  const OcamlInt id = w.next_id;
+  w.next_id = OcamlAdd(w.next_id, 1);
+  ByteWriter& b = w.packet;
+  std::size_t len_at;
+  if (is_short) {
+    b.Vint(static_cast<OcamlInt>(common));
+    len_at = b.Skip(1);
+  } else {
+    b.Vint(length);
+    b.Vint(nsamples);
+    b.U8(static_cast<std::uint8_t>(source));
+    b.Vint(static_cast<OcamlInt>(common));
+    len_at = b.Skip(2);
+  }
+  Status lookup_error;
+  const std::uint32_t nencoded = w.backtraces.Put(b, id, bt, common, [&](std::size_t i) {
+    const std::vector<Location>* locs = lookup(bt[i]);
+    if (locs == nullptr) {
+      if (lookup_error.ok())
+        lookup_error =
+            Status(ErrorCode::kNotFound, "no frames for location code " + std::to_string(bt[i]))
+                .WithField("backtrace");
+      static const std::vector<Location> kNone;
+      w.new_locs.emplace_back(bt[i], &kNone);
+    } else {
+      w.new_locs.emplace_back(bt[i], locs);
+    }
+  });
+  if (is_short)
+    b.Update8(len_at, static_cast<std::uint8_t>(nencoded));
+  else
+    b.Update16(len_at, static_cast<std::uint16_t>(nencoded));
+  if (!b.ok()) return stopped_ = b.status();
+  if (!lookup_error.ok()) return stopped_ = lookup_error;
+  return id;
+}
+
+Status TraceWriter::PutIdEvent(std::uint16_t domain, std::int64_t time, OcamlInt obj_id,
+                               bool promote) {
+  Error err;
+  if (!CheckUsable(domain, time, &err)) return std::move(*err);
+  DomainWriter& w = *last_;
+  const OcamlInt delta = OcamlSub(OcamlSub(w.next_id, 1), obj_id);
+  if (delta < 0 && (promote || options_.format_version < 3))
+    return Invalid(std::string(promote ? "promotion" : "collection") + " of object " +
+                   std::to_string(obj_id) + ", which is not allocated yet");
+  if (!BeginEvent(w, static_cast<unsigned>(promote ? EventCode::kPromote : EventCode::kCollect),
+                  time, &err))
+    return std::move(*err);
+  // The delta is taken after a possible flush, as memtrace does (a new chunk moves next_id).
+  w.packet.Vint(OcamlSub(OcamlSub(w.next_id, 1), obj_id));
+  if (!w.packet.ok()) return stopped_ = w.packet.status();
+  return Status::Ok();
+}
+
+Status TraceWriter::PutPromote(std::uint16_t domain, std::int64_t time, OcamlInt obj_id) {
+  return PutIdEvent(domain, time, obj_id, true);
+}
+
+Status TraceWriter::PutCollect(std::uint16_t domain, std::int64_t time, OcamlInt obj_id) {
+  return PutIdEvent(domain, time, obj_id, false);
+}
+
+Status TraceWriter::PutEvent(const Event& ev, const LocationLookup& lookup) {
+  switch (ev.kind) {
+    case EventKind::kPromote: return PutPromote(ev.domain, ev.time, ev.obj_id);
+    case EventKind::kCollect: return PutCollect(ev.domain, ev.time, ev.obj_id);
+    case EventKind::kAlloc: break;
+  }
+  Error err;
+  if (!CheckUsable(ev.domain, ev.time, &err)) return std::move(*err);
+  DomainWriter& w = *last_;
+  // The id this alloc will get: a flush before it takes a new chunk when this one is spent.
+  OcamlInt expected = w.next_id;
+  if (options_.format_version >= 3 && !(w.next_id < w.last_id)) expected = global_ids_;
+  if (expected != ev.obj_id && options_.adopt_object_ids) {
+    if (w.packet.pos() > PacketHeaderSize(options_.format_version) || !w.new_locs.empty())
+      MPO_RETURN_IF_ERROR(FlushAt(w, w.time_end));
+    const OcamlInt chunk = options_.obj_ids_per_chunk;
+    const OcamlInt rem = ev.obj_id % chunk;
+    w.start_id = w.next_id = ev.obj_id;
+    w.last_id = OcamlAdd(OcamlSub(ev.obj_id, rem < 0 ? rem + chunk : rem), chunk);
+    if (w.last_id > global_ids_) global_ids_ = w.last_id;
+    expected = ev.obj_id;
+  }
+  if (expected != ev.obj_id)
+    return Invalid("incorrect allocation id: the event has " + std::to_string(ev.obj_id) +
+                   ", the writer assigns " + std::to_string(expected));
+  auto id = PutAlloc(ev.domain, ev.time, ev.length, ev.nsamples, ev.source, ev.backtrace, lookup);
+  return id.status();
+}
+
+Status TraceWriter::Flush() {
+  if (last_ == nullptr) return Status::Ok();
+  return FlushAt(*last_, last_->time_end);
+}
+
+}  // namespace mpo::memtrace
