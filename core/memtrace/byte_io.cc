@@ -7,26 +7,14 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/base/unique_fd.h"
+
 namespace mpo::memtrace {
 namespace {
 
 Status IoError(const std::string& what, const std::string& path, int err) {
   return Status(ErrorCode::kIo, what + " " + path + ": " + std::strerror(err));
 }
-
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 class FileSource : public ByteSource {
  public:
@@ -49,7 +37,7 @@ class FileSource : public ByteSource {
   std::uint64_t size() const override { return size_; }
 
  private:
-  Fd fd_;
+  UniqueFd fd_;
   std::uint64_t size_;
   std::string path_;
 };
@@ -86,7 +74,7 @@ class FileSink : public ByteSink {
   }
 
  private:
-  Fd fd_;
+  UniqueFd fd_;
   std::string path_;
 };
 

@@ -138,30 +138,6 @@ std::unique_ptr<ByteSource> BorrowSource(ByteSource& source) {
   return std::make_unique<Borrowed>(source);
 }
 
-std::string OcamlQuoted(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\b': out += "\\b"; break;
-      default:
-        if (c >= ' ' && c <= '~') {
-          out += static_cast<char>(c);
-        } else {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\%03u", c);
-          out += buf;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
-
 std::string OcamlHexFloat(double d) {
   if (std::isnan(d)) return "nan";
   if (std::isinf(d)) return d > 0 ? "infinity" : "-infinity";

@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/base/ocaml_quoted.h"
 #include "core/base/status.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/trace_reader.h"
@@ -62,8 +63,7 @@ Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
 // A non-owning ByteSource over another one.
 std::unique_ptr<ByteSource> BorrowSource(ByteSource& source);
 
-// OCaml's `%S` (String.escaped inside double quotes) and `%h` (hex float).
-std::string OcamlQuoted(std::string_view s);
+// OCaml's `%h` (hex float). (`%S` is mpo::OcamlQuoted, core/base/ocaml_quoted.h.)
 std::string OcamlHexFloat(double d);
 
 }  // namespace mpo::memtrace

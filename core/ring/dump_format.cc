@@ -4,30 +4,6 @@
 
 namespace mpo::ring {
 
-std::string OcamlQuoted(std::string_view bytes) {
-  std::string out = "\"";
-  for (unsigned char c : bytes) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\b': out += "\\b"; break;
-      default:
-        if (c >= 0x20 && c <= 0x7e) {
-          out += static_cast<char>(c);
-        } else {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\%03u", c);
-          out += buf;
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
-
 void GoldenLineWriter::Prefix(std::uint32_t ring, std::uint64_t ts, std::string_view kind) {
   text_ += std::to_string(ring);
   text_ += ' ';

@@ -17,14 +17,12 @@
 #include <string_view>
 #include <utility>
 
+#include "core/base/ocaml_quoted.h"
 #include "core/base/status.h"
 #include "core/ring/cursor.h"
 #include "core/ring/event_names.h"
 
 namespace mpo::ring {
-
-// OCaml's String.escaped inside double quotes (the %S conversion).
-std::string OcamlQuoted(std::string_view bytes);
 
 class GoldenLineWriter : public EventCallbacks {
  public:

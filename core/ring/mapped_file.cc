@@ -9,27 +9,14 @@
 #include <cstring>
 #include <utility>
 
+#include "core/base/unique_fd.h"
+
 namespace mpo::ring {
 namespace {
 
 Status IoError(const std::string& call, const std::string& path) {
   return Status(ErrorCode::kIo, call + " failed: " + std::strerror(errno)).WithField(path);
 }
-
-// Closes a descriptor on every path out of a function.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 }  // namespace
 
@@ -60,7 +47,7 @@ void MappedFile::Close(bool remove_file) {
 }
 
 Result<MappedFile> MappedFile::Create(const std::string& path, std::uint64_t size) {
-  Fd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, S_IRUSR | S_IWUSR));
+  UniqueFd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, S_IRUSR | S_IWUSR));
   if (fd.get() < 0) return IoError("open", path);
   if (::ftruncate(fd.get(), static_cast<off_t>(size)) != 0) return IoError("ftruncate", path);
   void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
@@ -73,7 +60,7 @@ Result<MappedFile> MappedFile::Create(const std::string& path, std::uint64_t siz
 }
 
 Result<MappedFile> MappedFile::OpenReadOnly(const std::string& path) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) {
     if (errno == ENOENT) {
       return Status(ErrorCode::kNotFound, "E_OPEN_FAILURE: no such file").WithField(path);

@@ -129,7 +129,7 @@ nlohmann::json ToJson(const DecodedEvent& e) {
     case Kind::kAlloc: j["buckets"] = e.buckets; break;
     case Kind::kUserCustom: {
       // Bytes, not text: OCaml's escaping (%S without the quotes) keeps them ASCII.
-      const std::string quoted = ring::OcamlQuoted(e.payload);
+      const std::string quoted = mpo::OcamlQuoted(e.payload);
       j["payload"] = quoted.substr(1, quoted.size() - 2);
       break;
     }
