@@ -6,152 +6,67 @@
 namespace mpo::ring {
 namespace {
 
-// Phase lists in the order of OCaml's ev_runtime_phase enum, release by release
-// (otherlibs/runtime_events/runtime_events.ml on the 5.0-5.3 branches; trunk after 5.3
-// for 5.4 and 5.5, which appended empty_minor).
-constexpr std::array<std::string_view, 40> kPhases50 = {
-    "explicit_gc_set",
-    "explicit_gc_stat",
-    "explicit_gc_minor",
-    "explicit_gc_major",
-    "explicit_gc_full_major",
-    "explicit_gc_compact",
-    "major",
-    "major_sweep",
-    "major_mark_roots",
-    "major_mark",
-    "minor",
-    "minor_local_roots",
-    "minor_finalized",
-    "explicit_gc_major_slice",
-    "finalise_update_first",
-    "finalise_update_last",
-    "interrupt_remote",
-    "major_ephe_mark",
-    "major_ephe_sweep",
-    "major_finish_marking",
-    "major_gc_cycle_domains",
-    "major_gc_phase_change",
-    "major_gc_stw",
-    "major_mark_opportunistic",
-    "major_slice",
-    "major_finish_cycle",
-    "minor_clear",
-    "minor_finalizers_oldify",
-    "minor_global_roots",
-    "minor_leave_barrier",
-    "stw_api_barrier",
-    "stw_handler",
-    "stw_leader",
-    "major_finish_sweeping",
-    "minor_finalizers_admin",
-    "minor_remembered_set",
-    "minor_remembered_set_promote",
-    "minor_local_roots_promote",
-    "domain_condition_wait",
-    "domain_resize_heap_reservation",
+// Every phase of OCaml's ev_runtime_phase enum in the order of the latest release, with
+// the release that introduced it (otherlibs/runtime_events/runtime_events.ml on the
+// 5.0-5.3 branches; trunk after 5.3 for 5.4 and 5.5). Releases only ever added phases
+// (5.2 appended the compaction phases, 5.3 inserted four memprof phases mid-list, 5.4
+// appended empty_minor), so a release's numbering is the position among the phases it has.
+struct PhaseEntry {
+  std::string_view name;
+  OcamlVersion since;
 };
 
-constexpr std::array<std::string_view, 44> kPhases52 = {
-    "explicit_gc_set",
-    "explicit_gc_stat",
-    "explicit_gc_minor",
-    "explicit_gc_major",
-    "explicit_gc_full_major",
-    "explicit_gc_compact",
-    "major",
-    "major_sweep",
-    "major_mark_roots",
-    "major_mark",
-    "minor",
-    "minor_local_roots",
-    "minor_finalized",
-    "explicit_gc_major_slice",
-    "finalise_update_first",
-    "finalise_update_last",
-    "interrupt_remote",
-    "major_ephe_mark",
-    "major_ephe_sweep",
-    "major_finish_marking",
-    "major_gc_cycle_domains",
-    "major_gc_phase_change",
-    "major_gc_stw",
-    "major_mark_opportunistic",
-    "major_slice",
-    "major_finish_cycle",
-    "minor_clear",
-    "minor_finalizers_oldify",
-    "minor_global_roots",
-    "minor_leave_barrier",
-    "stw_api_barrier",
-    "stw_handler",
-    "stw_leader",
-    "major_finish_sweeping",
-    "minor_finalizers_admin",
-    "minor_remembered_set",
-    "minor_remembered_set_promote",
-    "minor_local_roots_promote",
-    "domain_condition_wait",
-    "domain_resize_heap_reservation",
-    "compaction",
-    "compaction_evacuate",
-    "compaction_forward",
-    "compaction_release",
-};
-
-// 5.3: major_memprof_roots (9), minor_memprof_roots (13), minor_memprof_clean (14) and
-// major_memprof_clean (37) inserted; 5.4 appends empty_minor.
-constexpr std::array<std::string_view, 49> kPhases54 = {
-    "explicit_gc_set",
-    "explicit_gc_stat",
-    "explicit_gc_minor",
-    "explicit_gc_major",
-    "explicit_gc_full_major",
-    "explicit_gc_compact",
-    "major",
-    "major_sweep",
-    "major_mark_roots",
-    "major_memprof_roots",
-    "major_mark",
-    "minor",
-    "minor_local_roots",
-    "minor_memprof_roots",
-    "minor_memprof_clean",
-    "minor_finalized",
-    "explicit_gc_major_slice",
-    "finalise_update_first",
-    "finalise_update_last",
-    "interrupt_remote",
-    "major_ephe_mark",
-    "major_ephe_sweep",
-    "major_finish_marking",
-    "major_gc_cycle_domains",
-    "major_gc_phase_change",
-    "major_gc_stw",
-    "major_mark_opportunistic",
-    "major_slice",
-    "major_finish_cycle",
-    "minor_clear",
-    "minor_finalizers_oldify",
-    "minor_global_roots",
-    "minor_leave_barrier",
-    "stw_api_barrier",
-    "stw_handler",
-    "stw_leader",
-    "major_finish_sweeping",
-    "major_memprof_clean",
-    "minor_finalizers_admin",
-    "minor_remembered_set",
-    "minor_remembered_set_promote",
-    "minor_local_roots_promote",
-    "domain_condition_wait",
-    "domain_resize_heap_reservation",
-    "compaction",
-    "compaction_evacuate",
-    "compaction_forward",
-    "compaction_release",
-    "empty_minor",
-};
+constexpr std::array<PhaseEntry, 49> kPhases = {{
+    {"explicit_gc_set", OcamlVersion::k5_0},
+    {"explicit_gc_stat", OcamlVersion::k5_0},
+    {"explicit_gc_minor", OcamlVersion::k5_0},
+    {"explicit_gc_major", OcamlVersion::k5_0},
+    {"explicit_gc_full_major", OcamlVersion::k5_0},
+    {"explicit_gc_compact", OcamlVersion::k5_0},
+    {"major", OcamlVersion::k5_0},
+    {"major_sweep", OcamlVersion::k5_0},
+    {"major_mark_roots", OcamlVersion::k5_0},
+    {"major_memprof_roots", OcamlVersion::k5_3},
+    {"major_mark", OcamlVersion::k5_0},
+    {"minor", OcamlVersion::k5_0},
+    {"minor_local_roots", OcamlVersion::k5_0},
+    {"minor_memprof_roots", OcamlVersion::k5_3},
+    {"minor_memprof_clean", OcamlVersion::k5_3},
+    {"minor_finalized", OcamlVersion::k5_0},
+    {"explicit_gc_major_slice", OcamlVersion::k5_0},
+    {"finalise_update_first", OcamlVersion::k5_0},
+    {"finalise_update_last", OcamlVersion::k5_0},
+    {"interrupt_remote", OcamlVersion::k5_0},
+    {"major_ephe_mark", OcamlVersion::k5_0},
+    {"major_ephe_sweep", OcamlVersion::k5_0},
+    {"major_finish_marking", OcamlVersion::k5_0},
+    {"major_gc_cycle_domains", OcamlVersion::k5_0},
+    {"major_gc_phase_change", OcamlVersion::k5_0},
+    {"major_gc_stw", OcamlVersion::k5_0},
+    {"major_mark_opportunistic", OcamlVersion::k5_0},
+    {"major_slice", OcamlVersion::k5_0},
+    {"major_finish_cycle", OcamlVersion::k5_0},
+    {"minor_clear", OcamlVersion::k5_0},
+    {"minor_finalizers_oldify", OcamlVersion::k5_0},
+    {"minor_global_roots", OcamlVersion::k5_0},
+    {"minor_leave_barrier", OcamlVersion::k5_0},
+    {"stw_api_barrier", OcamlVersion::k5_0},
+    {"stw_handler", OcamlVersion::k5_0},
+    {"stw_leader", OcamlVersion::k5_0},
+    {"major_finish_sweeping", OcamlVersion::k5_0},
+    {"major_memprof_clean", OcamlVersion::k5_3},
+    {"minor_finalizers_admin", OcamlVersion::k5_0},
+    {"minor_remembered_set", OcamlVersion::k5_0},
+    {"minor_remembered_set_promote", OcamlVersion::k5_0},
+    {"minor_local_roots_promote", OcamlVersion::k5_0},
+    {"domain_condition_wait", OcamlVersion::k5_0},
+    {"domain_resize_heap_reservation", OcamlVersion::k5_0},
+    {"compaction", OcamlVersion::k5_2},
+    {"compaction_evacuate", OcamlVersion::k5_2},
+    {"compaction_forward", OcamlVersion::k5_2},
+    {"compaction_release", OcamlVersion::k5_2},
+    {"empty_minor", OcamlVersion::k5_4},
+}};
 
 // Counters only grew at the end: 11 in 5.0, 17 in 5.1 and 5.2, 26 from 5.3.
 constexpr std::array<std::string_view, 26> kCounters = {
@@ -187,18 +102,6 @@ constexpr std::array<std::string_view, 8> kLifecycle = {
     "ring_start",  "ring_stop",  "ring_pause",   "ring_resume",
     "fork_parent", "fork_child", "domain_spawn", "domain_terminate",
 };
-
-std::span<const std::string_view> Phases(OcamlVersion v) {
-  switch (v) {
-    case OcamlVersion::k5_0:
-    case OcamlVersion::k5_1: return kPhases50;
-    case OcamlVersion::k5_2: return kPhases52;
-    case OcamlVersion::k5_3: return std::span(kPhases54).first(48);
-    case OcamlVersion::k5_4:
-    case OcamlVersion::k5_5: return kPhases54;
-  }
-  return {};
-}
 
 std::size_t CounterCount(OcamlVersion v) {
   switch (v) {
@@ -236,7 +139,12 @@ std::string_view OcamlVersionName(OcamlVersion v) {
 }
 
 std::optional<std::string_view> PhaseName(OcamlVersion v, unsigned id) {
-  return Lookup(Phases(v), id);
+  unsigned position = 0;
+  for (const PhaseEntry& phase : kPhases) {
+    if (phase.since > v) continue;
+    if (position++ == id) return phase.name;
+  }
+  return std::nullopt;
 }
 
 std::optional<std::string_view> CounterName(OcamlVersion v, unsigned id) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "core/ring/event_names.h"
 
 namespace mpo::ring {
@@ -49,6 +51,19 @@ TEST(EventNames, NumberingDependsOnTheRelease) {
   EXPECT_EQ(LifecycleName(7), "domain_terminate");
   EXPECT_FALSE(LifecycleName(8).has_value());
   EXPECT_FALSE(PhaseName(OcamlVersion::k5_3, 8191).has_value());
+}
+
+TEST(EventNames, EachReleaseHasItsNumberOfPhases) {
+  const std::pair<OcamlVersion, unsigned> kCounts[] = {
+      {OcamlVersion::k5_0, 40}, {OcamlVersion::k5_1, 40}, {OcamlVersion::k5_2, 44},
+      {OcamlVersion::k5_3, 48}, {OcamlVersion::k5_4, 49}, {OcamlVersion::k5_5, 49}};
+  for (const auto& [version, count] : kCounts) {
+    EXPECT_TRUE(PhaseName(version, count - 1).has_value()) << OcamlVersionName(version);
+    EXPECT_FALSE(PhaseName(version, count).has_value()) << OcamlVersionName(version);
+  }
+  EXPECT_EQ(PhaseName(OcamlVersion::k5_3, 9), "major_memprof_roots");
+  EXPECT_EQ(PhaseName(OcamlVersion::k5_2, 9), "major_mark");
+  EXPECT_EQ(PhaseName(OcamlVersion::k5_3, 37), "major_memprof_clean");
 }
 
 TEST(EventNames, ParsesVersions) {
