@@ -5,8 +5,8 @@
 
 #include "tools/exit_code.h"
 #include "tools/memprof/memprof_commands.h"
-#include "tools/ring/events_command.h"
 #include "tools/memtrace/memtrace_command.h"
+#include "tools/ring/events_command.h"
 #include "tools/sampler/sample_command.h"
 
 int main(int argc, char** argv) {

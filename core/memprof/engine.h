@@ -609,22 +609,23 @@ class Domain {
       if (!config) break;
       const std::size_t i = es.active();
       Entry& e = es.at(i);
-      if (e.deleted() || e.runner != nullptr) {
-        es.set_active(i + 1);
-      } else if (!e.Called(CallbackKind::kAlloc)) {
+      // Deleted entries, and entries whose callback another thread is running, have
+      // nothing to run here; neither have entries whose pending callbacks are done.
+      const bool runnable = !e.deleted() && e.runner == nullptr;
+      if (runnable && !e.Called(CallbackKind::kAlloc)) {
         if (config->sampling()) {
           raised = RunAllocCallback(thread, pt, i);
           if (raised) break;
         } else {
           es.Delete(i);  // sampling stopped before its allocation callback could run
         }
-      } else if (e.promoted() && !e.Called(CallbackKind::kPromote)) {
+      } else if (runnable && e.promoted() && !e.Called(CallbackKind::kPromote)) {
         const UserData data = e.user_data;
         const auto& cb = config->tracker().promote;
         raised = RunCallback(thread, pt, i, CallbackKind::kPromote,
                              [&] { return cb ? cb(data) : CallbackResult::Drop(); });
         if (raised) break;
-      } else if (e.deallocated() && !e.Called(CallbackKind::kDealloc)) {
+      } else if (runnable && e.deallocated() && !e.Called(CallbackKind::kDealloc)) {
         const UserData data = e.user_data;
         const bool major = e.promoted() || !e.alloc_young();
         const auto& cb = major ? config->tracker().dealloc_major : config->tracker().dealloc_minor;

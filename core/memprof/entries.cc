@@ -44,7 +44,10 @@ std::size_t EntriesTable::Add(BlockAddr block, std::unique_ptr<Callstack> stash,
 std::unique_ptr<Callstack> EntriesTable::Unstash(std::size_t i) {
   Entry& e = t_[i];
   if (!e.stashed()) return nullptr;
-  std::unique_ptr<Callstack> owned(reinterpret_cast<Callstack*>(e.user_data));
+  // The entry's user-data word holds the stashed callstack's address until the allocation
+  // callback runs (OCaml stashes it the same way), keeping entries at 48 bytes.
+  std::unique_ptr<Callstack> owned(
+      reinterpret_cast<Callstack*>(e.user_data));  // NOLINT(performance-no-int-to-ptr)
   e.Set(entry_bits::kStashed, false);
   e.user_data = 0;
   return owned;

@@ -84,7 +84,7 @@ enum class EventCode : std::uint8_t {
 };
 inline constexpr int kEventTimeBits = 25;
 inline constexpr std::uint32_t kEventTimeMask = (1u << kEventTimeBits) - 1;
-inline constexpr std::int64_t kPacketMaxTime = 30 * 1000 * 1000;  // us
+inline constexpr std::int64_t kPacketMaxTime = std::int64_t{30} * 1000 * 1000;  // us
 static_assert(kPacketMaxTime < (std::int64_t{1} << kEventTimeBits));
 
 constexpr bool IsKnownEventCode(unsigned c) { return c <= 4 || (c >= 101 && c <= 116); }

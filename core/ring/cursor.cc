@@ -56,7 +56,7 @@ Result<std::string_view> DecodeCustomPayload(std::span<const std::uint64_t> payl
 
 namespace {
 
-Status HeaderError(ErrorCode code, MetadataWord word, const char* field, std::string why) {
+Status HeaderError(ErrorCode code, MetadataWord word, const char* field, const std::string& why) {
   return Status(code, "E_CORRUPT_STREAM: " + why)
       .WithField(std::string("metadata header: ") + field)
       .AtOffset(8 * word);

@@ -3,6 +3,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
@@ -50,7 +51,8 @@ struct RuntimeEvents::State {
     auto* slot = reinterpret_cast<char*>(file.data()) + geometry.CustomEventsOffset() +
                  index * kUserEventNameBytes;
     std::memset(slot, 0, kUserEventNameBytes);
-    std::memcpy(slot, names[index].data(), names[index].size());
+    // Names are at most 127 bytes, so the zeroed slot keeps a terminating NUL.
+    std::copy_n(names[index].data(), names[index].size(), slot);
   }
 };
 

@@ -44,7 +44,7 @@ using BlockId = std::uint64_t;
 inline constexpr std::uint64_t kMaxYoungWosize = 256;
 
 struct SimConfig {
-  std::uint64_t minor_heap_words = 256 * 1024;
+  std::uint64_t minor_heap_words = std::uint64_t{256} * 1024;
 };
 
 struct AllocOutcome {
