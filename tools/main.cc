@@ -3,6 +3,7 @@
 // turns a parse failure into CLI11's message and exit code 2.
 #include <CLI/CLI.hpp>
 
+#include "tools/demo/demo_command.h"
 #include "tools/exit_code.h"
 #include "tools/memprof/memprof_commands.h"
 #include "tools/memtrace/memtrace_command.h"
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
   mpo::tools::AddMemprofCommands(app);
   mpo::tools::AddEventsCommands(app);
   mpo::tools::AddMemtraceCommands(app);
+  mpo::tools::AddDemoCommands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,232 @@
+#include "tools/demo/read_back.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "core/memtrace/trace_reader.h"
+#include "core/ring/cursor.h"
+#include "core/ring/event_names.h"
+
+namespace mpo::tools::demo {
+namespace {
+
+using memtrace::EventKind;
+using memtrace::OcamlInt;
+
+std::string EventText(EventKind k) {
+  switch (k) {
+    case EventKind::kAlloc: return "alloc";
+    case EventKind::kPromote: return "promote";
+    case EventKind::kCollect: return "collect";
+  }
+  return "?";
+}
+
+}  // namespace
+
+void CheckTrace(const TraceExpectations& x, DemoReport& r, std::vector<std::string>& failures) {
+  auto reader = memtrace::TraceReader::OpenFile(x.path);
+  if (!reader.ok()) {
+    failures.push_back("trace: " + reader.status().message());
+    return;
+  }
+  memtrace::TraceReader& rd = **reader;
+  if (rd.version() != x.format_version) {
+    failures.push_back("trace: format version " + std::to_string(rd.version()));
+  }
+  std::size_t i = 0;
+  bool reported = false;
+  auto mismatch = [&](const std::string& what) {
+    if (!reported) {
+      failures.push_back("trace event " + std::to_string(i) + ": " + what);
+      reported = true;
+    }
+  };
+  std::map<OcamlInt, std::int64_t> alloc_time;
+  std::map<OcamlInt, std::pair<memtrace::AllocationSource, bool>> objects;  // promoted?
+  std::map<OcamlInt, std::int64_t> collect_time;
+  std::map<std::uint64_t, SiteFigures> sites;
+  std::unordered_map<OcamlInt, bool> codes;
+  while (const memtrace::Event* e = rd.NextEvent()) {
+    switch (e->kind) {
+      case EventKind::kAlloc: ++r.trace_allocs; break;
+      case EventKind::kPromote: ++r.trace_promotes; break;
+      case EventKind::kCollect: ++r.trace_collects; break;
+    }
+    if (i >= x.expected.size()) {
+      mismatch("not in what the engine saw (" + EventText(e->kind) + " of object " +
+               std::to_string(e->obj_id) + ")");
+    } else {
+      const Expected& want = x.expected[i];
+      if (e->kind != want.kind || e->obj_id != want.id) {
+        mismatch("trace has " + EventText(e->kind) + " of object " + std::to_string(e->obj_id) +
+                 ", the engine saw " + EventText(want.kind) + " of object " +
+                 std::to_string(want.id));
+      } else if (x.format_version == 3 && e->domain != want.stream) {
+        mismatch("domain " + std::to_string(e->domain) + ", expected " +
+                 std::to_string(want.stream));
+      } else if (e->kind == EventKind::kAlloc &&
+                 (e->length != want.length || e->nsamples != want.nsamples ||
+                  e->source != want.source ||
+                  !std::equal(e->backtrace.begin(), e->backtrace.end(), want.backtrace.begin(),
+                              want.backtrace.end()))) {
+        mismatch("allocation of object " + std::to_string(e->obj_id) +
+                 " differs (length, samples, source or backtrace)");
+      }
+    }
+    if (e->kind == EventKind::kAlloc) {
+      alloc_time[e->obj_id] = e->time;
+      objects[e->obj_id] = {e->source, false};
+      for (OcamlInt code : e->backtrace) codes.emplace(code, true);
+      // The allocation site: the innermost workload frame.
+      std::uint64_t site = 0;
+      for (auto it = e->backtrace.rbegin(); it != e->backtrace.rend(); ++it) {
+        const auto f = static_cast<std::uint64_t>(*it);
+        if (x.is_site(f)) {
+          site = f;
+          break;
+        }
+      }
+      SiteFigures& s = sites[site];
+      ++s.allocs;
+      s.samples += static_cast<std::uint64_t>(e->nsamples);
+      s.sampled_words += static_cast<std::uint64_t>(e->length);
+    } else if (e->kind == EventKind::kPromote) {
+      auto it = objects.find(e->obj_id);
+      if (it != objects.end()) it->second.second = true;
+    } else {
+      collect_time[e->obj_id] = e->time;
+    }
+    ++i;
+  }
+  if (!rd.status().ok()) failures.push_back("trace: " + rd.status().message());
+  if (!rd.warnings().empty()) {
+    failures.push_back("trace: reader warning: " + rd.warnings().front().message);
+  }
+  if (i < x.expected.size()) {
+    mismatch("trace ends; the engine saw " + std::to_string(x.expected.size()) + " events");
+  }
+  // Every location the trace names decodes to the frames we gave the tracer.
+  for (const auto& [code, unused] : codes) {
+    const auto* got = rd.LookupLocation(code);
+    const auto* want = x.frames->Lookup(code);
+    if (got == nullptr || *got != *want) {
+      failures.push_back("trace: locations of code " + std::to_string(code) + " differ");
+      break;
+    }
+  }
+  // Every object is collected once, after its allocation.
+  for (const auto& [id, src] : objects) {
+    auto c = collect_time.find(id);
+    if (c == collect_time.end()) {
+      failures.push_back("trace: object " + std::to_string(id) + " never collected");
+      break;
+    }
+    if (c->second < alloc_time[id]) {
+      failures.push_back("trace: object " + std::to_string(id) + " collected before its alloc");
+      break;
+    }
+    if (src.first == memtrace::AllocationSource::kExternal) continue;
+    ++r.sampled_blocks;
+    if (src.first == memtrace::AllocationSource::kMinor) {
+      ++r.minor_sampled;
+      if (src.second) ++r.promoted;
+    }
+    if (c->second >= x.teardown_us) ++r.survived_to_end;
+  }
+  for (auto& [frame, s] : sites) {
+    const auto* loc = x.frames->Lookup(static_cast<OcamlInt>(frame));
+    s.name = frame == 0 ? "(other)" : memtrace::LocationToString(loc->front());
+    r.sites.push_back(s);
+  }
+  std::sort(r.sites.begin(), r.sites.end(),
+            [](const SiteFigures& a, const SiteFigures& b) { return a.samples > b.samples; });
+}
+
+namespace {
+
+class RingTally : public ring::EventCallbacks {
+ public:
+  bool RuntimeBegin(std::uint32_t ring, std::uint64_t ts, unsigned phase) override {
+    ++begins;
+    open[{ring, phase}] = ts;
+    return true;
+  }
+  bool RuntimeEnd(std::uint32_t ring, std::uint64_t ts, unsigned phase) override {
+    ++ends;
+    auto it = open.find({ring, phase});
+    if (it != open.end()) {
+      auto& t = time[{ring, phase}];
+      t.first += 1;
+      t.second += ts - it->second;
+      open.erase(it);
+    } else {
+      ++unmatched;
+    }
+    return true;
+  }
+  bool RuntimeCounter(std::uint32_t, std::uint64_t, unsigned, std::uint64_t) override {
+    ++counters;
+    return true;
+  }
+  bool LifecycleEvent(std::uint32_t, std::uint64_t, unsigned kind, std::int64_t) override {
+    ++lifecycle;
+    if (kind == static_cast<unsigned>(ring::Lifecycle::kRingStop)) ++stops;
+    return true;
+  }
+  bool LostEvents(std::uint32_t, std::uint64_t words) override {
+    lost += words;
+    return true;
+  }
+  std::uint64_t begins = 0, ends = 0, counters = 0, lifecycle = 0, stops = 0, lost = 0;
+  std::uint64_t unmatched = 0;
+  std::map<std::pair<std::uint32_t, unsigned>, std::uint64_t> open;
+  std::map<std::pair<std::uint32_t, unsigned>, std::pair<std::uint64_t, std::uint64_t>> time;
+};
+
+// Words an event takes in the ring: header, timestamp, payload.
+std::uint64_t RingWords(std::uint64_t phases, std::uint64_t counters, std::uint64_t lifecycle,
+                        std::uint64_t stops) {
+  return 2 * phases + 3 * counters + 3 * lifecycle - stops;
+}
+
+}  // namespace
+
+void CheckRing(const std::string& path, const tracer::RingReporter::Written& w, DemoReport& r,
+               std::vector<std::string>& failures) {
+  auto cursor = ring::Cursor::OpenFile(path);
+  if (!cursor.ok()) {
+    failures.push_back("ring: " + cursor.status().message());
+    return;
+  }
+  RingTally tally;
+  while (true) {
+    auto n = cursor->ReadPoll(tally);
+    if (!n.ok()) {
+      failures.push_back("ring: " + n.status().message());
+      return;
+    }
+    if (*n == 0) break;
+  }
+  r.ring_events = tally.begins + tally.ends + tally.counters + tally.lifecycle;
+  r.ring_lost_words = tally.lost;
+  const std::uint64_t written_words = RingWords(w.begins + w.ends, w.counters, w.lifecycle, 1);
+  const std::uint64_t read_words =
+      RingWords(tally.begins + tally.ends, tally.counters, tally.lifecycle, tally.stops);
+  if (written_words != read_words + tally.lost) {
+    failures.push_back("ring: wrote " + std::to_string(written_words) + " words of events, read " +
+                       std::to_string(read_words) + " and " + std::to_string(tally.lost) +
+                       " reported lost");
+  }
+  if (tally.lost == 0 && (tally.unmatched != 0 || !tally.open.empty())) {
+    failures.push_back("ring: phase begin/end events do not pair up");
+  }
+  for (const auto& [key, t] : tally.time) {
+    auto name = ring::PhaseName(ring::OcamlVersion::k5_3, key.second);
+    r.phases.push_back(
+        {key.first, name ? std::string(*name) : std::to_string(key.second), t.first, t.second});
+  }
+}
+
+}  // namespace mpo::tools::demo
