@@ -3,8 +3,10 @@
 // turns a parse failure into CLI11's message and exit code 2.
 #include <CLI/CLI.hpp>
 
+#include "tools/corpus/corpus_command.h"
 #include "tools/demo/demo_command.h"
 #include "tools/exit_code.h"
+#include "tools/export/folded_command.h"
 #include "tools/memprof/memprof_commands.h"
 #include "tools/memtrace/memtrace_command.h"
 #include "tools/ring/events_command.h"
@@ -20,6 +22,8 @@ int main(int argc, char** argv) {
   mpo::tools::AddEventsCommands(app);
   mpo::tools::AddMemtraceCommands(app);
   mpo::tools::AddDemoCommands(app);
+  mpo::tools::AddMemtraceFoldedCommand(app);
+  mpo::tools::AddCorpusCommands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,86 @@
+#include "core/corpus/json_diff.h"
+
+#include <set>
+
+#include "core/corpus/decode.h"
+
+namespace mpo::corpus {
+namespace {
+
+using nlohmann::json;
+
+std::string Escape(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string Short(const json& j) {
+  std::string s = DumpJson(j);
+  if (s.size() > 200) s = s.substr(0, 197) + "...";
+  return s;
+}
+
+bool NumbersEqual(const json& a, const json& b) {
+  if (a.is_number_integer() && b.is_number_integer()) {
+    if (a.is_number_unsigned() && b.is_number_unsigned())
+      return a.get<std::uint64_t>() == b.get<std::uint64_t>();
+    // At least one is signed: compare through the sign first.
+    const bool a_neg = !a.is_number_unsigned() && a.get<std::int64_t>() < 0;
+    const bool b_neg = !b.is_number_unsigned() && b.get<std::int64_t>() < 0;
+    if (a_neg != b_neg) return false;
+    if (a_neg) return a.get<std::int64_t>() == b.get<std::int64_t>();
+    return a.get<std::uint64_t>() == b.get<std::uint64_t>();
+  }
+  return a.get<double>() == b.get<double>();
+}
+
+std::optional<JsonDifference> Diff(const json& e, const json& g, const std::string& path) {
+  auto differ = [&] { return JsonDifference{path, Short(e), Short(g)}; };
+  if (e.is_number() && g.is_number()) {
+    if (NumbersEqual(e, g)) return std::nullopt;
+    return differ();
+  }
+  if (e.type() != g.type()) return differ();
+  if (e.is_object()) {
+    for (auto it = e.begin(); it != e.end(); ++it) {
+      const std::string sub = path + "/" + Escape(it.key());
+      auto found = g.find(it.key());
+      if (found == g.end()) return JsonDifference{sub, Short(it.value()), "(absent)"};
+      if (auto d = Diff(it.value(), *found, sub)) return d;
+    }
+    for (auto it = g.begin(); it != g.end(); ++it) {
+      if (!e.contains(it.key()))
+        return JsonDifference{path + "/" + Escape(it.key()), "(absent)", Short(it.value())};
+    }
+    return std::nullopt;
+  }
+  if (e.is_array()) {
+    const std::size_t n = std::min(e.size(), g.size());
+    for (std::size_t i = 0; i < n; ++i)
+      if (auto d = Diff(e[i], g[i], path + "/" + std::to_string(i))) return d;
+    if (e.size() != g.size()) {
+      const std::string sub = path + "/" + std::to_string(n);
+      return e.size() > n ? JsonDifference{sub, Short(e[n]), "(absent: array ends)"}
+                          : JsonDifference{sub, "(absent: array ends)", Short(g[n])};
+    }
+    return std::nullopt;
+  }
+  if (e == g) return std::nullopt;
+  return differ();
+}
+
+}  // namespace
+
+std::optional<JsonDifference> FirstDifference(const json& expected, const json& got) {
+  return Diff(expected, got, "");
+}
+
+}  // namespace mpo::corpus

@@ -1,0 +1,537 @@
+// memtrace cases: traces written by our writer (v2, v3; v1 by rewriting v2 headers),
+// traces with hand-built packets for corners the writer never produces, and one case
+// per check the reader makes.
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "core/corpus/cases.h"
+#include "core/memtrace/byte_io.h"
+#include "core/memtrace/location_codec.h"
+#include "core/memtrace/packet_header.h"
+#include "core/memtrace/trace_writer.h"
+
+namespace mpo::corpus {
+namespace {
+
+using namespace mpo::memtrace;
+
+constexpr std::int64_t kStart = 1700000000000000;  // us since the epoch
+constexpr std::int64_t kPid = 4242;
+
+Info MakeInfo(int version) {
+  Info info;
+  info.sample_rate = 1e-4;
+  info.word_size = 64;
+  info.executable_name = "/corpus/prog.exe";
+  info.host_name = "corpus-host";
+  info.ocaml_runtime_params = "s=256k";
+  info.pid = kPid;
+  info.start_time = kStart;
+  if (version >= 3) info.context = "corpus";
+  return info;
+}
+
+// A writer over a byte vector plus a location table for the codes it is given.
+class Trace {
+ public:
+  explicit Trace(int version, WriterOptions o = {}) {
+    o.format_version = version;
+    auto w = TraceWriter::Create(sink_, MakeInfo(version), std::move(o));
+    if (w.ok())
+      writer_ = std::move(*w);
+    else
+      status_ = w.status();
+  }
+  // Code `c` stands for `n` inlined frames (innermost last) in file `file`.
+  void Define(OcamlInt c, std::vector<Location> frames) { locs_[c] = std::move(frames); }
+  void DefineSimple(OcamlInt c, int file, int def) {
+    Define(c, {Location{"src/file" + std::to_string(file) + ".ml", 10 + c % 1000, c % 80,
+                        c % 80 + 12, "Mod" + std::to_string(file) + ".fn" + std::to_string(def)}});
+  }
+  OcamlInt Alloc(std::uint16_t dom, std::int64_t t, OcamlInt len, OcamlInt ns, AllocationSource src,
+                 const std::vector<OcamlInt>& bt) {
+    if (!status_.ok()) return -1;
+    for (OcamlInt c : bt)
+      if (!locs_.count(c)) DefineSimple(c, static_cast<int>(c % 7), static_cast<int>(c % 5));
+    auto lookup = [this](OcamlInt c) -> const std::vector<Location>* {
+      auto it = locs_.find(c);
+      return it == locs_.end() ? nullptr : &it->second;
+    };
+    auto id = writer_->PutAlloc(dom, kStart + t, len, ns, src, bt, lookup);
+    if (!id.ok()) {
+      status_ = id.status();
+      return -1;
+    }
+    return *id;
+  }
+  void Promote(std::uint16_t dom, std::int64_t t, OcamlInt id) {
+    if (status_.ok()) status_ = writer_->PutPromote(dom, kStart + t, id);
+  }
+  void Collect(std::uint16_t dom, std::int64_t t, OcamlInt id) {
+    if (status_.ok()) status_ = writer_->PutCollect(dom, kStart + t, id);
+  }
+  void Flush() {
+    if (status_.ok()) status_ = writer_->Flush();
+  }
+  std::vector<std::uint8_t>& raw() { return sink_.data; }
+  Result<std::vector<std::uint8_t>> Finish() {
+    Flush();
+    if (!status_.ok()) return Status(status_).WithField("corpus memtrace writer");
+    return sink_.data;
+  }
+
+ private:
+  VectorSink sink_;
+  std::unique_ptr<TraceWriter> writer_;
+  std::map<OcamlInt, std::vector<Location>> locs_;
+  Status status_;
+};
+
+void EveryEventForm(Trace& t, std::uint16_t dom) {
+  // Inlined frames, clamped columns and lines, long names.
+  t.Define(1, {Location{"main.ml", 1, 0, 10, "Main.main"}});
+  t.Define(2, {Location{"lib/a.ml", 42, 4, 30, "A.outer"},
+               Location{"lib/a.ml", 43, 6, 20, "A.inlined_inner"}});
+  t.Define(3, {Location{"lib/b.ml", 2000000, 300, 2000, "B.clamped"}});
+  t.Define(4, {Location{"lib/b.ml", -1, -5, -7, "B.negative"}});
+  t.Define(5, {Location{"weird \"name\"\n.ml", 7, 1, 2, std::string(300, 'x')}});
+  std::int64_t now = 10;
+  std::vector<OcamlInt> ids;
+  for (OcamlInt len = 1; len <= 16; ++len)  // short forms 101..116
+    ids.push_back(t.Alloc(dom, now++, len, 1, AllocationSource::kMinor, {1, 2, 3}));
+  ids.push_back(t.Alloc(dom, now++, 17, 1, AllocationSource::kMinor, {1, 2, 4}));   // long
+  ids.push_back(t.Alloc(dom, now++, 3, 2, AllocationSource::kMinor, {1, 2, 5}));    // nsamples
+  ids.push_back(t.Alloc(dom, now++, 300, 4, AllocationSource::kMajor, {1, 5}));     // major
+  ids.push_back(t.Alloc(dom, now++, 100000, 9, AllocationSource::kExternal, {1}));  // external
+  ids.push_back(t.Alloc(dom, now++, 0, 1, AllocationSource::kMinor, {}));           // empty bt
+  ids.push_back(t.Alloc(dom, now++, OcamlInt{1} << 40, 70000, AllocationSource::kMajor,
+                        {1, 2, 3, 4, 5}));  // 64-bit vints
+  for (std::size_t i = 0; i < ids.size(); i += 2) t.Promote(dom, now++, ids[i]);
+  for (std::size_t i = 0; i < ids.size(); i += 3) t.Collect(dom, now++, ids[i]);
+}
+
+// v1: a v2 trace whose headers say 1 and whose info packet has no context string.
+Result<std::vector<std::uint8_t>> ToV1(std::vector<std::uint8_t> v2) {
+  std::size_t off = 0;
+  bool first = true;
+  std::vector<std::uint8_t> out;
+  while (off + kHeaderSizeV2 <= v2.size()) {
+    std::uint32_t bits = 0;
+    for (int i = 0; i < 4; ++i) bits |= std::uint32_t{v2[off + 4 + i]} << (8 * i);
+    const std::size_t size = bits / 8;
+    if (size < kHeaderSizeV2 || off + size > v2.size())
+      return Status(ErrorCode::kInternal, "bad v2 packet while making v1");
+    std::vector<std::uint8_t> p(v2.begin() + off, v2.begin() + off + size);
+    p[28] = 1;
+    p[29] = 0;
+    if (first) {
+      if (p.back() != 0) return Status(ErrorCode::kInternal, "v2 context is not empty");
+      p.pop_back();
+      const std::uint32_t nb = static_cast<std::uint32_t>(p.size() * 8);
+      for (int i = 0; i < 4; ++i) p[4 + i] = static_cast<std::uint8_t>(nb >> (8 * i));
+      first = false;
+    }
+    out.insert(out.end(), p.begin(), p.end());
+    off += size;
+  }
+  return out;
+}
+
+// Appends a hand-built packet.
+struct PacketSpec {
+  int version = 3;
+  std::int64_t pid = kPid;
+  std::uint16_t domain = 0;
+  CacheVerifier verifier{};
+  std::int64_t time_begin = kStart;
+  std::int64_t time_end = kStart + 1000;
+  OcamlInt id_begin = 0;
+  OcamlInt id_end = 0;
+};
+void AppendPacket(std::vector<std::uint8_t>& out, const PacketSpec& spec,
+                  const std::function<void(ByteWriter&)>& body) {
+  ByteWriter b(kMaxPacketSize);
+  auto slots = WritePacketHeader(b, spec.version, spec.pid, spec.domain, spec.verifier);
+  body(b);
+  FinishPacketHeader(b, slots, spec.time_begin, spec.time_end, spec.id_begin, spec.id_end);
+  out.insert(out.end(), b.bytes().begin(), b.bytes().end());
+}
+
+void ShortAlloc(ByteWriter& b, std::int64_t t, OcamlInt common = 0, std::uint8_t n = 0) {
+  WriteEventHeader(b, 101, t);
+  b.Vint(common);
+  b.U8(n);
+}
+
+// The info packet alone.
+Result<std::vector<std::uint8_t>> InfoOnly(int version) {
+  Trace t(version);
+  return t.Finish();
+}
+
+}  // namespace
+
+Result<std::vector<CaseInput>> MemtraceCases() {
+  std::vector<CaseInput> cases;
+  auto add = [&](std::string name, std::string note,
+                 Result<std::vector<std::uint8_t>> bytes) -> Status {
+    if (!bytes.ok()) return Status(bytes.status()).WithField("case " + name);
+    cases.push_back(CaseInput{name, name + ".ctf", std::move(note), std::move(*bytes)});
+    return Status::Ok();
+  };
+
+  // Every event form in each version.
+  std::vector<std::uint8_t> v2_forms;
+  for (int version : {2, 3}) {
+    Trace t(version);
+    EveryEventForm(t, 0);
+    auto bytes = t.Finish();
+    if (version == 2 && bytes.ok()) v2_forms = *bytes;
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_event_forms",
+                            "short allocs 1..16, long minor/major/external allocs, nsamples > 1, "
+                            "64-bit vints, promote, collect, inlined/clamped/escaped locations",
+                            std::move(bytes)));
+  }
+  MPO_RETURN_IF_ERROR(
+      add("v1_event_forms", "v2_event_forms rewritten as format v1 (no context)", ToV1(v2_forms)));
+  MPO_RETURN_IF_ERROR(add("v2_empty", "trace info only", InfoOnly(2)));
+  MPO_RETURN_IF_ERROR(add("v3_empty", "trace info only", InfoOnly(3)));
+
+  {  // MTF eviction: more than 31 filenames, more than 31 defnames per file.
+    Trace t(3);
+    OcamlInt code = 1000;
+    for (int round = 0; round < 3; ++round) {
+      for (int file = 0; file < 40; ++file) {
+        const int def = (file * 7 + round * 13) % 45;
+        t.Define(code, {Location{"mtf/f" + std::to_string(file) + ".ml", file + 1, 1, 2,
+                                 "D" + std::to_string(def)}});
+        t.Alloc(0, 10 + round * 100 + file, 4, 1, AllocationSource::kMinor, {1, code});
+        ++code;
+      }
+    }
+    for (int def = 0; def < 40; ++def) {
+      t.Define(code, {Location{"mtf/one.ml", def, 0, 1, "same_file_def" + std::to_string(def)}});
+      t.Alloc(0, 1000 + def, 2, 1, AllocationSource::kMinor, {code});
+      ++code;
+    }
+    MPO_RETURN_IF_ERROR(add("v3_mtf_eviction",
+                            "40 filenames and 45 defnames per file: MTF hits, moves, evictions",
+                            t.Finish()));
+  }
+  {  // Backtrace cache: misses, hits, prediction runs, the 255 overflow, collisions.
+    Trace t(3);
+    std::vector<OcamlInt> stack = {11, 12, 13, 14, 15};
+    std::int64_t now = 10;
+    for (int i = 0; i < 4; ++i) t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, stack);
+    std::vector<OcamlInt> other = {11, 12, 99, 14, 15};  // shared prefix, then a break
+    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, other);
+    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, stack);
+    std::vector<OcamlInt> deep;  // recursion: a run of 600 correct predictions
+    for (int i = 0; i < 600; ++i) deep.push_back(20 + i % 3);
+    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, deep);
+    deep.push_back(50);
+    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, deep);
+    std::reverse(deep.begin(), deep.end());
+    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, deep);
+    // Many distinct codes: bucket collisions and evictions in the 2^14-slot cache.
+    std::vector<OcamlInt> wide;
+    for (int block = 0; block < 80; ++block) {
+      wide.clear();
+      for (int i = 0; i < 250; ++i) wide.push_back(100000 + block * 250 + i);
+      t.Alloc(0, now++, 3, 1, AllocationSource::kMajor, wide);
+    }
+    for (int block = 0; block < 80; block += 7) {
+      wide.clear();
+      for (int i = 0; i < 250; ++i) wide.push_back(100000 + block * 250 + i);
+      t.Alloc(0, now++, 3, 1, AllocationSource::kMajor, wide);
+    }
+    MPO_RETURN_IF_ERROR(add("v3_backtrace_cache",
+                            "cache misses, hits, hit1/hitN prediction runs beyond 255, 20000 "
+                            "distinct codes (evictions)",
+                            t.Finish()));
+  }
+  for (int version : {2, 3}) {  // Truncated common prefix.
+    Trace t(version);
+    std::vector<OcamlInt> huge;
+    for (int i = 0; i < 2000; ++i) huge.push_back(500000 + i);  // > 4096 bytes of misses
+    t.Alloc(0, 10, 2, 1, AllocationSource::kMinor, huge);
+    huge.push_back(7);
+    t.Alloc(0, 11, 2, 1, AllocationSource::kMinor, huge);  // prefix longer than written
+    t.Alloc(0, 12, 2, 1, AllocationSource::kMinor, {500000, 500001, 8});
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_truncated_prefix",
+                            "a backtrace cut at 4096 bytes, then one whose common prefix is "
+                            "longer than what was written",
+                            t.Finish()));
+  }
+  for (int version : {2, 3}) {  // 25-bit time wrap and the 30 s rule.
+    Trace t(version);
+    std::int64_t now = (std::int64_t{1} << 25) - 20 - (kStart & ((1 << 25) - 1));
+    if (now < 0) now += std::int64_t{1} << 25;
+    for (int i = 0; i < 40; ++i) t.Alloc(0, now + i, 1, 1, AllocationSource::kMinor, {1});
+    now += 29 * 1000 * 1000;
+    t.Alloc(0, now, 1, 1, AllocationSource::kMinor, {1});  // same packet, 29 s later
+    now += 2 * 1000 * 1000;
+    t.Alloc(0, now, 1, 1, AllocationSource::kMinor, {1});  // > 30 s: new packet
+    now += (std::int64_t{1} << 25) * 3 + 5;
+    t.Alloc(0, now, 1, 1, AllocationSource::kMinor, {1});  // several wraps later
+    t.Promote(0, now + 1, 0);
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_time_wrap",
+                            "event times crossing 2^25 us within a packet; flush after 30 s",
+                            t.Finish()));
+  }
+  {  // Packets from another pid (a forked child writing to the same file) are skipped.
+    Trace t(3);
+    t.Alloc(0, 10, 2, 1, AllocationSource::kMinor, {1, 2});
+    t.Flush();
+    PacketSpec p;
+    p.pid = kPid + 1;
+    p.id_begin = 1;
+    p.id_end = 2;
+    p.time_begin = kStart + 11;
+    p.time_end = kStart + 12;
+    AppendPacket(t.raw(), p, [](ByteWriter& b) { ShortAlloc(b, kStart + 11); });
+    t.Alloc(0, 20, 3, 1, AllocationSource::kMinor, {1, 3});
+    MPO_RETURN_IF_ERROR(add("v3_pid_change", "a packet from another pid between ours", t.Finish()));
+  }
+  {  // The writer's own fork rule: once the pid changes nothing more is written.
+    std::int64_t calls = 0;
+    WriterOptions o;
+    o.getpid = [&calls] { return ++calls > 2 ? kPid + 7 : kPid; };
+    Trace t(3, o);
+    t.Alloc(0, 10, 2, 1, AllocationSource::kMinor, {1});
+    t.Flush();
+    auto bytes = std::vector<std::uint8_t>(t.raw());
+    MPO_RETURN_IF_ERROR(
+        add("v3_pid_change_writer_stops", "a trace cut where the pid changed", std::move(bytes)));
+  }
+  {  // Multi-domain: per-domain state, id chunks, negative collect deltas.
+    WriterOptions o;
+    o.obj_ids_per_chunk = 8;
+    Trace t(3, o);
+    std::vector<OcamlInt> ids[3];
+    std::int64_t now = 10;
+    for (int round = 0; round < 12; ++round)
+      for (std::uint16_t d = 0; d < 3; ++d)
+        ids[d].push_back(
+            t.Alloc(d, now++, 1 + round, 1,
+                    round % 3 == 0 ? AllocationSource::kMajor : AllocationSource::kMinor,
+                    {1, static_cast<OcamlInt>(30 + d), static_cast<OcamlInt>(40 + round)}));
+    // Domain 2 collects other domains' objects, from the newest down: negative deltas.
+    for (int i = 11; i >= 0; --i) t.Collect(2, now++, ids[0][i]);
+    for (int i = 0; i < 12; i += 2) t.Promote(1, now++, ids[1][i]);
+    for (int i = 11; i >= 0; i -= 2) t.Collect(0, now++, ids[1][i]);
+    MPO_RETURN_IF_ERROR(add("v3_multidomain",
+                            "3 domains, id chunks of 8, cross-domain collects with negative "
+                            "deltas",
+                            t.Finish()));
+  }
+  {  // Truncated files.
+    Trace t(3);
+    EveryEventForm(t, 0);
+    t.Flush();
+    t.Alloc(0, 1000, 2, 1, AllocationSource::kMinor, {1});
+    auto full = t.Finish();
+    if (!full.ok()) return full.status();
+    const std::vector<std::uint8_t>& b = *full;
+    const std::size_t cuts[] = {0, 10, 90, b.size() - 1, b.size() - 20};
+    const char* names[] = {"empty", "in_info_header", "in_info_body", "last_byte",
+                           "in_last_packet"};
+    for (int i = 0; i < 5; ++i)
+      MPO_RETURN_IF_ERROR(add(std::string("v3_truncated_") + names[i],
+                              "a trace cut at byte " + std::to_string(cuts[i]),
+                              std::vector<std::uint8_t>(b.begin(), b.begin() + cuts[i])));
+  }
+
+  // Malformations: one check each, on a hand-built packet after a valid info packet.
+  struct Bad {
+    const char* name;
+    int version;
+    PacketSpec spec;
+    std::function<void(ByteWriter&)> body;
+  };
+  const std::int64_t s = kStart;
+  std::vector<Bad> bad;
+  auto spec = [](int version, OcamlInt id_end, std::int64_t tb = kStart,
+                 std::int64_t te = kStart + 1000) {
+    PacketSpec p;
+    p.version = version;
+    p.id_end = id_end;
+    p.time_begin = tb;
+    p.time_end = te;
+    return p;
+  };
+  bad.push_back({"alloc_id_sync", 2, spec(2, 3), [s](ByteWriter& b) { ShortAlloc(b, s + 1); }});
+  bad.push_back(
+      {"time_outside_packet", 2, spec(2, 1), [s](ByteWriter& b) { ShortAlloc(b, s + 5000); }});
+  bad.push_back(
+      {"unknown_event_code", 3, spec(3, 0), [s](ByteWriter& b) { WriteEventHeader(b, 117, s); }});
+  bad.push_back(
+      {"second_trace_info", 3, spec(3, 0), [s](ByteWriter& b) { WriteEventHeader(b, 0, s); }});
+  bad.push_back({"non_monotone_times", 2, spec(2, 2), [s](ByteWriter& b) {
+                   ShortAlloc(b, s + 10);
+                   ShortAlloc(b, s + 9);
+                 }});
+  bad.push_back({"bad_alloc_source", 3, spec(3, 1), [s](ByteWriter& b) {
+                   WriteEventHeader(b, 2, s);
+                   b.Vint(10);
+                   b.Vint(1);
+                   b.U8(3);
+                   b.Vint(0);
+                   b.U16(0);
+                 }});
+  bad.push_back({"promote_id_sync", 2, spec(2, 0), [s](ByteWriter& b) {
+                   WriteEventHeader(b, 3, s);
+                   b.Vint(-1);
+                 }});
+  bad.push_back({"collect_id_sync", 2, spec(2, 0), [s](ByteWriter& b) {
+                   WriteEventHeader(b, 4, s);
+                   b.Vint(-5);
+                 }});
+  bad.push_back({"collect_negative_delta_ok", 3, spec(3, 0), [s](ByteWriter& b) {
+                   WriteEventHeader(b, 4, s);
+                   b.Vint(-5);
+                 }});
+  {
+    PacketSpec p = spec(3, 0);
+    p.verifier = CacheVerifier{4242, 1, 0};
+    bad.push_back({"cache_verification", 3, p, [](ByteWriter&) {}});
+  }
+  bad.push_back({"inconsistent_location", 3, spec(3, 0), [s](ByteWriter& b) {
+                   LocationWriter lw;
+                   const std::vector<Location> a = {{"a.ml", 1, 2, 3, "f"}};
+                   const std::vector<Location> c = {{"a.ml", 9, 2, 3, "f"}};
+                   WriteEventHeader(b, 1, s);
+                   lw.Put(b, 77, a);
+                   WriteEventHeader(b, 1, s);
+                   lw.Put(b, 77, a);
+                   WriteEventHeader(b, 1, s);
+                   lw.Put(b, 77, c);
+                 }});
+  bad.push_back({"defname_mtf_empty_slot", 3, spec(3, 0), [s](ByteWriter& b) {
+                   WriteEventHeader(b, 1, s);
+                   b.U64(5);
+                   b.U8(1);
+                   const std::uint64_t word =
+                       1 | (31ull << kFilenameShift) | (4ull << kDefnameShift);
+                   b.U32(static_cast<std::uint32_t>(word));
+                   b.U16(static_cast<std::uint16_t>(word >> 32));
+                   b.String("new.ml");
+                 }});
+  bad.push_back({"filename_mtf_empty_slot", 3, spec(3, 0), [s](ByteWriter& b) {
+                   WriteEventHeader(b, 1, s);
+                   b.U64(5);
+                   b.U8(1);
+                   const std::uint64_t word = 1 | (6ull << kFilenameShift);
+                   b.U32(static_cast<std::uint32_t>(word));
+                   b.U16(static_cast<std::uint16_t>(word >> 32));
+                 }});
+  bad.push_back(
+      {"backtrace_off_packet_end", 3, spec(3, 1), [s](ByteWriter& b) { ShortAlloc(b, s, 0, 5); }});
+  bad.push_back(
+      {"negative_common_prefix", 3, spec(3, 1), [s](ByteWriter& b) { ShortAlloc(b, s, -3, 0); }});
+  bad.push_back(
+      {"packet_times_reversed", 3, spec(3, 0, kStart + 10, kStart + 5), [](ByteWriter&) {}});
+  bad.push_back({"packet_ids_reversed", 3, spec(3, 0), [](ByteWriter&) {}});
+  bad.back().spec.id_begin = 5;
+  bad.back().spec.id_end = 2;
+  bad.push_back({"location_truncated_nlocs", 3, spec(3, 0), [s](ByteWriter& b) {
+                   WriteEventHeader(b, 1, s);
+                   b.U64(5);
+                 }});
+  bad.push_back({"backtrace_miss_code_truncated", 3, spec(3, 1), [s](ByteWriter& b) {
+                   ShortAlloc(b, s, 0, 1);
+                   b.U16(static_cast<std::uint16_t>((7u << 2) | kMiss));
+                   b.U32(1);
+                 }});
+  bad.push_back({"backtrace_hitn_count_truncated", 3, spec(3, 1), [s](ByteWriter& b) {
+                   ShortAlloc(b, s, 0, 1);
+                   b.U16(static_cast<std::uint16_t>((7u << 2) | kHitN));
+                 }});
+  bad.push_back({"long_alloc_truncated", 3, spec(3, 1), [s](ByteWriter& b) {
+                   WriteEventHeader(b, 2, s);
+                   b.Vint(1000);
+                   b.U8(253);
+                 }});
+  bad.push_back({"promote_delta_truncated", 2, spec(2, 0),
+                 [s](ByteWriter& b) { WriteEventHeader(b, 3, s); }});
+  for (const Bad& m : bad) {
+    auto base = InfoOnly(m.version);
+    if (!base.ok()) return base.status();
+    AppendPacket(*base, m.spec, m.body);
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(m.version) + "_bad_" + m.name,
+                            std::string("malformed: ") + m.name, std::move(base)));
+  }
+  {  // v2: a packet that does not continue the previous one is skipped (memtrace 0.2.3).
+    Trace t(2);
+    t.Alloc(0, 10, 2, 1, AllocationSource::kMinor, {1});
+    t.Flush();
+    PacketSpec p = spec(2, 9, kStart + 11, kStart + 12);
+    p.id_begin = 7;  // should be 1
+    AppendPacket(t.raw(), p, [](ByteWriter& b) {
+      for (int i = 0; i < 2; ++i) ShortAlloc(b, kStart + 11);
+    });
+    auto bytes = std::vector<std::uint8_t>(t.raw());
+    MPO_RETURN_IF_ERROR(add("v2_discontinuous_packet",
+                            "a v2 packet whose alloc ids do not continue: skipped", bytes));
+  }
+  {  // More domains than a reader keeps state for (256): kOutOfRange.
+    auto b = InfoOnly(3);
+    if (!b.ok()) return b.status();
+    for (int d = 1; d <= 257; ++d) {
+      PacketSpec p = spec(3, 0);
+      p.domain = static_cast<std::uint16_t>(d);
+      AppendPacket(*b, p, [](ByteWriter&) {});
+    }
+    MPO_RETURN_IF_ERROR(add("v3_bad_too_many_domains", "malformed: 258 domains", std::move(b)));
+  }
+  {  // A packet larger than any writer makes (64 KiB cap): kOutOfRange, nothing allocated.
+    auto b = InfoOnly(3);
+    if (!b.ok()) return b.status();
+    const std::size_t at = b->size();
+    AppendPacket(*b, spec(3, 0), [](ByteWriter&) {});
+    const std::uint32_t bits = 80000u * 8;
+    for (int i = 0; i < 4; ++i) (*b)[at + 4 + i] = static_cast<std::uint8_t>(bits >> (8 * i));
+    b->resize(at + 80000, 0);
+    MPO_RETURN_IF_ERROR(
+        add("v3_bad_packet_too_large", "malformed: an 80000-byte packet", std::move(b)));
+  }
+  {  // An info packet whose size ends inside its strings.
+    auto b = InfoOnly(3);
+    if (!b.ok()) return b.status();
+    const std::size_t size = kHeaderSizeV3 + 16;
+    b->resize(size);
+    const std::uint32_t bits = static_cast<std::uint32_t>(size * 8);
+    for (int i = 0; i < 4; ++i) (*b)[4 + i] = static_cast<std::uint8_t>(bits >> (8 * i));
+    MPO_RETURN_IF_ERROR(
+        add("v3_bad_info_body_short", "malformed: info packet ends in its body", std::move(b)));
+  }
+  for (int version : {1, 2}) {  // Truncated older traces.
+    auto full = version == 1 ? ToV1(v2_forms) : Result<std::vector<std::uint8_t>>(v2_forms);
+    if (!full.ok()) return full.status();
+    full->resize(full->size() - 7);
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_truncated_last_packet",
+                            "v" + std::to_string(version) + "_event_forms without its last 7 bytes",
+                            std::move(full)));
+  }
+  // Header malformations, patched into a valid trace.
+  {
+    auto base = InfoOnly(3);
+    if (!base.ok()) return base.status();
+    auto patch = [&](const char* name, std::size_t at, std::vector<std::uint8_t> bytes) {
+      std::vector<std::uint8_t> b = *base;
+      for (std::size_t i = 0; i < bytes.size(); ++i) b[at + i] = bytes[i];
+      return add(std::string("v3_bad_") + name, std::string("malformed: ") + name, b);
+    };
+    MPO_RETURN_IF_ERROR(patch("magic", 0, {0xde, 0xad}));
+    MPO_RETURN_IF_ERROR(patch("version_4", 28, {4, 0}));
+    MPO_RETURN_IF_ERROR(patch("version_0", 28, {0, 0}));
+    MPO_RETURN_IF_ERROR(patch("packet_size_too_small", 4, {8, 0, 0, 0}));
+    MPO_RETURN_IF_ERROR(patch("packet_size_past_end", 4, {0, 0, 1, 0}));
+    MPO_RETURN_IF_ERROR(patch("packet_size_negative", 4, {0, 0, 0, 0x80}));
+    MPO_RETURN_IF_ERROR(patch("info_event_code", kHeaderSizeV3 + 3, {2 << 1}));
+  }
+  return cases;
+}
+
+}  // namespace mpo::corpus

@@ -1,0 +1,94 @@
+#include "tools/corpus/corpus_command.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "core/corpus/corpus.h"
+#include "core/corpus/decode.h"
+#include "tools/exit_code.h"
+
+namespace mpo::tools {
+namespace {
+
+struct CorpusOptions {
+  std::string dir;
+  std::string file;
+  std::string impl;
+  double timeout = 20;
+  std::string only;
+  bool text = false;
+  bool quiet = false;
+};
+
+void RunGen(const CorpusOptions& o) {
+  auto s = corpus::Generate(o.dir);
+  if (!s.ok()) return ReportError("corpus gen " + o.dir, s.status());
+  std::printf("corpus written to %s: %zu cases (%zu memtrace, %zu ring, %zu sampler), %llu bytes\n",
+              o.dir.c_str(), s->memtrace + s->ring + s->sampler, s->memtrace, s->ring, s->sampler,
+              static_cast<unsigned long long>(s->bytes));
+}
+
+void RunDecode(const CorpusOptions& o) {
+  auto d = corpus::DecodeFile(o.file);
+  if (!d.ok()) return ReportError("corpus decode " + o.file, d.status());
+  if (o.text) {
+    std::fwrite(d->text.data(), 1, d->text.size(), stdout);
+  } else {
+    std::printf("%s\n", corpus::DumpJson(d->json).c_str());
+  }
+}
+
+void RunCheck(const CorpusOptions& o) {
+  corpus::CheckOptions co;
+  co.impl = o.impl;
+  co.timeout_seconds = o.timeout;
+  co.only = o.only;
+  auto s = corpus::Check(o.dir, co, [&](const corpus::CaseResult& r) {
+    if (r.passed && o.quiet) return;
+    if (r.passed) {
+      std::printf("PASS %s\n", r.name.c_str());
+    } else {
+      std::printf("FAIL %s: %s\n", r.name.c_str(), r.reason.c_str());
+    }
+    std::fflush(stdout);
+  });
+  if (!s.ok()) return ReportError("corpus check " + o.dir, s.status());
+  std::printf("%zu passed, %zu failed\n", s->passed, s->failed);
+  if (s->failed != 0 || s->passed == 0) SetExitCode(kExitBadInput);
+}
+
+}  // namespace
+
+void AddCorpusCommands(CLI::App& app) {
+  auto o = std::make_shared<CorpusOptions>();
+  CLI::App* c = app.add_subcommand(
+      "corpus", "Conformance kit: generate the corpus, check another decoder against it");
+  c->require_subcommand(1);
+
+  CLI::App* gen = c->add_subcommand("gen", "Write the conformance corpus (deterministic)");
+  gen->add_option("dir", o->dir, "output directory")->required();
+  gen->callback([o] { RunGen(*o); });
+
+  CLI::App* check = c->add_subcommand(
+      "check", "Run a decoder on every case and compare its JSON with the expected decode");
+  check->add_option("dir", o->dir, "corpus directory (from corpus gen)")->required();
+  check
+      ->add_option("--impl", o->impl,
+                   "decoder command; {file} is replaced by the case file's path, e.g. "
+                   "'memprof-oracle corpus decode {file}'")
+      ->required();
+  check->add_option("--timeout", o->timeout, "seconds per case before it fails (default 20)")
+      ->check(CLI::Range(0.01, 3600.0));
+  check->add_option("--only", o->only, "run only cases whose name contains this");
+  check->add_flag("--quiet,-q", o->quiet, "print failing cases and the summary only");
+  check->callback([o] { RunCheck(*o); });
+
+  CLI::App* dec =
+      c->add_subcommand("decode", "Print the reference decode of a case file as JSON (SCHEMA.md)");
+  dec->add_option("file", o->file, "*.ctf, *.ocaml-5.N.events or *.sampler.json")->required();
+  dec->add_flag("--text", o->text, "print the text form instead");
+  dec->callback([o] { RunDecode(*o); });
+}
+
+}  // namespace mpo::tools
