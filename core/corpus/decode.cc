@@ -221,21 +221,27 @@ Result<Decoded> DecodeMemtrace(std::span<const std::uint8_t> bytes) {
     d.json["error"] = ErrorJson(r.status());
     return d;
   }
-  d.json["info"] = InfoJson(r.info(), r.version());
-  d.json["events"] = std::move(events);
   json locs = json::object();
   for (memtrace::OcamlInt code : used) {
-    json frames = json::array();
-    if (const auto* v = r.LookupLocation(code)) {
-      for (const memtrace::Location& l : *v)
-        frames.push_back(json{{"filename", l.filename},
-                              {"line", l.line},
-                              {"start_char", l.start_char},
-                              {"end_char", l.end_char},
-                              {"defname", l.defname}});
+    const auto* v = r.LookupLocation(code);
+    if (v == nullptr) {
+      // A backtrace names a code no location event defined: the trace is corrupt, as the
+      // text dumps (and memtrace's own reader, on lookup) report it.
+      d.json["error"] = ErrorJson(Status(ErrorCode::kCorrupt, "location code never defined")
+                                      .WithField("backtrace: location code"));
+      return d;
     }
+    json frames = json::array();
+    for (const memtrace::Location& l : *v)
+      frames.push_back(json{{"filename", l.filename},
+                            {"line", l.line},
+                            {"start_char", l.start_char},
+                            {"end_char", l.end_char},
+                            {"defname", l.defname}});
     locs[Hex(static_cast<std::uint64_t>(code))] = std::move(frames);
   }
+  d.json["info"] = InfoJson(r.info(), r.version());
+  d.json["events"] = std::move(events);
   d.json["locations"] = std::move(locs);
   json warnings = json::array();
   for (const memtrace::ReaderWarning& w : r.warnings()) warnings.push_back(w.offset);

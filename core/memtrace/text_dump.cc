@@ -376,14 +376,14 @@ Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
   for (std::size_t k = 0; k < codes.size(); ++k) {
     p(k ? ",\"%" PRIx64 "\":[" : "\"%" PRIx64 "\":[", OcamlUnsigned(codes[k]));
     const std::vector<Location>* locs = r.LookupLocation(codes[k]);
-    if (locs != nullptr) {
-      for (std::size_t j = 0; j < locs->size(); ++j) {
-        const Location& l = (*locs)[j];
-        p("%s{\"defname\":%s,\"file\":%s,\"line\":%" PRId64 ",\"start\":%" PRId64
-          ",\"end\":%" PRId64 "}",
-          j ? "," : "", JsonString(l.defname).c_str(), JsonString(l.filename).c_str(), l.line,
-          l.start_char, l.end_char);
-      }
+    // As in the text dumps: a code no location event defined is an error, not "no frames".
+    if (locs == nullptr) return MissingLocation(codes[k]);
+    for (std::size_t j = 0; j < locs->size(); ++j) {
+      const Location& l = (*locs)[j];
+      p("%s{\"defname\":%s,\"file\":%s,\"line\":%" PRId64 ",\"start\":%" PRId64
+        ",\"end\":%" PRId64 "}",
+        j ? "," : "", JsonString(l.defname).c_str(), JsonString(l.filename).c_str(), l.line,
+        l.start_char, l.end_char);
     }
     p.Str("]");
   }
