@@ -2,6 +2,10 @@
 export MPO_SHARED_TESTDATA="${MPO_SHARED_TESTDATA:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/shared/testdata}"
 [ -d "$MPO_SHARED_TESTDATA" ] || unset MPO_SHARED_TESTDATA
 
+# RapidCheck properties run on one fixed seed in CI, so a run is reproducible; set
+# RC_PARAMS yourself to explore others (e.g. RC_PARAMS="seed=1 max_success=10000").
+export RC_PARAMS="${RC_PARAMS:-seed=20261121}"
+
 BAZEL_QUIET=(--noshow_progress --color=no --curses=no)
 
 # bazel_test LABEL... [-- FLAGS]: runs bazel test, prints "N passed, N failed" (the

@@ -94,7 +94,8 @@ class ByteReader {
   // string's first byte.
   std::string_view String(const char* field) {
     if (!ok()) return {};
-    const void* nul = std::memchr(data_ + pos_, 0, size_ - pos_);
+    // (memchr on an empty range may get a null data_, which it does not accept)
+    const void* nul = pos_ < size_ ? std::memchr(data_ + pos_, 0, size_ - pos_) : nullptr;
     if (nul == nullptr) {
       Fail(Status(ErrorCode::kTruncated, "string is not NUL-terminated before the end")
                .WithField(field)
@@ -200,7 +201,7 @@ class ByteWriter {
     std::size_t nul = s.find('\0');
     if (nul != std::string_view::npos) s = s.substr(0, nul);
     if (!Room(s.size() + 1)) return;
-    std::memcpy(buf_.data() + pos_, s.data(), s.size());
+    if (!s.empty()) std::memcpy(buf_.data() + pos_, s.data(), s.size());
     buf_[pos_ + s.size()] = 0;
     pos_ += s.size() + 1;
   }

@@ -48,7 +48,7 @@ class MemSource : public ByteSource {
   Result<std::size_t> ReadAt(std::uint64_t offset, std::span<std::uint8_t> out) override {
     if (offset >= b_.size()) return std::size_t{0};
     std::size_t n = std::min<std::uint64_t>(out.size(), b_.size() - offset);
-    std::memcpy(out.data(), b_.data() + offset, n);
+    if (n != 0) std::memcpy(out.data(), b_.data() + offset, n);
     return n;
   }
   std::uint64_t size() const override { return b_.size(); }

@@ -71,7 +71,7 @@ std::string_view StringInterner::Store(std::string_view s) {
     block_used_ = 0;
   }
   char* dst = blocks_.back().get() + block_used_;
-  std::memcpy(dst, s.data(), s.size());
+  if (!s.empty()) std::memcpy(dst, s.data(), s.size());
   block_used_ += s.size();
   return {dst, s.size()};
 }
