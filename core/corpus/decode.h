@@ -22,7 +22,7 @@ namespace mpo::corpus {
 
 enum class CaseKind : std::uint8_t { kMemtrace, kRing, kSampler };
 
-struct Decoded {
+struct Decoded {  // NOLINT(bugprone-exception-escape): json members may throw on OOM only
   nlohmann::json json;
   std::string text;  // the human-readable form (dump_trace / re_dump lines / draws)
 };

@@ -174,7 +174,7 @@ Result<std::vector<std::uint8_t>> InfoOnly(int version) {
 
 Result<std::vector<CaseInput>> MemtraceCases() {
   std::vector<CaseInput> cases;
-  auto add = [&](std::string name, std::string note,
+  auto add = [&](const std::string& name, std::string note,
                  Result<std::vector<std::uint8_t>> bytes) -> Status {
     if (!bytes.ok()) return Status(bytes.status()).WithField("case " + name);
     cases.push_back(CaseInput{name, name + ".ctf", std::move(note), std::move(*bytes)});
@@ -228,6 +228,7 @@ Result<std::vector<CaseInput>> MemtraceCases() {
     t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, other);
     t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, stack);
     std::vector<OcamlInt> deep;  // recursion: a run of 600 correct predictions
+    deep.reserve(601);
     for (int i = 0; i < 600; ++i) deep.push_back(20 + i % 3);
     t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, deep);
     deep.push_back(50);
@@ -254,6 +255,7 @@ Result<std::vector<CaseInput>> MemtraceCases() {
   for (int version : {2, 3}) {  // Truncated common prefix.
     Trace t(version);
     std::vector<OcamlInt> huge;
+    huge.reserve(2001);
     for (int i = 0; i < 2000; ++i) huge.push_back(500000 + i);  // > 4096 bytes of misses
     t.Alloc(0, 10, 2, 1, AllocationSource::kMinor, huge);
     huge.push_back(7);
@@ -269,9 +271,9 @@ Result<std::vector<CaseInput>> MemtraceCases() {
     std::int64_t now = (std::int64_t{1} << 25) - 20 - (kStart & ((1 << 25) - 1));
     if (now < 0) now += std::int64_t{1} << 25;
     for (int i = 0; i < 40; ++i) t.Alloc(0, now + i, 1, 1, AllocationSource::kMinor, {1});
-    now += 29 * 1000 * 1000;
+    now += std::int64_t{29} * 1000 * 1000;
     t.Alloc(0, now, 1, 1, AllocationSource::kMinor, {1});  // same packet, 29 s later
-    now += 2 * 1000 * 1000;
+    now += std::int64_t{2} * 1000 * 1000;
     t.Alloc(0, now, 1, 1, AllocationSource::kMinor, {1});  // > 30 s: new packet
     now += (std::int64_t{1} << 25) * 3 + 5;
     t.Alloc(0, now, 1, 1, AllocationSource::kMinor, {1});  // several wraps later

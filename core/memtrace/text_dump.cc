@@ -380,8 +380,8 @@ Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
     if (locs == nullptr) return MissingLocation(codes[k]);
     for (std::size_t j = 0; j < locs->size(); ++j) {
       const Location& l = (*locs)[j];
-      p("%s{\"defname\":%s,\"file\":%s,\"line\":%" PRId64 ",\"start\":%" PRId64
-        ",\"end\":%" PRId64 "}",
+      p("%s{\"defname\":%s,\"file\":%s,\"line\":%" PRId64 ",\"start\":%" PRId64 ",\"end\":%" PRId64
+        "}",
         j ? "," : "", JsonString(l.defname).c_str(), JsonString(l.filename).c_str(), l.line,
         l.start_char, l.end_char);
     }

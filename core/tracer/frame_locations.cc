@@ -36,6 +36,7 @@ memtrace::Location Make(std::uint64_t h) {
 
 }  // namespace
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): moved in when the frame is new
 void FrameLocations::Define(std::uint64_t frame, std::vector<memtrace::Location> locations) {
   table_.try_emplace(static_cast<memtrace::OcamlInt>(frame), std::move(locations));
 }
