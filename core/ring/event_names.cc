@@ -8,9 +8,10 @@ namespace {
 
 // Every phase of OCaml's ev_runtime_phase enum in the order of the latest release, with
 // the release that introduced it (otherlibs/runtime_events/runtime_events.ml on the
-// 5.0-5.3 branches; trunk after 5.3 for 5.4 and 5.5). Releases only ever added phases
-// (5.2 appended the compaction phases, 5.3 inserted four memprof phases mid-list, 5.4
-// appended empty_minor), so a release's numbering is the position among the phases it has.
+// 5.0-5.3 branches; the `@since` tags of runtime_events.mli for 5.4 and 5.5). Releases only
+// ever added phases (5.2 appended the compaction phases, 5.3 inserted four memprof phases
+// mid-list, 5.4 appended empty_minor, 5.5 added none), so a release's numbering is the
+// position among the phases it has.
 struct PhaseEntry {
   std::string_view name;
   OcamlVersion since;
@@ -68,8 +69,11 @@ constexpr std::array<PhaseEntry, 49> kPhases = {{
     {"empty_minor", OcamlVersion::k5_4},
 }};
 
-// Counters only grew at the end: 11 in 5.0, 17 in 5.1 and 5.2, 26 from 5.3.
-constexpr std::array<std::string_view, 26> kCounters = {
+// Counters only grew at the end: 11 in 5.0, 17 in 5.1 and 5.2, 26 in 5.3 and 5.4, 28 in 5.5
+// (ocaml/ocaml#14189 added the word-sized minor counters; #15039 corrected their `@since`
+// from 5.4 to 5.5). Their names follow runtime_counter_name's rule: the constructor without
+// EV_C_, in lower case.
+constexpr std::array<std::string_view, 28> kCounters = {
     "force_minor_alloc_small",
     "force_minor_make_vect",
     "force_minor_set_minor_heap_size",
@@ -96,6 +100,8 @@ constexpr std::array<std::string_view, 26> kCounters = {
     "major_alloc_counter",
     "major_slice_target",
     "major_slice_budget",
+    "minor_allocated_words",
+    "minor_promoted_words",
 };
 
 constexpr std::array<std::string_view, 8> kLifecycle = {
@@ -108,6 +114,8 @@ std::size_t CounterCount(OcamlVersion v) {
     case OcamlVersion::k5_0: return 11;
     case OcamlVersion::k5_1:
     case OcamlVersion::k5_2: return 17;
+    case OcamlVersion::k5_3:
+    case OcamlVersion::k5_4: return 26;
     default: return kCounters.size();
   }
 }

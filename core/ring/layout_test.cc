@@ -66,6 +66,19 @@ TEST(EventNames, EachReleaseHasItsNumberOfPhases) {
   EXPECT_EQ(PhaseName(OcamlVersion::k5_3, 37), "major_memprof_clean");
 }
 
+TEST(EventNames, EachReleaseHasItsNumberOfCounters) {
+  const std::pair<OcamlVersion, unsigned> kCounts[] = {
+      {OcamlVersion::k5_0, 11}, {OcamlVersion::k5_1, 17}, {OcamlVersion::k5_2, 17},
+      {OcamlVersion::k5_3, 26}, {OcamlVersion::k5_4, 26}, {OcamlVersion::k5_5, 28}};
+  for (const auto& [version, count] : kCounts) {
+    EXPECT_TRUE(CounterName(version, count - 1).has_value()) << OcamlVersionName(version);
+    EXPECT_FALSE(CounterName(version, count).has_value()) << OcamlVersionName(version);
+  }
+  EXPECT_EQ(CounterName(OcamlVersion::k5_4, 25), "major_slice_budget");
+  EXPECT_EQ(CounterName(OcamlVersion::k5_5, 26), "minor_allocated_words");
+  EXPECT_EQ(CounterName(OcamlVersion::k5_5, 27), "minor_promoted_words");
+}
+
 TEST(EventNames, ParsesVersions) {
   EXPECT_EQ(ParseOcamlVersion("5.3"), OcamlVersion::k5_3);
   EXPECT_EQ(ParseOcamlVersion("5.0.0"), OcamlVersion::k5_0);
