@@ -1,10 +1,10 @@
 #!/bin/bash
 # End to end through the real program: gen is deterministic, our own decoder passes every
 # case via --impl, wrong decoders fail with the right first difference and exit code.
-set -euo pipefail
-BIN="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
-T="${TEST_TMPDIR:-$(mktemp -d)}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+set -eo pipefail
+source tools/cli_test_lib.sh
+BIN="$(abs_path "$1")"
+T="$tmp"
 
 "$BIN" corpus gen "$T/a" > "$T/gen.out"
 grep -q "cases (" "$T/gen.out" || fail "gen summary: $(cat "$T/gen.out")"
@@ -28,38 +28,25 @@ cat > "$T/wrong.sh" <<WRONG
 "$BIN" corpus decode "\$1" | sed 's/"domain":1,/"domain":7,/'
 WRONG
 chmod +x "$T/wrong.sh"
-set +e
-"$BIN" corpus check "$T/a" --impl "$T/wrong.sh {file}" --only memtrace/ -q > "$T/wrong.out"
-rc=$?
-set -e
-[ "$rc" = 1 ] || fail "wrong decoder: exit code $rc"
+check "a wrong decoder fails" 1 "$BIN" corpus check "$T/a" --impl "$T/wrong.sh {file}" --only memtrace/ -q
+cp "$out" "$T/wrong.out"
 grep -q '^FAIL memtrace/v3_multidomain: at /events/1/domain: expected 1, got 7$' "$T/wrong.out" \
   || fail "first difference: $(cat "$T/wrong.out")"
 [ "$(grep -c '^FAIL' "$T/wrong.out")" = 1 ] || fail "only the multi-domain case differs"
 tail -1 "$T/wrong.out" | grep -q ' passed, 1 failed$' || fail "wrong summary"
 
 # A decoder that exits non-zero fails every case; the run goes on to the end.
-set +e
-"$BIN" corpus check "$T/a" --impl "false {file}" --only sampler/ > "$T/false.out"
-rc=$?
-set -e
-[ "$rc" = 1 ] || fail "exit code for a failing decoder: $rc"
+check "a failing decoder" 1 "$BIN" corpus check "$T/a" --impl "false {file}" --only sampler/
+cp "$out" "$T/false.out"
 grep -q '^FAIL sampler/binomial_seed0_lambda0: exit code 1$' "$T/false.out" || fail "false"
 tail -1 "$T/false.out" | grep -q '^0 passed, 48 failed$' || fail "false summary"
 
 # A decoder that hangs: timed out, next case still runs.
-set +e
-"$BIN" corpus check "$T/a" --impl "sleep 20; cat {file}.expected.json" --timeout 0.2 \
-  --only ring/every_event_type.ocaml-5.0 > "$T/hang.out"
-rc=$?
-set -e
-[ "$rc" = 1 ] || fail "hang exit code $rc"
+check "a hanging decoder" 1 "$BIN" corpus check "$T/a" --impl "sleep 20; cat {file}.expected.json" \
+  --timeout 0.2 --only ring/every_event_type.ocaml-5.0
+cp "$out" "$T/hang.out"
 grep -q '^FAIL ring/every_event_type.ocaml-5.0: timed out' "$T/hang.out" || fail "hang"
 
 # Usage errors exit 2.
-set +e
-"$BIN" corpus check "$T/a" --impl "cat" > /dev/null 2>&1
-rc=$?
-set -e
-[ "$rc" = 2 ] || fail "no {file} placeholder: exit code $rc"
-echo PASS
+check "no {file} placeholder" 2 "$BIN" corpus check "$T/a" --impl "cat"
+cli_done

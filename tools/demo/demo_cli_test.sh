@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end: `demo` through the real program. The same seed gives the same trace bytes;
 # the trace passes `memtrace check`, the ring passes `events dump`; bad options exit 2.
-set -euo pipefail
-bin="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
-golden="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
-tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+set -eo pipefail
+source tools/cli_test_lib.sh
+bin="$(abs_path "$1")"
+golden="$(abs_path "$2")"
 
 # The golden decode of a small run (regenerate: see testdata/tracer/BUILD).
 "$bin" demo --out "$tmp/g" --seed 3 --steps 300 --domains 2 --lambda 0.01 > /dev/null
@@ -46,10 +46,6 @@ if grep -q " 0 words lost" "$tmp/wrap.txt"; then echo "the ring did not wrap"; e
 (cd "$tmp" && "$bin" demo --steps 1000 > "$tmp/default.txt")
 [ -f "$tmp/memprof-oracle-demo/trace.ctf" ]
 
-set +e
-"$bin" demo --out "$tmp/bad" --domains 0 2> "$tmp/err.txt"
-code=$?
-set -e
-[ "$code" -eq 2 ] || { echo "exit $code"; exit 1; }
-grep -q -- "--domains" "$tmp/err.txt"
-echo OK
+check "no domains" 2 "$bin" demo --out "$tmp/bad" --domains 0
+grep -q -- "--domains" "$err" || fail "the --domains message: $(cat "$err")"
+cli_done

@@ -1,10 +1,10 @@
 #!/bin/bash
 # `memtrace folded` through the real program, on a trace of the generated corpus: caller
 # first, inlined frames unfolded, counts summing to the trace's samples / sampled words.
-set -euo pipefail
+set -eo pipefail
+source tools/cli_test_lib.sh
 BIN="$1"
-T="${TEST_TMPDIR:-$(mktemp -d)}"
-fail() { echo "FAIL: $*" >&2; exit 1; }
+T="$tmp"
 
 "$BIN" corpus gen "$T/c" > /dev/null
 f="$T/c/memtrace/v3_event_forms.ctf"
@@ -31,16 +31,8 @@ got_words=$(awk '{s += $NF} END {printf "%.0f", s}' "$T/words.txt")
 if grep -vqE '^.+ [1-9][0-9]*$' "$T/samples.txt"; then fail "malformed line"; fi
 
 # A malformed trace: a typed error and exit code 1, nothing on stdout.
-set +e
-"$BIN" memtrace folded "$T/c/memtrace/v3_bad_magic.ctf" > "$T/bad.out" 2> "$T/bad.err"
-rc=$?
-set -e
-[ "$rc" = 1 ] || fail "bad trace exit code $rc"
-[ ! -s "$T/bad.out" ] || fail "output on a bad trace"
-grep -q 'packet header: magic' "$T/bad.err" || fail "error message: $(cat "$T/bad.err")"
-set +e
-"$BIN" memtrace folded --by bytes "$f" > /dev/null 2>&1
-rc=$?
-set -e
-[ "$rc" = 2 ] || fail "--by bytes exit code $rc"
-echo PASS
+check "a bad trace" 1 "$BIN" memtrace folded "$T/c/memtrace/v3_bad_magic.ctf"
+[ ! -s "$out" ] || fail "output on a bad trace"
+grep -q 'packet header: magic' "$err" || fail "error message: $(cat "$err")"
+check "--by bytes" 2 "$BIN" memtrace folded --by bytes "$f"
+cli_done

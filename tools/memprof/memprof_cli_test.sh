@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # End-to-end checks of `memprof-sim`.
-set -euo pipefail
+set -eo pipefail
+source tools/cli_test_lib.sh
 bin="$1"
 
-out="$("$bin" memprof-sim --lambda 1 --blocks 2000 --json)"
-echo "$out"
+json="$("$bin" memprof-sim --lambda 1 --blocks 2000 --json)"
+echo "$json"
 # At λ = 1 every word is a sample.
-python3 - "$out" <<'PY'
+python3 - "$json" <<'PY'
 import json, sys
 r = json.loads(sys.argv[1])
 assert r["balanced"] is True
@@ -17,13 +18,9 @@ PY
 # Deterministic for a seed.
 a="$("$bin" memprof-sim --lambda 0.01 --blocks 5000 --seed 7 --json)"
 b="$("$bin" memprof-sim --lambda 0.01 --blocks 5000 --seed 7 --json)"
-[ "$a" = "$b" ]
+[ "$a" = "$b" ] || fail "not deterministic for a seed"
 
 # OCaml's error for a bad rate; exit code 2 (invalid argument).
-set +e
-err="$("$bin" memprof-sim --lambda 2 2>&1)"
-code=$?
-set -e
-[ "$code" -eq 2 ] || { echo "exit $code"; exit 1; }
-grep -q "Gc.Memprof.start" <<<"$err"
-echo OK
+check "a bad rate" 2 "$bin" memprof-sim --lambda 2
+grep -q "Gc.Memprof.start" "$err" || fail "the bad rate's message: $(cat "$err")"
+cli_done
