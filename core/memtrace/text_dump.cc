@@ -17,6 +17,7 @@ class Borrowed : public ByteSource {
     return s_.ReadAt(o, out);
   }
   std::uint64_t size() const override { return s_.size(); }
+  std::span<const std::uint8_t> InMemory() const override { return s_.InMemory(); }
 
  private:
   ByteSource& s_;

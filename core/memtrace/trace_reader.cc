@@ -1,7 +1,9 @@
 #include "core/memtrace/trace_reader.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace mpo::memtrace {
@@ -184,12 +186,18 @@ Status TraceReader::LoadPacket(bool* end) {
     if (!legacy_ && options_.parse_backtraces && !d->backtraces.Check(packet_.verifier))
       return Corrupt("packet header: cache verification",
                      "backtrace cache differs from the writer's", verifier_off);
-    packet_buf_.resize(size - hsize);
-    auto body = source_->ReadAt(off + hsize, packet_buf_);
-    if (!body.ok()) return body.status();
-    if (*body != packet_buf_.size())
-      return Status(ErrorCode::kIo, "short read inside the file").AtOffset(off + hsize);
-    cursor_ = ByteReader(packet_buf_, off + hsize);
+    const std::span<const std::uint8_t> whole = source_->InMemory();
+    if (whole.size() == file_size_ && !whole.empty()) {
+      // off + size <= file_size_ was checked above.
+      cursor_ = ByteReader(whole.subspan(off + hsize, size - hsize), off + hsize);
+    } else {
+      packet_buf_.resize(size - hsize);
+      auto body = source_->ReadAt(off + hsize, packet_buf_);
+      if (!body.ok()) return body.status();
+      if (*body != packet_buf_.size())
+        return Status(ErrorCode::kIo, "short read inside the file").AtOffset(off + hsize);
+      cursor_ = ByteReader(packet_buf_, off + hsize);
+    }
     dom_ = d;
     alloc_id_ = legacy_ ? d->alloc_id : OcamlIntOfInt64(packet_.alloc_id_begin);
     in_packet_ = true;
@@ -303,10 +311,136 @@ Result<const Event*> TraceReader::Next() {
   return e;
 }
 
+namespace {
+
+static_assert(std::endian::native == std::endian::little,
+              "the event fast path loads little-endian fields directly");
+
+template <class T>
+T LoadLe(const std::uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// memtrace's vint (see buf.h) where at least 9 bytes are readable at p.
+inline OcamlInt VintUnchecked(const std::uint8_t*& p) {
+  const std::uint8_t tag = p[0];
+  if (tag < 253) [[likely]] {
+    p += 1;
+    return tag;
+  }
+  OcamlInt v;
+  if (tag == 253) {
+    v = LoadLe<std::uint16_t>(p + 1);
+    p += 3;
+  } else if (tag == 254) {
+    v = static_cast<std::int32_t>(LoadLe<std::uint32_t>(p + 1));
+    p += 5;
+  } else {
+    v = OcamlIntOfInt64(LoadLe<std::uint64_t>(p + 1));
+    p += 9;
+  }
+  return v;
+}
+
+// The largest event the fast path reads before the backtrace: a long alloc's header,
+// length, nsamples, source, common prefix (vints of up to 9 bytes) and u16 suffix length.
+constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
+
+}  // namespace
+
+// The common events (alloc, short alloc, promote, collect) read with one bounds check.
+// Whenever a check would fail, or the event is of another kind, it declines before
+// changing any state, and ParseEvent reads the same event with every check and its
+// typed error.
+inline TraceReader::FastResult TraceReader::FastEvent() {
+  const std::uint8_t* p = cursor_.cursor();
+  const std::uint32_t word = LoadLe<std::uint32_t>(p);
+  p += 4;
+  const std::uint32_t start_low = static_cast<std::uint32_t>(packet_.time_begin) & kEventTimeMask;
+  std::uint32_t low = word & kEventTimeMask;
+  if (low < start_low) low += 1u << kEventTimeBits;
+  const auto time = static_cast<std::int64_t>(
+      (static_cast<std::uint64_t>(packet_.time_begin) & ~std::uint64_t{kEventTimeMask}) + low);
+  DomainState& d = *dom_;
+  if (!(packet_.time_begin <= time && time <= packet_.time_end && d.last_timestamp <= time))
+      [[unlikely]]
+    return FastResult::kDeclined;
+  const unsigned code = word >> kEventTimeBits;
+  Event& e = event_;
+  std::uint32_t nencoded;
+  OcamlInt common;
+  if (code >= static_cast<unsigned>(EventCode::kShortAllocFirst) &&
+      code <= static_cast<unsigned>(EventCode::kShortAllocLast)) {
+    common = VintUnchecked(p);
+    nencoded = *p++;
+    e.length = code - 100;
+    e.nsamples = 1;
+    e.source = AllocationSource::kMinor;
+  } else if (code == static_cast<unsigned>(EventCode::kAlloc)) {
+    const OcamlInt length = VintUnchecked(p);
+    const OcamlInt nsamples = VintUnchecked(p);
+    const std::uint8_t src = *p++;
+    if (src > 2) [[unlikely]]
+      return FastResult::kDeclined;
+    common = VintUnchecked(p);
+    nencoded = LoadLe<std::uint16_t>(p);
+    p += 2;
+    e.length = length;
+    e.nsamples = nsamples;
+    e.source = static_cast<AllocationSource>(src);
+  } else if (code == static_cast<unsigned>(EventCode::kPromote) ||
+             code == static_cast<unsigned>(EventCode::kCollect)) {
+    const bool promote = code == static_cast<unsigned>(EventCode::kPromote);
+    const OcamlInt delta = VintUnchecked(p);
+    if (delta < 0 && (promote || legacy_)) [[unlikely]]
+      return FastResult::kDeclined;
+    cursor_.Advance(p);
+    d.last_timestamp = time;
+    e.time = time;
+    e.domain = packet_.domain;
+    e.backtrace = {};
+    e.kind = promote ? EventKind::kPromote : EventKind::kCollect;
+    e.obj_id = OcamlSub(OcamlSub(alloc_id_, 1), delta);
+    return FastResult::kProduced;
+  } else {
+    return FastResult::kDeclined;
+  }
+  if (common < 0 && options_.parse_backtraces) [[unlikely]]
+    return FastResult::kDeclined;
+  // From here on the event is committed, as in ParseEvent.
+  cursor_.Advance(p);
+  d.last_timestamp = time;
+  e.time = time;
+  e.domain = packet_.domain;
+  e.kind = EventKind::kAlloc;
+  e.common_prefix = common;
+  if (options_.parse_backtraces) {
+    e.backtrace = d.backtraces.Get(cursor_, nencoded, common);
+  } else {
+    e.backtrace = {};
+    BacktraceReader::Skip(cursor_, nencoded);
+  }
+  if (!cursor_.ok()) [[unlikely]] {
+    error_ = cursor_.status();
+    return FastResult::kFailed;
+  }
+  e.obj_id = alloc_id_;
+  alloc_id_ = OcamlAdd(alloc_id_, 1);
+  return FastResult::kProduced;
+}
+
 const Event* TraceReader::NextEvent() {
   if (!error_.ok() || done_) [[unlikely]]
     return nullptr;
   while (true) {
+    if (in_packet_ && cursor_.remaining() >= kMaxFastEventBytes) [[likely]] {
+      const FastResult r = FastEvent();
+      if (r == FastResult::kProduced) [[likely]]
+        return &event_;
+      if (r == FastResult::kFailed) return nullptr;
+    }
     if (!in_packet_) [[unlikely]] {
       bool end;
       Status s = LoadPacket(&end);
