@@ -127,8 +127,8 @@ void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out
   std::size_t cap = out.cap;
   const std::size_t max_len = max_len_;
   std::uint32_t prev = 0;
-  // Each codeword adds at most 1 + 255 entries.
-  constexpr std::size_t kMaxPerCodeword = 256;
+  // Each codeword adds at most 1 + 255 entries; the fill below may store 3 more past them.
+  constexpr std::size_t kMaxPerCodeword = 256 + 3;
   for (std::uint32_t i = 0; i < nencoded; ++i) {
     if (end - p < 2) [[unlikely]] {
       out.len = len;
@@ -191,7 +191,14 @@ void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out
       const std::uint32_t following = next[b];
       if (following == b) [[unlikely]] {
         // A bucket predicting itself (deep recursion): the rest of the run repeats it.
-        std::fill(dst + n, dst + npredicted + 1, loc[b]);
+        // Four at a time; the stores past the run land in reserved, unused capacity.
+        const OcamlInt same = loc[b];
+        for (OcamlInt* q = dst + n; q < dst + npredicted + 1; q += 4) {
+          q[0] = same;
+          q[1] = same;
+          q[2] = same;
+          q[3] = same;
+        }
         break;
       }
       b = following;

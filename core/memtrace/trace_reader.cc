@@ -354,7 +354,7 @@ constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
 // Whenever a check would fail, or the event is of another kind, it declines before
 // changing any state, and ParseEvent reads the same event with every check and its
 // typed error.
-inline TraceReader::FastResult TraceReader::FastEvent() {
+[[gnu::always_inline]] inline TraceReader::Step TraceReader::FastEvent() {
   const std::uint8_t* p = cursor_.cursor();
   const std::uint32_t word = LoadLe<std::uint32_t>(p);
   p += 4;
@@ -366,7 +366,7 @@ inline TraceReader::FastResult TraceReader::FastEvent() {
   DomainState& d = *dom_;
   if (!(packet_.time_begin <= time && time <= packet_.time_end && d.last_timestamp <= time))
       [[unlikely]]
-    return FastResult::kDeclined;
+    return Step::kAgain;
   const unsigned code = word >> kEventTimeBits;
   Event& e = event_;
   std::uint32_t nencoded;
@@ -383,7 +383,7 @@ inline TraceReader::FastResult TraceReader::FastEvent() {
     const OcamlInt nsamples = VintUnchecked(p);
     const std::uint8_t src = *p++;
     if (src > 2) [[unlikely]]
-      return FastResult::kDeclined;
+      return Step::kAgain;
     common = VintUnchecked(p);
     nencoded = LoadLe<std::uint16_t>(p);
     p += 2;
@@ -395,7 +395,7 @@ inline TraceReader::FastResult TraceReader::FastEvent() {
     const bool promote = code == static_cast<unsigned>(EventCode::kPromote);
     const OcamlInt delta = VintUnchecked(p);
     if (delta < 0 && (promote || legacy_)) [[unlikely]]
-      return FastResult::kDeclined;
+      return Step::kAgain;
     cursor_.Advance(p);
     d.last_timestamp = time;
     e.time = time;
@@ -403,12 +403,12 @@ inline TraceReader::FastResult TraceReader::FastEvent() {
     e.backtrace = {};
     e.kind = promote ? EventKind::kPromote : EventKind::kCollect;
     e.obj_id = OcamlSub(OcamlSub(alloc_id_, 1), delta);
-    return FastResult::kProduced;
+    return Step::kEvent;
   } else {
-    return FastResult::kDeclined;
+    return Step::kAgain;
   }
   if (common < 0 && options_.parse_backtraces) [[unlikely]]
-    return FastResult::kDeclined;
+    return Step::kAgain;
   // From here on the event is committed, as in ParseEvent.
   cursor_.Advance(p);
   d.last_timestamp = time;
@@ -424,52 +424,58 @@ inline TraceReader::FastResult TraceReader::FastEvent() {
   }
   if (!cursor_.ok()) [[unlikely]] {
     error_ = cursor_.status();
-    return FastResult::kFailed;
+    return Step::kStop;
   }
   e.obj_id = alloc_id_;
   alloc_id_ = OcamlAdd(alloc_id_, 1);
-  return FastResult::kProduced;
+  return Step::kEvent;
+}
+
+TraceReader::Step TraceReader::SlowStep() {
+  if (!error_.ok() || done_) return Step::kStop;
+  if (!in_packet_) {
+    bool end;
+    Status s = LoadPacket(&end);
+    if (!s.ok()) {
+      error_ = std::move(s);
+      return Step::kStop;
+    }
+    if (end) {
+      done_ = true;
+      return Step::kStop;
+    }
+    return Step::kAgain;
+  }
+  if (cursor_.remaining() == 0) {
+    in_packet_ = false;
+    if (legacy_) dom_->alloc_id = alloc_id_;
+    if (packet_.alloc_id_end != alloc_id_) {
+      error_ = Corrupt("packet: alloc id sync",
+                       "packet ends at alloc id " + std::to_string(alloc_id_) +
+                           " but its header says " + std::to_string(packet_.alloc_id_end),
+                       packet_off_ + packet_.header_size() - 8);
+      return Step::kStop;
+    }
+    return Step::kAgain;
+  }
+  bool produced;
+  // ParseEvent stores its error in error_ (no Status per event).
+  if (!ParseEvent(&produced)) return Step::kStop;
+  return produced ? Step::kEvent : Step::kAgain;
 }
 
 const Event* TraceReader::NextEvent() {
-  if (!error_.ok() || done_) [[unlikely]]
-    return nullptr;
   while (true) {
-    if (in_packet_ && cursor_.remaining() >= kMaxFastEventBytes) [[likely]] {
-      const FastResult r = FastEvent();
-      if (r == FastResult::kProduced) [[likely]]
-        return &event_;
-      if (r == FastResult::kFailed) return nullptr;
-    }
-    if (!in_packet_) [[unlikely]] {
-      bool end;
-      Status s = LoadPacket(&end);
-      if (!s.ok()) {
-        error_ = std::move(s);
-        return nullptr;
-      }
-      if (end) {
-        done_ = true;
-        return nullptr;
-      }
-    }
-    if (cursor_.remaining() == 0) [[unlikely]] {
-      in_packet_ = false;
-      if (legacy_) dom_->alloc_id = alloc_id_;
-      if (packet_.alloc_id_end != alloc_id_) {
-        error_ = Corrupt("packet: alloc id sync",
-                         "packet ends at alloc id " + std::to_string(alloc_id_) +
-                             " but its header says " + std::to_string(packet_.alloc_id_end),
-                         packet_off_ + packet_.header_size() - 8);
-        return nullptr;
-      }
-      continue;
-    }
-    bool produced;
-    // The error path is rare: ParseEvent stores it in error_ (no Status per event).
-    if (!ParseEvent(&produced)) [[unlikely]]
-      return nullptr;
-    if (produced) return &event_;
+    Step step = Step::kAgain;
+    // (After an error or at the end, in_packet_ is false, error_ is set, or the cursor
+    // has no bytes left: SlowStep handles those.)
+    if (in_packet_ && cursor_.remaining() >= kMaxFastEventBytes && error_.ok()) [[likely]]
+      step = FastEvent();
+    if (step == Step::kAgain) [[unlikely]]
+      step = SlowStep();
+    if (step == Step::kEvent) [[likely]]
+      return &event_;
+    if (step == Step::kStop) return nullptr;
   }
 }
 

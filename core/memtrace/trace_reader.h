@@ -105,9 +105,12 @@ class TraceReader {
   Result<DomainState*> Domain(std::uint16_t id);
   // Parses one event with every check; false on error (then in error_).
   [[gnu::noinline]] bool ParseEvent(bool* produced);
-  // The fast path of NextEvent (see trace_reader.cc).
-  enum class FastResult : std::uint8_t { kProduced, kFailed, kDeclined };
-  FastResult FastEvent();
+  // One step of NextEvent: an event is ready, stop (end or error), or go on. FastEvent
+  // reads the common events with one bounds check (kAgain: declined, nothing changed);
+  // SlowStep does everything else with every check.
+  enum class Step : std::uint8_t { kEvent, kStop, kAgain };
+  Step FastEvent();
+  [[gnu::noinline]] Step SlowStep();
   bool Bad(Status s);
 
   std::unique_ptr<ByteSource> source_;
