@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -148,13 +149,15 @@ class ByteReader {
 
 class ByteWriter {
  public:
-  explicit ByteWriter(std::size_t capacity) : buf_(capacity) {}
+  // The buffer is not zero-filled: only bytes already written are ever read back.
+  explicit ByteWriter(std::size_t capacity)
+      : buf_(std::make_unique_for_overwrite<std::uint8_t[]>(capacity)), cap_(capacity) {}
 
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
   std::size_t pos() const { return pos_; }
-  std::size_t remaining() const { return buf_.size() - pos_; }
-  std::span<const std::uint8_t> bytes() const { return {buf_.data(), pos_}; }
+  std::size_t remaining() const { return cap_ - pos_; }
+  std::span<const std::uint8_t> bytes() const { return {buf_.get(), pos_}; }
   void Reset() {
     pos_ = 0;
     status_ = Status();
@@ -201,7 +204,7 @@ class ByteWriter {
     std::size_t nul = s.find('\0');
     if (nul != std::string_view::npos) s = s.substr(0, nul);
     if (!Room(s.size() + 1)) return;
-    if (!s.empty()) std::memcpy(buf_.data() + pos_, s.data(), s.size());
+    if (!s.empty()) std::memcpy(buf_.get() + pos_, s.data(), s.size());
     buf_[pos_ + s.size()] = 0;
     pos_ += s.size() + 1;
   }
@@ -229,20 +232,21 @@ class ByteWriter {
     for (int i = 0; i < n; ++i) buf_[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
   }
   bool Room(std::size_t n) {
-    if (buf_.size() - pos_ >= n && status_.ok()) [[likely]]
+    if (cap_ - pos_ >= n && status_.ok()) [[likely]]
       return true;
     RoomFailed(n);
     return false;
   }
   [[gnu::noinline, gnu::cold]] void RoomFailed(std::size_t n) {
     if (status_.ok())
-      status_ = Status(ErrorCode::kOutOfRange, "packet buffer overflow: needs " +
-                                                   std::to_string(n) + " bytes, " +
-                                                   std::to_string(buf_.size() - pos_) + " remain")
-                    .AtOffset(pos_);
+      status_ =
+          Status(ErrorCode::kOutOfRange, "packet buffer overflow: needs " + std::to_string(n) +
+                                             " bytes, " + std::to_string(cap_ - pos_) + " remain")
+              .AtOffset(pos_);
   }
 
-  std::vector<std::uint8_t> buf_;
+  std::unique_ptr<std::uint8_t[]> buf_;
+  std::size_t cap_;
   std::size_t pos_ = 0;
   Status status_;
 };

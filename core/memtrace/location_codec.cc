@@ -23,9 +23,9 @@ std::uint64_t Clamp(OcamlInt v, std::uint64_t limit) {
 void LocationWriter::Put(ByteWriter& out, OcamlInt code, std::span<const Location> locs) {
   std::size_t worst = 8 + 1;
   for (const Location& l : locs) worst += 6 + (l.filename.size() + 1) + (l.defname.size() + 1);
-  const Location unknown = UnknownLocation();
+  static const Location kUnknown = UnknownLocation();
   if (locs.size() > kMaxLocationFrames || worst > kMaxLocationLength)
-    locs = std::span<const Location>(&unknown, 1);
+    locs = std::span<const Location>(&kUnknown, 1);
   out.U64(static_cast<std::uint64_t>(code));
   out.U8(static_cast<std::uint8_t>(locs.size()));
   const bool v023 = packing_ == ColumnPacking::kV023;
