@@ -133,6 +133,20 @@ std::string FormatG17(double d) {
   return buf;
 }
 
+// The event loop the three text forms share: calls `each(event, dt)` for every event in
+// order, dt being the microseconds since the trace's start (memtrace's `Timedelta`),
+// and reports progress. Stops at the first error: the reader's, or one `each` returns.
+template <class Each>
+Status ForEachEvent(TraceReader& r, const ProgressFn& progress, Each&& each) {
+  const std::int64_t start = r.info().start_time;
+  while (const Event* e = r.NextEvent()) {
+    if (progress) progress(r.offset(), r.file_size());
+    const auto dt = static_cast<std::int64_t>(static_cast<std::uint64_t>(e->time) - start);
+    MPO_RETURN_IF_ERROR(each(*e, dt));
+  }
+  return r.status();
+}
+
 }  // namespace
 
 std::unique_ptr<ByteSource> BorrowSource(ByteSource& source) {
@@ -176,14 +190,7 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
   std::int64_t last_dt = 0;
   std::unordered_set<OcamlInt> used;
   std::string line;
-  while (true) {
-    auto ev = r.Next();
-    if (!ev.ok()) return ev.status();
-    if (*ev == nullptr) break;
-    const Event& e = **ev;
-    if (progress) progress(r.offset(), r.file_size());
-    const std::int64_t dt =
-        static_cast<std::int64_t>(static_cast<std::uint64_t>(e.time) - info.start_time);
+  MPO_RETURN_IF_ERROR(ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
     last_dt = dt;
     char dom[24] = "";
     if (v3) std::snprintf(dom, sizeof dom, " dom=%u", e.domain);
@@ -224,7 +231,8 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
         break;
     }
     ++n;
-  }
+    return Status::Ok();
+  }));
   std::vector<OcamlInt> codes(used.begin(), used.end());
   std::sort(codes.begin(), codes.end());
   p("locations %zu\n", codes.size());
@@ -253,14 +261,7 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
   // memtrace HEAD's dump_trace (the tool that reads v3) adds the domain to alloc lines.
   const bool head_format = r.version() >= 3;
   std::string line;
-  while (true) {
-    auto ev = r.Next();
-    if (!ev.ok()) return ev.status();
-    if (*ev == nullptr) break;
-    const Event& e = **ev;
-    if (progress) progress(r.offset(), r.file_size());
-    const std::int64_t dt =
-        static_cast<std::int64_t>(static_cast<std::uint64_t>(e.time) - r.info().start_time);
+  return ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
     p("%010" PRId64 " ", dt);
     switch (e.kind) {
       case EventKind::kAlloc: {
@@ -297,8 +298,8 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
       case EventKind::kPromote: p("%010" PRId64 " promote\n", e.obj_id); break;
       case EventKind::kCollect: p("%010" PRId64 " collect\n", e.obj_id); break;
     }
-  }
-  return Status::Ok();
+    return Status::Ok();
+  });
 }
 
 namespace {
@@ -341,22 +342,17 @@ Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
     info.context ? JsonString(*info.context).c_str() : "null");
   std::unordered_set<OcamlInt> used;
   std::string line;
-  for (std::int64_t i = 0;; ++i) {
-    auto ev = r.Next();
-    if (!ev.ok()) return ev.status();
-    if (*ev == nullptr) break;
-    const Event& e = **ev;
-    if (progress) progress(r.offset(), r.file_size());
-    const std::int64_t dt =
-        static_cast<std::int64_t>(static_cast<std::uint64_t>(e.time) - info.start_time);
+  std::int64_t i = 0;
+  MPO_RETURN_IF_ERROR(ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
+    const std::int64_t index = i++;
     if (e.kind != EventKind::kAlloc) {
-      p("{\"i\":%" PRId64 ",\"dt\":%" PRId64 ",\"dom\":%u,\"ev\":\"%s\",\"id\":%" PRId64 "}\n", i,
-        dt, e.domain, e.kind == EventKind::kPromote ? "promote" : "collect", e.obj_id);
-      continue;
+      p("{\"i\":%" PRId64 ",\"dt\":%" PRId64 ",\"dom\":%u,\"ev\":\"%s\",\"id\":%" PRId64 "}\n",
+        index, dt, e.domain, e.kind == EventKind::kPromote ? "promote" : "collect", e.obj_id);
+      return Status::Ok();
     }
     p("{\"i\":%" PRId64 ",\"dt\":%" PRId64 ",\"dom\":%u,\"ev\":\"alloc\",\"id\":%" PRId64
       ",\"src\":\"%s\",\"len\":%" PRId64 ",\"nsamples\":%" PRId64 ",\"common_prefix\":%" PRId64,
-      i, dt, e.domain, e.obj_id, AllocationSourceName(e.source), e.length, e.nsamples,
+      index, dt, e.domain, e.obj_id, AllocationSourceName(e.source), e.length, e.nsamples,
       e.common_prefix);
     if (parse_backtraces) {
       line = ",\"bt\":[";
@@ -370,7 +366,8 @@ Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
       p.Str(line);
     }
     p.Str("}\n");
-  }
+    return Status::Ok();
+  }));
   std::vector<OcamlInt> codes(used.begin(), used.end());
   std::sort(codes.begin(), codes.end());
   p.Str("{\"locations\":{");
