@@ -4,7 +4,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdarg>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 namespace mpo::memtrace {
@@ -118,19 +118,24 @@ std::string LocList(const std::vector<Location>& locs) {
   return s;
 }
 
-Status MissingLocation(OcamlInt code) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "invalid location code %08" PRIx64 " (never defined)",
-                OcamlUnsigned(code));
-  return Status(ErrorCode::kCorrupt, buf).WithField("backtrace: location code");
-}
-
 std::string FormatG17(double d) {
   if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
   if (std::isnan(d)) return "nan";
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.17g", d);
   return buf;
+}
+
+// The backtrace entries a dump has seen: each code with the offset of the first event
+// using it (where an undefined code is reported).
+using FirstUses = std::unordered_map<OcamlInt, std::uint64_t>;
+
+std::vector<OcamlInt> SortedCodes(const FirstUses& used) {
+  std::vector<OcamlInt> codes;
+  codes.reserve(used.size());
+  for (const auto& [code, offset] : used) codes.push_back(code);
+  std::sort(codes.begin(), codes.end());
+  return codes;
 }
 
 // The event loop the three text forms share: calls `each(event, dt)` for every event in
@@ -188,7 +193,7 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
   std::int64_t n = 0, na = 0, np = 0, nc = 0, nmin = 0, nmaj = 0, next = 0, max_bt = 0;
   OcamlInt tot_samples = 0, tot_words = 0;
   std::int64_t last_dt = 0;
-  std::unordered_set<OcamlInt> used;
+  FirstUses used;
   std::string line;
   MPO_RETURN_IF_ERROR(ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
     last_dt = dt;
@@ -212,7 +217,7 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
         line = "  bt ";
         char hex[24];
         for (std::size_t i = 0; i < e.backtrace.size(); ++i) {
-          used.insert(e.backtrace[i]);
+          used.try_emplace(e.backtrace[i], r.event_offset());
           int k = std::snprintf(hex, sizeof hex, i ? ",%" PRIx64 : "%" PRIx64,
                                 OcamlUnsigned(e.backtrace[i]));
           line.append(hex, k);
@@ -233,12 +238,12 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
     ++n;
     return Status::Ok();
   }));
-  std::vector<OcamlInt> codes(used.begin(), used.end());
-  std::sort(codes.begin(), codes.end());
+  const std::vector<OcamlInt> codes = SortedCodes(used);
   p("locations %zu\n", codes.size());
   for (OcamlInt code : codes) {
-    const std::vector<Location>* locs = r.LookupLocation(code);
-    if (locs == nullptr) return MissingLocation(code);
+    auto found = r.LocationOfEntry(code, used[code]);
+    if (!found.ok()) return found.status();
+    const std::vector<Location>* locs = *found;
     p("loc %" PRIx64 " %zu ", OcamlUnsigned(code), locs->size());
     p.Str(LocList(*locs));
     p.Str("\n");
@@ -277,11 +282,12 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
         }
         line.clear();
         for (OcamlInt code : e.backtrace) {
-          const std::vector<Location>* locs = r.LookupLocation(code);
-          if (locs == nullptr) {
+          auto found = r.LocationOfEntry(code, r.event_offset());
+          if (!found.ok()) {
             p.Str(line);
-            return MissingLocation(code);
+            return found.status();
           }
+          const std::vector<Location>* locs = *found;
           if (locs->empty()) {
             line += " $" + std::to_string(code);
           } else {
@@ -340,7 +346,7 @@ Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
     info.word_size, JsonString(info.executable_name).c_str(), JsonString(info.host_name).c_str(),
     JsonString(info.ocaml_runtime_params).c_str(), info.pid, info.initial_domain, info.start_time,
     info.context ? JsonString(*info.context).c_str() : "null");
-  std::unordered_set<OcamlInt> used;
+  FirstUses used;
   std::string line;
   std::int64_t i = 0;
   MPO_RETURN_IF_ERROR(ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
@@ -358,7 +364,7 @@ Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
       line = ",\"bt\":[";
       char hex[24];
       for (std::size_t k = 0; k < e.backtrace.size(); ++k) {
-        used.insert(e.backtrace[k]);
+        used.try_emplace(e.backtrace[k], r.event_offset());
         line.append(hex, std::snprintf(hex, sizeof hex, k ? ",\"%" PRIx64 "\"" : "\"%" PRIx64 "\"",
                                        OcamlUnsigned(e.backtrace[k])));
       }
@@ -368,14 +374,14 @@ Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
     p.Str("}\n");
     return Status::Ok();
   }));
-  std::vector<OcamlInt> codes(used.begin(), used.end());
-  std::sort(codes.begin(), codes.end());
+  const std::vector<OcamlInt> codes = SortedCodes(used);
   p.Str("{\"locations\":{");
   for (std::size_t k = 0; k < codes.size(); ++k) {
     p(k ? ",\"%" PRIx64 "\":[" : "\"%" PRIx64 "\":[", OcamlUnsigned(codes[k]));
-    const std::vector<Location>* locs = r.LookupLocation(codes[k]);
     // As in the text dumps: a code no location event defined is an error, not "no frames".
-    if (locs == nullptr) return MissingLocation(codes[k]);
+    auto found = r.LocationOfEntry(codes[k], used[codes[k]]);
+    if (!found.ok()) return found.status();
+    const std::vector<Location>* locs = *found;
     for (std::size_t j = 0; j < locs->size(); ++j) {
       const Location& l = (*locs)[j];
       p("%s{\"defname\":%s,\"file\":%s,\"line\":%" PRId64 ",\"start\":%" PRId64 ",\"end\":%" PRId64

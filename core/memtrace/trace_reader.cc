@@ -209,6 +209,7 @@ bool TraceReader::ParseEvent(bool* produced) {
   *produced = false;
   ByteReader& in = cursor_;
   const std::uint64_t ev_off = in.offset();
+  event_off_ = ev_off;
   EventHeader h = ReadEventHeader(in, packet_.time_begin, packet_.time_end);
   if (!in.ok()) return Bad(in.status());
   DomainState& d = *dom_;
@@ -355,6 +356,7 @@ constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
 // changing any state, and ParseEvent reads the same event with every check and its
 // typed error.
 [[gnu::always_inline]] inline TraceReader::Step TraceReader::FastEvent() {
+  event_off_ = cursor_.offset();
   const std::uint8_t* p = cursor_.cursor();
   const std::uint32_t word = LoadLe<std::uint32_t>(p);
   p += 4;
@@ -500,6 +502,16 @@ const std::vector<Location>* TraceReader::LookupLocation(OcamlInt code) const {
   for (std::uint32_t i = 0; i < run->count; ++i)
     v.push_back(Materialize(frames_[run->begin + i], strings_));
   return &materialized_.emplace(code, std::move(v)).first->second;
+}
+
+Result<const std::vector<Location>*> TraceReader::LocationOfEntry(
+    OcamlInt code, std::uint64_t event_offset) const {
+  const std::vector<Location>* locs = LookupLocation(code);
+  if (locs != nullptr) return locs;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "invalid location code %08llx (never defined)",
+                static_cast<unsigned long long>(OcamlUnsigned(code)));
+  return Corrupt("backtrace: location code", buf, event_offset);
 }
 
 std::vector<OcamlInt> TraceReader::LocationCodes() const { return locs_.codes; }

@@ -82,6 +82,13 @@ class TraceReader {
   // The frames of a location code seen so far, or nullptr. Built on first lookup and
   // kept (the pointer stays valid as long as the reader).
   const std::vector<Location>* LookupLocation(OcamlInt code) const;
+  // The same for a backtrace entry of the event at `event_offset` (see event_offset()):
+  // a code no location event defined is a corrupt trace (memtrace's lookup fails too),
+  // kCorrupt "backtrace: location code" at that event.
+  Result<const std::vector<Location>*> LocationOfEntry(OcamlInt code,
+                                                       std::uint64_t event_offset) const;
+  // The byte offset of the event Next/NextEvent returned last (its event header).
+  std::uint64_t event_offset() const { return event_off_; }
   // Every location code defined so far (unordered).
   std::vector<OcamlInt> LocationCodes() const;
 
@@ -152,6 +159,7 @@ class TraceReader {
   mutable std::unordered_map<OcamlInt, std::vector<Location>> materialized_;
   std::vector<ReaderWarning> warnings_;
   Event event_;
+  std::uint64_t event_off_ = 0;
   Status error_;
   bool done_ = false;
 };
