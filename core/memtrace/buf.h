@@ -18,6 +18,7 @@
 // These are hot paths (every event field goes through them), so they live in the header.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -30,6 +31,9 @@
 #include "core/memtrace/ocaml_int.h"
 
 namespace mpo::memtrace {
+
+static_assert(std::endian::native == std::endian::little,
+              "ByteReader and ByteWriter load and store little-endian fields directly");
 
 class ByteReader {
  public:
@@ -60,19 +64,19 @@ class ByteReader {
   }
   std::uint16_t U16(const char* field) {
     if (!Need(2, field)) return 0;
-    std::uint16_t v = static_cast<std::uint16_t>(data_[pos_] | (data_[pos_ + 1] << 8));
+    const auto v = Load<std::uint16_t>(data_ + pos_);
     pos_ += 2;
     return v;
   }
   std::uint32_t U32(const char* field) {
     if (!Need(4, field)) return 0;
-    std::uint32_t v = Load32(data_ + pos_);
+    const auto v = Load<std::uint32_t>(data_ + pos_);
     pos_ += 4;
     return v;
   }
   std::uint64_t U64(const char* field) {
     if (!Need(8, field)) return 0;
-    std::uint64_t v = Load32(data_ + pos_) | (std::uint64_t{Load32(data_ + pos_ + 4)} << 32);
+    const auto v = Load<std::uint64_t>(data_ + pos_);
     pos_ += 8;
     return v;
   }
@@ -119,9 +123,12 @@ class ByteReader {
   }
 
  private:
-  static std::uint32_t Load32(const std::uint8_t* p) {
-    return std::uint32_t{p[0]} | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16) |
-           (std::uint32_t{p[3]} << 24);
+  // Little-endian hosts only (checked above).
+  template <class T>
+  static T Load(const std::uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
   }
   bool Need(std::size_t n, const char* field) {
     if (size_ - pos_ >= n) [[likely]]
@@ -228,8 +235,9 @@ class ByteWriter {
   }
 
  private:
-  void Store(std::size_t at, std::uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) buf_[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
+  // Little-endian hosts only (checked below): one store, not one per byte.
+  void Store(std::size_t at, std::uint64_t v, std::size_t n) {
+    std::memcpy(buf_.get() + at, &v, n);
   }
   bool Room(std::size_t n) {
     if (cap_ - pos_ >= n && status_.ok()) [[likely]]

@@ -36,6 +36,7 @@ struct TraceWriter::DomainWriter {
   BacktraceWriter backtraces;
   std::vector<std::pair<OcamlInt, const std::vector<Location>*>> new_locs;
   std::vector<OcamlInt> last_backtrace;
+  std::vector<std::size_t> misses;  // scratch: entries of the current alloc that missed
   ByteWriter packet;
   PacketHeaderSlots header{};
   std::int64_t time_start;
@@ -206,7 +207,14 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
                                        std::span<const OcamlInt> bt, const LocationLookup& lookup) {
   Error err;
   if (!CheckUsable(domain, time, &err)) return std::move(*err);
-  DomainWriter& w = *last_;
+  return PutUsableAlloc(*last_, time, length, nsamples, source, bt, lookup);
+}
+
+Result<OcamlInt> TraceWriter::PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt length,
+                                             OcamlInt nsamples, AllocationSource source,
+                                             std::span<const OcamlInt> bt,
+                                             const LocationLookup& lookup) {
+  Error err;
   const std::size_t common = CommonPrefix(bt, w.last_backtrace);
   const std::size_t new_len = bt.size() - common;
   w.last_backtrace.resize(common);
@@ -232,8 +240,14 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
     b.Vint(static_cast<OcamlInt>(common));
     len_at = b.Skip(2);
   }
+  // The entries that miss the cache are collected first and looked up after (same calls,
+  // same order): a callback capturing one pointer needs no allocation per event.
+  w.misses.clear();
+  std::vector<std::size_t>* misses = &w.misses;
+  const std::uint32_t nencoded =
+      w.backtraces.Put(b, id, bt, common, [misses](std::size_t i) { misses->push_back(i); });
   Status lookup_error;
-  const std::uint32_t nencoded = w.backtraces.Put(b, id, bt, common, [&](std::size_t i) {
+  for (const std::size_t i : w.misses) {
     const std::vector<Location>* locs = lookup(bt[i]);
     if (locs == nullptr) {
       if (lookup_error.ok())
@@ -245,7 +259,7 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
     } else {
       w.new_locs.emplace_back(bt[i], locs);
     }
-  });
+  }
   if (is_short)
     b.Update8(len_at, static_cast<std::uint8_t>(nencoded));
   else
@@ -306,7 +320,8 @@ Status TraceWriter::PutEvent(const Event& ev, const LocationLookup& lookup) {
   if (expected != ev.obj_id)
     return Invalid("incorrect allocation id: the event has " + std::to_string(ev.obj_id) +
                    ", the writer assigns " + std::to_string(expected));
-  auto id = PutAlloc(ev.domain, ev.time, ev.length, ev.nsamples, ev.source, ev.backtrace, lookup);
+  // (CheckUsable above still holds: a flush here leaves time_end where it was.)
+  auto id = PutUsableAlloc(w, ev.time, ev.length, ev.nsamples, ev.source, ev.backtrace, lookup);
   return id.status();
 }
 
