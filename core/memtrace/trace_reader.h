@@ -1,9 +1,9 @@
 // Streaming reader of memtrace traces, formats v001 to v003 (mirrors Trace.Reader).
 //
 // 1. Data. One packet is in memory at a time (its size is capped by
-//    `ReaderOptions::max_packet_bytes`), plus, per domain, a location MTF state and a
-//    backtrace cache (~160 KiB), plus the table of every location seen. Nothing else
-//    grows with the trace.
+//    `ReaderOptions::max_packet_bytes`; a source already in memory is decoded in place),
+//    plus, per domain, a location MTF state and a backtrace cache (~160 KiB), plus the
+//    table of every location seen. Nothing else grows with the trace.
 // 2. Semantics follow the memtrace reader that wrote the golden decodes: for v1/v2 traces
 //    memtrace 0.2.3 (one stream; a packet whose first alloc id or start time does not
 //    continue the previous one is skipped with a warning; collect deltas must be >= 0),
