@@ -94,7 +94,9 @@ CacheVerifier BacktraceWriter::NextVerifier() {
   return v;
 }
 
-BacktraceReader::BacktraceReader() : slots_(kCacheSize) {}
+BacktraceReader::BacktraceReader()
+    : next_(std::make_unique<std::uint16_t[]>(kCacheSize)),
+      loc_(std::make_unique<OcamlInt[]>(kCacheSize)) {}
 
 void BacktraceReader::Buffer::Reserve(std::size_t n) {
   if (n <= cap) return;
@@ -113,33 +115,44 @@ void BacktraceReader::TooLong(ByteReader& in, const std::uint8_t* codeword) cons
 }
 
 void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out) {
-  // Hot loop: raw pointers checked against the end of the packet; the cursor is moved
-  // once at the end, or to the failing field on error.
+  // Hot loop: raw pointers checked against the end of the packet, the output length and
+  // capacity in registers; the cursor and `out.len` are stored once at the end, or at
+  // the failing field on error.
   const std::uint8_t* p = in.cursor();
   const std::uint8_t* const end = in.limit();
-  Slot* const slot = slots_.data();
-  std::uint32_t pred = 0;
-  // Each codeword adds at most 1 + 255 entries.
-  constexpr std::size_t kMaxPerCodeword = 256;
+  std::uint16_t* const next = next_.get();
+  OcamlInt* const loc = loc_.get();
+  OcamlInt* data = out.data.get();
+  std::size_t len = out.len;
+  std::size_t cap = out.cap;
+  const std::size_t max_len = max_len_;
+  std::uint32_t prev = 0;
+  // Each codeword adds at most 1 + 255 entries; the fill below may store 3 more past them.
+  constexpr std::size_t kMaxPerCodeword = 256 + 3;
   for (std::uint32_t i = 0; i < nencoded; ++i) {
-    if (end - p < 2) {
+    if (end - p < 2) [[unlikely]] {
+      out.len = len;
       in.Advance(p);
       in.U16("backtrace: codeword");
       return;
     }
     const std::uint32_t codeword = p[0] | (std::uint32_t{p[1]} << 8);
     p += 2;
-    if (out.len + kMaxPerCodeword > out.cap) [[unlikely]]
-      out.Reserve(out.len + kMaxPerCodeword);
-    OcamlInt* dst = out.data.get() + out.len;
+    if (len + kMaxPerCodeword > cap) [[unlikely]] {
+      out.len = len;
+      out.Reserve(len + kMaxPerCodeword);
+      data = out.data.get();
+      cap = out.cap;
+    }
     const std::uint32_t bucket = codeword >> 2;
-    slot[pred].pred = bucket;
+    next[prev] = static_cast<std::uint16_t>(bucket);
     std::uint32_t npredicted;
     switch (codeword & 3) {
       case kHit0: npredicted = 0; break;
       case kHit1: npredicted = 1; break;
       case kHitN:
-        if (end - p < 1) {
+        if (end - p < 1) [[unlikely]] {
+          out.len = len;
           in.Advance(p);
           in.U8("backtrace: hitN count");
           return;
@@ -147,40 +160,54 @@ void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out
         npredicted = *p++;
         break;
       default: {
-        if (end - p < 8) {
+        if (end - p < 8) [[unlikely]] {
+          out.len = len;
           in.Advance(p);
           in.U64("backtrace: miss code");
           return;
         }
-        if (out.len + 1 > max_len_) [[unlikely]]
+        if (len + 1 > max_len) [[unlikely]] {
+          out.len = len;
           return TooLong(in, p - 2);
+        }
         std::uint64_t raw;
         std::memcpy(&raw, p, 8);  // little-endian hosts only (x86-64, aarch64)
         p += 8;
         const OcamlInt lit = OcamlIntOfInt64(raw);
-        slot[bucket].loc = lit;
-        *dst = lit;
-        out.len += 1;
-        pred = bucket;
+        loc[bucket] = lit;
+        data[len++] = lit;
+        prev = bucket;
         continue;
       }
     }
-    if (out.len + 1 + npredicted > max_len_) [[unlikely]]
+    if (len + 1 + npredicted > max_len) [[unlikely]] {
+      out.len = len;
       return TooLong(in, p - 2 - ((codeword & 3) == kHitN));
-    dst[0] = slot[bucket].loc;
-    pred = bucket;
+    }
+    OcamlInt* const dst = data + len;
+    std::uint32_t b = bucket;
+    dst[0] = loc[b];
     for (std::uint32_t n = 1; n <= npredicted; ++n) {
-      const auto next = static_cast<std::uint32_t>(slot[pred].pred);
-      if (next == pred) {
+      const std::uint32_t following = next[b];
+      if (following == b) [[unlikely]] {
         // A bucket predicting itself (deep recursion): the rest of the run repeats it.
-        std::fill(dst + n, dst + npredicted + 1, slot[pred].loc);
+        // Four at a time; the stores past the run land in reserved, unused capacity.
+        const OcamlInt same = loc[b];
+        for (OcamlInt* q = dst + n; q < dst + npredicted + 1; q += 4) {
+          q[0] = same;
+          q[1] = same;
+          q[2] = same;
+          q[3] = same;
+        }
         break;
       }
-      pred = next;
-      dst[n] = slot[pred].loc;
+      b = following;
+      dst[n] = loc[b];
     }
-    out.len += 1 + npredicted;
+    prev = b;
+    len += 1 + npredicted;
   }
+  out.len = len;
   in.Advance(p);
 }
 
@@ -199,19 +226,38 @@ std::span<const OcamlInt> BacktraceReader::Get(ByteReader& in, std::uint32_t nen
 }
 
 void BacktraceReader::Skip(ByteReader& in, std::uint32_t nencoded) {
-  for (std::uint32_t i = 0; i < nencoded && in.ok(); ++i) {
-    const std::uint16_t codeword = in.U16("backtrace: codeword");
-    if ((codeword & 3) == kHitN)
-      in.Skip(1, "backtrace: hitN count");
-    else if ((codeword & 3) == kMiss)
-      in.Skip(8, "backtrace: miss code");
+  const std::uint8_t* p = in.cursor();
+  const std::uint8_t* const end = in.limit();
+  for (std::uint32_t i = 0; i < nencoded; ++i) {
+    if (end - p < 2) [[unlikely]] {
+      in.Advance(p);
+      in.U16("backtrace: codeword");
+      return;
+    }
+    const unsigned tag = p[0] & 3;
+    p += 2;
+    if (tag == kHitN) {
+      if (end - p < 1) [[unlikely]] {
+        in.Advance(p);
+        in.Skip(1, "backtrace: hitN count");
+        return;
+      }
+      p += 1;
+    } else if (tag == kMiss) {
+      if (end - p < 8) [[unlikely]] {
+        in.Advance(p);
+        in.Skip(8, "backtrace: miss code");
+        return;
+      }
+      p += 8;
+    }
   }
+  in.Advance(p);
 }
 
 bool BacktraceReader::Check(const CacheVerifier& v) const {
   if (v.ix == kDummyVerifierIndex) return true;
-  return v.ix < kCacheSize && slots_[v.ix].pred == v.pred &&
-         slots_[v.ix].loc == OcamlIntOfInt64(v.value);
+  return v.ix < kCacheSize && next_[v.ix] == v.pred && loc_[v.ix] == OcamlIntOfInt64(v.value);
 }
 
 }  // namespace mpo::memtrace

@@ -114,13 +114,11 @@ class BacktraceReader {
   };
   void Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out);
   [[gnu::cold]] void TooLong(ByteReader& in, const std::uint8_t* codeword) const;
-  // A bucket's code and prediction side by side: following a prediction chain touches
-  // one cache line per step instead of two.
-  struct Slot {
-    OcamlInt loc = 0;
-    std::uint64_t pred = 0;
-  };
-  std::vector<Slot> slots_;
+  // The cache as two arrays: following a prediction chain is a run of dependent loads
+  // through `next_` alone (2 bytes a slot, 32 KiB in all, so it stays in L1), while the
+  // codes it yields are independent loads from `loc_` that overlap with the chain.
+  std::unique_ptr<std::uint16_t[]> next_;
+  std::unique_ptr<OcamlInt[]> loc_;
   Buffer last_;
   Buffer scratch_;
   std::size_t max_len_ = std::size_t{1} << 20;

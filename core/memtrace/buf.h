@@ -18,8 +18,10 @@
 // These are hot paths (every event field goes through them), so they live in the header.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,6 +31,9 @@
 #include "core/memtrace/ocaml_int.h"
 
 namespace mpo::memtrace {
+
+static_assert(std::endian::native == std::endian::little,
+              "ByteReader and ByteWriter load and store little-endian fields directly");
 
 class ByteReader {
  public:
@@ -59,19 +64,19 @@ class ByteReader {
   }
   std::uint16_t U16(const char* field) {
     if (!Need(2, field)) return 0;
-    std::uint16_t v = static_cast<std::uint16_t>(data_[pos_] | (data_[pos_ + 1] << 8));
+    const auto v = Load<std::uint16_t>(data_ + pos_);
     pos_ += 2;
     return v;
   }
   std::uint32_t U32(const char* field) {
     if (!Need(4, field)) return 0;
-    std::uint32_t v = Load32(data_ + pos_);
+    const auto v = Load<std::uint32_t>(data_ + pos_);
     pos_ += 4;
     return v;
   }
   std::uint64_t U64(const char* field) {
     if (!Need(8, field)) return 0;
-    std::uint64_t v = Load32(data_ + pos_) | (std::uint64_t{Load32(data_ + pos_ + 4)} << 32);
+    const auto v = Load<std::uint64_t>(data_ + pos_);
     pos_ += 8;
     return v;
   }
@@ -118,9 +123,12 @@ class ByteReader {
   }
 
  private:
-  static std::uint32_t Load32(const std::uint8_t* p) {
-    return std::uint32_t{p[0]} | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16) |
-           (std::uint32_t{p[3]} << 24);
+  // Little-endian hosts only (checked above).
+  template <class T>
+  static T Load(const std::uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
   }
   bool Need(std::size_t n, const char* field) {
     if (size_ - pos_ >= n) [[likely]]
@@ -148,13 +156,15 @@ class ByteReader {
 
 class ByteWriter {
  public:
-  explicit ByteWriter(std::size_t capacity) : buf_(capacity) {}
+  // The buffer is not zero-filled: only bytes already written are ever read back.
+  explicit ByteWriter(std::size_t capacity)
+      : buf_(std::make_unique_for_overwrite<std::uint8_t[]>(capacity)), cap_(capacity) {}
 
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
   std::size_t pos() const { return pos_; }
-  std::size_t remaining() const { return buf_.size() - pos_; }
-  std::span<const std::uint8_t> bytes() const { return {buf_.data(), pos_}; }
+  std::size_t remaining() const { return cap_ - pos_; }
+  std::span<const std::uint8_t> bytes() const { return {buf_.get(), pos_}; }
   void Reset() {
     pos_ = 0;
     status_ = Status();
@@ -201,7 +211,7 @@ class ByteWriter {
     std::size_t nul = s.find('\0');
     if (nul != std::string_view::npos) s = s.substr(0, nul);
     if (!Room(s.size() + 1)) return;
-    if (!s.empty()) std::memcpy(buf_.data() + pos_, s.data(), s.size());
+    if (!s.empty()) std::memcpy(buf_.get() + pos_, s.data(), s.size());
     buf_[pos_ + s.size()] = 0;
     pos_ += s.size() + 1;
   }
@@ -225,24 +235,26 @@ class ByteWriter {
   }
 
  private:
-  void Store(std::size_t at, std::uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) buf_[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
+  // Little-endian hosts only (checked below): one store, not one per byte.
+  void Store(std::size_t at, std::uint64_t v, std::size_t n) {
+    std::memcpy(buf_.get() + at, &v, n);
   }
   bool Room(std::size_t n) {
-    if (buf_.size() - pos_ >= n && status_.ok()) [[likely]]
+    if (cap_ - pos_ >= n && status_.ok()) [[likely]]
       return true;
     RoomFailed(n);
     return false;
   }
   [[gnu::noinline, gnu::cold]] void RoomFailed(std::size_t n) {
     if (status_.ok())
-      status_ = Status(ErrorCode::kOutOfRange, "packet buffer overflow: needs " +
-                                                   std::to_string(n) + " bytes, " +
-                                                   std::to_string(buf_.size() - pos_) + " remain")
-                    .AtOffset(pos_);
+      status_ =
+          Status(ErrorCode::kOutOfRange, "packet buffer overflow: needs " + std::to_string(n) +
+                                             " bytes, " + std::to_string(cap_ - pos_) + " remain")
+              .AtOffset(pos_);
   }
 
-  std::vector<std::uint8_t> buf_;
+  std::unique_ptr<std::uint8_t[]> buf_;
+  std::size_t cap_;
   std::size_t pos_ = 0;
   Status status_;
 };

@@ -52,6 +52,7 @@ class MemSource : public ByteSource {
     return n;
   }
   std::uint64_t size() const override { return b_.size(); }
+  std::span<const std::uint8_t> InMemory() const override { return b_; }
 
  private:
   std::span<const std::uint8_t> b_;

@@ -23,6 +23,9 @@ class ByteSource {
   // Reads up to out.size() bytes at `offset`; fewer only at the end of the data.
   virtual Result<std::size_t> ReadAt(std::uint64_t offset, std::span<std::uint8_t> out) = 0;
   virtual std::uint64_t size() const = 0;
+  // All the bytes, when they already sit in memory that outlives this source (readers
+  // then decode in place instead of copying each packet); empty otherwise.
+  virtual std::span<const std::uint8_t> InMemory() const { return {}; }
 };
 
 class ByteSink {

@@ -23,9 +23,9 @@ std::uint64_t Clamp(OcamlInt v, std::uint64_t limit) {
 void LocationWriter::Put(ByteWriter& out, OcamlInt code, std::span<const Location> locs) {
   std::size_t worst = 8 + 1;
   for (const Location& l : locs) worst += 6 + (l.filename.size() + 1) + (l.defname.size() + 1);
-  const Location unknown = UnknownLocation();
+  static const Location kUnknown = UnknownLocation();
   if (locs.size() > kMaxLocationFrames || worst > kMaxLocationLength)
-    locs = std::span<const Location>(&unknown, 1);
+    locs = std::span<const Location>(&kUnknown, 1);
   out.U64(static_cast<std::uint64_t>(code));
   out.U8(static_cast<std::uint8_t>(locs.size()));
   const bool v023 = packing_ == ColumnPacking::kV023;
@@ -67,7 +67,7 @@ std::string_view StringInterner::Store(std::string_view s) {
   if (s.empty()) return {};  // no block needed (and there may be none yet)
   if (blocks_.empty() || s.size() > block_cap_ - block_used_) {
     block_cap_ = std::max(kBlock, s.size());
-    blocks_.push_back(std::make_unique<char[]>(block_cap_));
+    blocks_.push_back(std::make_unique_for_overwrite<char[]>(block_cap_));
     block_used_ = 0;
   }
   char* dst = blocks_.back().get() + block_used_;
@@ -76,11 +76,33 @@ std::string_view StringInterner::Store(std::string_view s) {
   return {dst, s.size()};
 }
 
+namespace {
+
+// A fast inline hash of a short string (names are tens of bytes): 8 bytes per multiply.
+std::uint64_t HashName(std::string_view s) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
+  const char* p = s.data();
+  std::size_t n = s.size();
+  for (; n >= 8; p += 8, n -= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  std::uint64_t tail = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    tail |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+  h = (h ^ tail) * 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 29);
+}
+
+}  // namespace
+
 void StringInterner::Grow() {
   std::vector<std::uint32_t> t(table_.empty() ? 256 : table_.size() * 2, 0);
   const std::size_t mask = t.size() - 1;
   for (std::uint32_t id = 0; id < strings_.size(); ++id) {
-    std::size_t i = std::hash<std::string_view>{}(strings_[id]) & mask;
+    std::size_t i = HashName(strings_[id]) & mask;
     while (t[i] != 0) i = (i + 1) & mask;
     t[i] = id + 1;
   }
@@ -90,7 +112,7 @@ void StringInterner::Grow() {
 std::uint32_t StringInterner::Intern(std::string_view s) {
   if ((strings_.size() + 1) * 2 > table_.size()) Grow();  // load factor <= 1/2
   const std::size_t mask = table_.size() - 1;
-  std::size_t i = std::hash<std::string_view>{}(s)&mask;
+  std::size_t i = HashName(s) & mask;
   while (table_[i] != 0) {
     if (strings_[table_[i] - 1] == s) return table_[i] - 1;
     i = (i + 1) & mask;
@@ -136,7 +158,7 @@ void LocationReader::GetCompact(ByteReader& in, StringInterner& strings, OcamlIn
       std::string_view name = in.String("location: filename");
       if (!in.ok()) return;
       const bool full = files.size() == MtfTable<std::uint8_t>::kLength;
-      auto& e = files.PushReusingLast(name);
+      auto& e = files.PushKeyless(/*reuse_last_value=*/true);
       if (!full) {
         e.value = static_cast<std::uint8_t>(files.size() - 1);
         mtf_.defnames[e.value].Clear();
@@ -161,7 +183,7 @@ void LocationReader::GetCompact(ByteReader& in, StringInterner& strings, OcamlIn
     if (def_ix == MtfTable<char>::kNotFound) {
       std::string_view name = in.String("location: defname");
       if (!in.ok()) return;
-      auto& e = defs.Push(name);
+      auto& e = defs.PushKeyless(/*reuse_last_value=*/false);
       e.id = strings.Intern(name);
       l.defname = e.id;
     } else if (def_ix >= defs.size()) {

@@ -76,6 +76,17 @@ class MtfTable {
     return e;
   }
 
+  // Decoder side: pushes an entry with no key (decoders name strings by the `id` they
+  // store, and never call Find, so copying names into keys would be wasted). With
+  // `reuse_last_value` it keeps the evicted value like PushReusingLast, else like Push.
+  Entry& PushKeyless(bool reuse_last_value) {
+    const bool full = size_ == kLength;
+    Entry& e = ShiftDown();
+    e.key.clear();
+    if (!(full && reuse_last_value)) e.value = V{};
+    return e;
+  }
+
   // Encoder side: the index to write for `key` (kNotFound when absent), and the table
   // updated as memtrace's encoder updates it. `*entry` is the slot now holding `key`.
   int Encode(std::string_view key, Entry** entry) {

@@ -9,6 +9,7 @@
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/location_codec.h"
 #include "core/memtrace/packet_header.h"
+#include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/trace_writer.h"
 
@@ -346,6 +347,71 @@ TEST(ReaderChecks, InfoPacketChecks) {
   auto c = b;
   c[66 + 3] = static_cast<std::uint8_t>((c[66 + 3] & 1) | (2 << 1));  // code 2, not trace info
   EXPECT_EQ(ReadAll(c).field(), "trace info packet code");
+}
+
+// A backtrace entry whose code no location event defines (here brought in by a cache
+// miss) is a corrupt trace wherever it is looked up: the reader's LocationOfEntry, the
+// text dumps and the JSON dump all report it at the event that first uses it.
+TEST(ReaderChecks, UndefinedLocationCode) {
+  constexpr OcamlInt kDefined = 0x1111;
+  constexpr OcamlInt kUndefined = 0x2222;
+  auto miss = [](ByteWriter& b, OcamlInt code) {
+    b.U16(static_cast<std::uint16_t>((CacheHash1(code) << 2) | kMiss));
+    b.U64(static_cast<std::uint64_t>(code));
+  };
+  TraceBuilder t;
+  PacketSpec p;
+  p.id_end = 3;
+  std::size_t second_alloc_pos = 0;
+  const std::size_t body_off = t.Packet(p, [&](ByteWriter& b) {
+    LocationWriter lw;
+    const std::vector<Location> frames = {{"a.ml", 1, 2, 3, "f"}};
+    WriteEventHeader(b, 1, kStart);
+    lw.Put(b, kDefined, frames);
+    ShortAlloc(b, kStart + 1, 0, 1);  // backtrace [defined]
+    miss(b, kDefined);
+    second_alloc_pos = b.pos();
+    ShortAlloc(b, kStart + 2, 1, 1);  // [defined, undefined]
+    miss(b, kUndefined);
+    ShortAlloc(b, kStart + 3, 2, 0);  // the same backtrace again
+  });
+  const std::uint64_t second_alloc = body_off + second_alloc_pos - kHeaderSizeV2;
+  auto expect_undefined = [&](const Status& s, const char* what) {
+    SCOPED_TRACE(what);
+    EXPECT_EQ(s.code(), ErrorCode::kCorrupt);
+    EXPECT_EQ(s.field(), "backtrace: location code");
+    EXPECT_EQ(s.byte_offset(), std::optional<std::uint64_t>(second_alloc));
+    EXPECT_NE(s.message().find("2222"), std::string::npos) << s.message();
+  };
+
+  // The reader decodes the events (memtrace's reader does too); the lookup fails.
+  auto r = TraceReader::Open(MemorySource(t.bytes()));
+  ASSERT_TRUE(r.ok());
+  const Event* e = (*r)->NextEvent();
+  ASSERT_NE(e, nullptr);
+  ASSERT_EQ(e->backtrace.size(), 1u);
+  auto found = (*r)->LocationOfEntry(e->backtrace[0], (*r)->event_offset());
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ((**found)[0].filename, "a.ml");
+  e = (*r)->NextEvent();
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ((*r)->event_offset(), second_alloc);
+  ASSERT_EQ(e->backtrace.size(), 2u);
+  EXPECT_EQ(e->backtrace[1], kUndefined);
+  expect_undefined((*r)->LocationOfEntry(e->backtrace[1], (*r)->event_offset()).status(), "reader");
+  EXPECT_EQ((*r)->LookupLocation(kUndefined), nullptr);
+
+  auto source = MemorySource(t.bytes());
+  StringTextSink dump;
+  expect_undefined(WriteDumpTrace(*source, dump), "dump_trace");
+  // The first alloc's line was written before the failing one.
+  EXPECT_NE(dump.text.find("alloc 1 len=1    0: f@a.ml:1:2-3\n"), std::string::npos) << dump.text;
+  StringTextSink oracle;
+  expect_undefined(WriteOracleDump(*source, oracle), "oracle dump");
+  StringTextSink json;
+  expect_undefined(WriteJsonLines(*source, json, /*parse_backtraces=*/true), "JSON lines");
+  // Every event line is written before the locations are looked up.
+  EXPECT_NE(json.text.find("\"i\":2,"), std::string::npos) << json.text;
 }
 
 }  // namespace

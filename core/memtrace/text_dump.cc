@@ -4,7 +4,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdarg>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 namespace mpo::memtrace {
@@ -17,6 +17,7 @@ class Borrowed : public ByteSource {
     return s_.ReadAt(o, out);
   }
   std::uint64_t size() const override { return s_.size(); }
+  std::span<const std::uint8_t> InMemory() const override { return s_.InMemory(); }
 
  private:
   ByteSource& s_;
@@ -117,19 +118,38 @@ std::string LocList(const std::vector<Location>& locs) {
   return s;
 }
 
-Status MissingLocation(OcamlInt code) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "invalid location code %08" PRIx64 " (never defined)",
-                OcamlUnsigned(code));
-  return Status(ErrorCode::kCorrupt, buf).WithField("backtrace: location code");
-}
-
 std::string FormatG17(double d) {
   if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
   if (std::isnan(d)) return "nan";
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.17g", d);
   return buf;
+}
+
+// The backtrace entries a dump has seen: each code with the offset of the first event
+// using it (where an undefined code is reported).
+using FirstUses = std::unordered_map<OcamlInt, std::uint64_t>;
+
+std::vector<OcamlInt> SortedCodes(const FirstUses& used) {
+  std::vector<OcamlInt> codes;
+  codes.reserve(used.size());
+  for (const auto& [code, offset] : used) codes.push_back(code);
+  std::sort(codes.begin(), codes.end());
+  return codes;
+}
+
+// The event loop the three text forms share: calls `each(event, dt)` for every event in
+// order, dt being the microseconds since the trace's start (memtrace's `Timedelta`),
+// and reports progress. Stops at the first error: the reader's, or one `each` returns.
+template <class Each>
+Status ForEachEvent(TraceReader& r, const ProgressFn& progress, Each&& each) {
+  const std::int64_t start = r.info().start_time;
+  while (const Event* e = r.NextEvent()) {
+    if (progress) progress(r.offset(), r.file_size());
+    const auto dt = static_cast<std::int64_t>(static_cast<std::uint64_t>(e->time) - start);
+    MPO_RETURN_IF_ERROR(each(*e, dt));
+  }
+  return r.status();
 }
 
 }  // namespace
@@ -173,16 +193,9 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
   std::int64_t n = 0, na = 0, np = 0, nc = 0, nmin = 0, nmaj = 0, next = 0, max_bt = 0;
   OcamlInt tot_samples = 0, tot_words = 0;
   std::int64_t last_dt = 0;
-  std::unordered_set<OcamlInt> used;
+  FirstUses used;
   std::string line;
-  while (true) {
-    auto ev = r.Next();
-    if (!ev.ok()) return ev.status();
-    if (*ev == nullptr) break;
-    const Event& e = **ev;
-    if (progress) progress(r.offset(), r.file_size());
-    const std::int64_t dt =
-        static_cast<std::int64_t>(static_cast<std::uint64_t>(e.time) - info.start_time);
+  MPO_RETURN_IF_ERROR(ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
     last_dt = dt;
     char dom[24] = "";
     if (v3) std::snprintf(dom, sizeof dom, " dom=%u", e.domain);
@@ -204,7 +217,7 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
         line = "  bt ";
         char hex[24];
         for (std::size_t i = 0; i < e.backtrace.size(); ++i) {
-          used.insert(e.backtrace[i]);
+          used.try_emplace(e.backtrace[i], r.event_offset());
           int k = std::snprintf(hex, sizeof hex, i ? ",%" PRIx64 : "%" PRIx64,
                                 OcamlUnsigned(e.backtrace[i]));
           line.append(hex, k);
@@ -223,13 +236,14 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
         break;
     }
     ++n;
-  }
-  std::vector<OcamlInt> codes(used.begin(), used.end());
-  std::sort(codes.begin(), codes.end());
+    return Status::Ok();
+  }));
+  const std::vector<OcamlInt> codes = SortedCodes(used);
   p("locations %zu\n", codes.size());
   for (OcamlInt code : codes) {
-    const std::vector<Location>* locs = r.LookupLocation(code);
-    if (locs == nullptr) return MissingLocation(code);
+    auto found = r.LocationOfEntry(code, used[code]);
+    if (!found.ok()) return found.status();
+    const std::vector<Location>* locs = *found;
     p("loc %" PRIx64 " %zu ", OcamlUnsigned(code), locs->size());
     p.Str(LocList(*locs));
     p.Str("\n");
@@ -252,14 +266,7 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
   // memtrace HEAD's dump_trace (the tool that reads v3) adds the domain to alloc lines.
   const bool head_format = r.version() >= 3;
   std::string line;
-  while (true) {
-    auto ev = r.Next();
-    if (!ev.ok()) return ev.status();
-    if (*ev == nullptr) break;
-    const Event& e = **ev;
-    if (progress) progress(r.offset(), r.file_size());
-    const std::int64_t dt =
-        static_cast<std::int64_t>(static_cast<std::uint64_t>(e.time) - r.info().start_time);
+  return ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
     p("%010" PRId64 " ", dt);
     switch (e.kind) {
       case EventKind::kAlloc: {
@@ -275,11 +282,12 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
         }
         line.clear();
         for (OcamlInt code : e.backtrace) {
-          const std::vector<Location>* locs = r.LookupLocation(code);
-          if (locs == nullptr) {
+          auto found = r.LocationOfEntry(code, r.event_offset());
+          if (!found.ok()) {
             p.Str(line);
-            return MissingLocation(code);
+            return found.status();
           }
+          const std::vector<Location>* locs = *found;
           if (locs->empty()) {
             line += " $" + std::to_string(code);
           } else {
@@ -296,8 +304,8 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
       case EventKind::kPromote: p("%010" PRId64 " promote\n", e.obj_id); break;
       case EventKind::kCollect: p("%010" PRId64 " collect\n", e.obj_id); break;
     }
-  }
-  return Status::Ok();
+    return Status::Ok();
+  });
 }
 
 namespace {
@@ -338,30 +346,25 @@ Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
     info.word_size, JsonString(info.executable_name).c_str(), JsonString(info.host_name).c_str(),
     JsonString(info.ocaml_runtime_params).c_str(), info.pid, info.initial_domain, info.start_time,
     info.context ? JsonString(*info.context).c_str() : "null");
-  std::unordered_set<OcamlInt> used;
+  FirstUses used;
   std::string line;
-  for (std::int64_t i = 0;; ++i) {
-    auto ev = r.Next();
-    if (!ev.ok()) return ev.status();
-    if (*ev == nullptr) break;
-    const Event& e = **ev;
-    if (progress) progress(r.offset(), r.file_size());
-    const std::int64_t dt =
-        static_cast<std::int64_t>(static_cast<std::uint64_t>(e.time) - info.start_time);
+  std::int64_t i = 0;
+  MPO_RETURN_IF_ERROR(ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
+    const std::int64_t index = i++;
     if (e.kind != EventKind::kAlloc) {
-      p("{\"i\":%" PRId64 ",\"dt\":%" PRId64 ",\"dom\":%u,\"ev\":\"%s\",\"id\":%" PRId64 "}\n", i,
-        dt, e.domain, e.kind == EventKind::kPromote ? "promote" : "collect", e.obj_id);
-      continue;
+      p("{\"i\":%" PRId64 ",\"dt\":%" PRId64 ",\"dom\":%u,\"ev\":\"%s\",\"id\":%" PRId64 "}\n",
+        index, dt, e.domain, e.kind == EventKind::kPromote ? "promote" : "collect", e.obj_id);
+      return Status::Ok();
     }
     p("{\"i\":%" PRId64 ",\"dt\":%" PRId64 ",\"dom\":%u,\"ev\":\"alloc\",\"id\":%" PRId64
       ",\"src\":\"%s\",\"len\":%" PRId64 ",\"nsamples\":%" PRId64 ",\"common_prefix\":%" PRId64,
-      i, dt, e.domain, e.obj_id, AllocationSourceName(e.source), e.length, e.nsamples,
+      index, dt, e.domain, e.obj_id, AllocationSourceName(e.source), e.length, e.nsamples,
       e.common_prefix);
     if (parse_backtraces) {
       line = ",\"bt\":[";
       char hex[24];
       for (std::size_t k = 0; k < e.backtrace.size(); ++k) {
-        used.insert(e.backtrace[k]);
+        used.try_emplace(e.backtrace[k], r.event_offset());
         line.append(hex, std::snprintf(hex, sizeof hex, k ? ",\"%" PRIx64 "\"" : "\"%" PRIx64 "\"",
                                        OcamlUnsigned(e.backtrace[k])));
       }
@@ -369,15 +372,16 @@ Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
       p.Str(line);
     }
     p.Str("}\n");
-  }
-  std::vector<OcamlInt> codes(used.begin(), used.end());
-  std::sort(codes.begin(), codes.end());
+    return Status::Ok();
+  }));
+  const std::vector<OcamlInt> codes = SortedCodes(used);
   p.Str("{\"locations\":{");
   for (std::size_t k = 0; k < codes.size(); ++k) {
     p(k ? ",\"%" PRIx64 "\":[" : "\"%" PRIx64 "\":[", OcamlUnsigned(codes[k]));
-    const std::vector<Location>* locs = r.LookupLocation(codes[k]);
     // As in the text dumps: a code no location event defined is an error, not "no frames".
-    if (locs == nullptr) return MissingLocation(codes[k]);
+    auto found = r.LocationOfEntry(codes[k], used[codes[k]]);
+    if (!found.ok()) return found.status();
+    const std::vector<Location>* locs = *found;
     for (std::size_t j = 0; j < locs->size(); ++j) {
       const Location& l = (*locs)[j];
       p("%s{\"defname\":%s,\"file\":%s,\"line\":%" PRId64 ",\"start\":%" PRId64 ",\"end\":%" PRId64

@@ -1,7 +1,9 @@
 #include "core/memtrace/trace_reader.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace mpo::memtrace {
@@ -184,12 +186,18 @@ Status TraceReader::LoadPacket(bool* end) {
     if (!legacy_ && options_.parse_backtraces && !d->backtraces.Check(packet_.verifier))
       return Corrupt("packet header: cache verification",
                      "backtrace cache differs from the writer's", verifier_off);
-    packet_buf_.resize(size - hsize);
-    auto body = source_->ReadAt(off + hsize, packet_buf_);
-    if (!body.ok()) return body.status();
-    if (*body != packet_buf_.size())
-      return Status(ErrorCode::kIo, "short read inside the file").AtOffset(off + hsize);
-    cursor_ = ByteReader(packet_buf_, off + hsize);
+    const std::span<const std::uint8_t> whole = source_->InMemory();
+    if (whole.size() == file_size_ && !whole.empty()) {
+      // off + size <= file_size_ was checked above.
+      cursor_ = ByteReader(whole.subspan(off + hsize, size - hsize), off + hsize);
+    } else {
+      packet_buf_.resize(size - hsize);
+      auto body = source_->ReadAt(off + hsize, packet_buf_);
+      if (!body.ok()) return body.status();
+      if (*body != packet_buf_.size())
+        return Status(ErrorCode::kIo, "short read inside the file").AtOffset(off + hsize);
+      cursor_ = ByteReader(packet_buf_, off + hsize);
+    }
     dom_ = d;
     alloc_id_ = legacy_ ? d->alloc_id : OcamlIntOfInt64(packet_.alloc_id_begin);
     in_packet_ = true;
@@ -201,6 +209,7 @@ bool TraceReader::ParseEvent(bool* produced) {
   *produced = false;
   ByteReader& in = cursor_;
   const std::uint64_t ev_off = in.offset();
+  event_off_ = ev_off;
   EventHeader h = ReadEventHeader(in, packet_.time_begin, packet_.time_end);
   if (!in.ok()) return Bad(in.status());
   DomainState& d = *dom_;
@@ -303,39 +312,172 @@ Result<const Event*> TraceReader::Next() {
   return e;
 }
 
+namespace {
+
+static_assert(std::endian::native == std::endian::little,
+              "the event fast path loads little-endian fields directly");
+
+template <class T>
+T LoadLe(const std::uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// memtrace's vint (see buf.h) where at least 9 bytes are readable at p.
+inline OcamlInt VintUnchecked(const std::uint8_t*& p) {
+  const std::uint8_t tag = p[0];
+  if (tag < 253) [[likely]] {
+    p += 1;
+    return tag;
+  }
+  OcamlInt v;
+  if (tag == 253) {
+    v = LoadLe<std::uint16_t>(p + 1);
+    p += 3;
+  } else if (tag == 254) {
+    v = static_cast<std::int32_t>(LoadLe<std::uint32_t>(p + 1));
+    p += 5;
+  } else {
+    v = OcamlIntOfInt64(LoadLe<std::uint64_t>(p + 1));
+    p += 9;
+  }
+  return v;
+}
+
+// The largest event the fast path reads before the backtrace: a long alloc's header,
+// length, nsamples, source, common prefix (vints of up to 9 bytes) and u16 suffix length.
+constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
+
+}  // namespace
+
+// The common events (alloc, short alloc, promote, collect) read with one bounds check.
+// Whenever a check would fail, or the event is of another kind, it declines before
+// changing any state, and ParseEvent reads the same event with every check and its
+// typed error.
+[[gnu::always_inline]] inline TraceReader::Step TraceReader::FastEvent() {
+  event_off_ = cursor_.offset();
+  const std::uint8_t* p = cursor_.cursor();
+  const std::uint32_t word = LoadLe<std::uint32_t>(p);
+  p += 4;
+  const std::uint32_t start_low = static_cast<std::uint32_t>(packet_.time_begin) & kEventTimeMask;
+  std::uint32_t low = word & kEventTimeMask;
+  if (low < start_low) low += 1u << kEventTimeBits;
+  const auto time = static_cast<std::int64_t>(
+      (static_cast<std::uint64_t>(packet_.time_begin) & ~std::uint64_t{kEventTimeMask}) + low);
+  DomainState& d = *dom_;
+  if (!(packet_.time_begin <= time && time <= packet_.time_end && d.last_timestamp <= time))
+      [[unlikely]]
+    return Step::kAgain;
+  const unsigned code = word >> kEventTimeBits;
+  Event& e = event_;
+  std::uint32_t nencoded;
+  OcamlInt common;
+  if (code >= static_cast<unsigned>(EventCode::kShortAllocFirst) &&
+      code <= static_cast<unsigned>(EventCode::kShortAllocLast)) {
+    common = VintUnchecked(p);
+    nencoded = *p++;
+    e.length = code - 100;
+    e.nsamples = 1;
+    e.source = AllocationSource::kMinor;
+  } else if (code == static_cast<unsigned>(EventCode::kAlloc)) {
+    const OcamlInt length = VintUnchecked(p);
+    const OcamlInt nsamples = VintUnchecked(p);
+    const std::uint8_t src = *p++;
+    if (src > 2) [[unlikely]]
+      return Step::kAgain;
+    common = VintUnchecked(p);
+    nencoded = LoadLe<std::uint16_t>(p);
+    p += 2;
+    e.length = length;
+    e.nsamples = nsamples;
+    e.source = static_cast<AllocationSource>(src);
+  } else if (code == static_cast<unsigned>(EventCode::kPromote) ||
+             code == static_cast<unsigned>(EventCode::kCollect)) {
+    const bool promote = code == static_cast<unsigned>(EventCode::kPromote);
+    const OcamlInt delta = VintUnchecked(p);
+    if (delta < 0 && (promote || legacy_)) [[unlikely]]
+      return Step::kAgain;
+    cursor_.Advance(p);
+    d.last_timestamp = time;
+    e.time = time;
+    e.domain = packet_.domain;
+    e.backtrace = {};
+    e.kind = promote ? EventKind::kPromote : EventKind::kCollect;
+    e.obj_id = OcamlSub(OcamlSub(alloc_id_, 1), delta);
+    return Step::kEvent;
+  } else {
+    return Step::kAgain;
+  }
+  if (common < 0 && options_.parse_backtraces) [[unlikely]]
+    return Step::kAgain;
+  // From here on the event is committed, as in ParseEvent.
+  cursor_.Advance(p);
+  d.last_timestamp = time;
+  e.time = time;
+  e.domain = packet_.domain;
+  e.kind = EventKind::kAlloc;
+  e.common_prefix = common;
+  if (options_.parse_backtraces) {
+    e.backtrace = d.backtraces.Get(cursor_, nencoded, common);
+  } else {
+    e.backtrace = {};
+    BacktraceReader::Skip(cursor_, nencoded);
+  }
+  if (!cursor_.ok()) [[unlikely]] {
+    error_ = cursor_.status();
+    return Step::kStop;
+  }
+  e.obj_id = alloc_id_;
+  alloc_id_ = OcamlAdd(alloc_id_, 1);
+  return Step::kEvent;
+}
+
+TraceReader::Step TraceReader::SlowStep() {
+  if (!error_.ok() || done_) return Step::kStop;
+  if (!in_packet_) {
+    bool end;
+    Status s = LoadPacket(&end);
+    if (!s.ok()) {
+      error_ = std::move(s);
+      return Step::kStop;
+    }
+    if (end) {
+      done_ = true;
+      return Step::kStop;
+    }
+    return Step::kAgain;
+  }
+  if (cursor_.remaining() == 0) {
+    in_packet_ = false;
+    if (legacy_) dom_->alloc_id = alloc_id_;
+    if (packet_.alloc_id_end != alloc_id_) {
+      error_ = Corrupt("packet: alloc id sync",
+                       "packet ends at alloc id " + std::to_string(alloc_id_) +
+                           " but its header says " + std::to_string(packet_.alloc_id_end),
+                       packet_off_ + packet_.header_size() - 8);
+      return Step::kStop;
+    }
+    return Step::kAgain;
+  }
+  bool produced;
+  // ParseEvent stores its error in error_ (no Status per event).
+  if (!ParseEvent(&produced)) return Step::kStop;
+  return produced ? Step::kEvent : Step::kAgain;
+}
+
 const Event* TraceReader::NextEvent() {
-  if (!error_.ok() || done_) [[unlikely]]
-    return nullptr;
   while (true) {
-    if (!in_packet_) [[unlikely]] {
-      bool end;
-      Status s = LoadPacket(&end);
-      if (!s.ok()) {
-        error_ = std::move(s);
-        return nullptr;
-      }
-      if (end) {
-        done_ = true;
-        return nullptr;
-      }
-    }
-    if (cursor_.remaining() == 0) [[unlikely]] {
-      in_packet_ = false;
-      if (legacy_) dom_->alloc_id = alloc_id_;
-      if (packet_.alloc_id_end != alloc_id_) {
-        error_ = Corrupt("packet: alloc id sync",
-                         "packet ends at alloc id " + std::to_string(alloc_id_) +
-                             " but its header says " + std::to_string(packet_.alloc_id_end),
-                         packet_off_ + packet_.header_size() - 8);
-        return nullptr;
-      }
-      continue;
-    }
-    bool produced;
-    // The error path is rare: ParseEvent stores it in error_ (no Status per event).
-    if (!ParseEvent(&produced)) [[unlikely]]
-      return nullptr;
-    if (produced) return &event_;
+    Step step = Step::kAgain;
+    // (After an error or at the end, in_packet_ is false, error_ is set, or the cursor
+    // has no bytes left: SlowStep handles those.)
+    if (in_packet_ && cursor_.remaining() >= kMaxFastEventBytes && error_.ok()) [[likely]]
+      step = FastEvent();
+    if (step == Step::kAgain) [[unlikely]]
+      step = SlowStep();
+    if (step == Step::kEvent) [[likely]]
+      return &event_;
+    if (step == Step::kStop) return nullptr;
   }
 }
 
@@ -360,6 +502,16 @@ const std::vector<Location>* TraceReader::LookupLocation(OcamlInt code) const {
   for (std::uint32_t i = 0; i < run->count; ++i)
     v.push_back(Materialize(frames_[run->begin + i], strings_));
   return &materialized_.emplace(code, std::move(v)).first->second;
+}
+
+Result<const std::vector<Location>*> TraceReader::LocationOfEntry(
+    OcamlInt code, std::uint64_t event_offset) const {
+  const std::vector<Location>* locs = LookupLocation(code);
+  if (locs != nullptr) return locs;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "invalid location code %08llx (never defined)",
+                static_cast<unsigned long long>(OcamlUnsigned(code)));
+  return Corrupt("backtrace: location code", buf, event_offset);
 }
 
 std::vector<OcamlInt> TraceReader::LocationCodes() const { return locs_.codes; }

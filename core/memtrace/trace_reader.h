@@ -1,9 +1,9 @@
 // Streaming reader of memtrace traces, formats v001 to v003 (mirrors Trace.Reader).
 //
 // 1. Data. One packet is in memory at a time (its size is capped by
-//    `ReaderOptions::max_packet_bytes`), plus, per domain, a location MTF state and a
-//    backtrace cache (~160 KiB), plus the table of every location seen. Nothing else
-//    grows with the trace.
+//    `ReaderOptions::max_packet_bytes`; a source already in memory is decoded in place),
+//    plus, per domain, a location MTF state and a backtrace cache (~160 KiB), plus the
+//    table of every location seen. Nothing else grows with the trace.
 // 2. Semantics follow the memtrace reader that wrote the golden decodes: for v1/v2 traces
 //    memtrace 0.2.3 (one stream; a packet whose first alloc id or start time does not
 //    continue the previous one is skipped with a warning; collect deltas must be >= 0),
@@ -82,6 +82,13 @@ class TraceReader {
   // The frames of a location code seen so far, or nullptr. Built on first lookup and
   // kept (the pointer stays valid as long as the reader).
   const std::vector<Location>* LookupLocation(OcamlInt code) const;
+  // The same for a backtrace entry of the event at `event_offset` (see event_offset()):
+  // a code no location event defined is a corrupt trace (memtrace's lookup fails too),
+  // kCorrupt "backtrace: location code" at that event.
+  Result<const std::vector<Location>*> LocationOfEntry(OcamlInt code,
+                                                       std::uint64_t event_offset) const;
+  // The byte offset of the event Next/NextEvent returned last (its event header).
+  std::uint64_t event_offset() const { return event_off_; }
   // Every location code defined so far (unordered).
   std::vector<OcamlInt> LocationCodes() const;
 
@@ -103,8 +110,14 @@ class TraceReader {
   // Loads the next packet; sets *end at the end of the trace.
   Status LoadPacket(bool* end);
   Result<DomainState*> Domain(std::uint16_t id);
-  // Parses one event; false on error (then in error_).
-  bool ParseEvent(bool* produced);
+  // Parses one event with every check; false on error (then in error_).
+  [[gnu::noinline]] bool ParseEvent(bool* produced);
+  // One step of NextEvent: an event is ready, stop (end or error), or go on. FastEvent
+  // reads the common events with one bounds check (kAgain: declined, nothing changed);
+  // SlowStep does everything else with every check.
+  enum class Step : std::uint8_t { kEvent, kStop, kAgain };
+  Step FastEvent();
+  [[gnu::noinline]] Step SlowStep();
   bool Bad(Status s);
 
   std::unique_ptr<ByteSource> source_;
@@ -146,6 +159,7 @@ class TraceReader {
   mutable std::unordered_map<OcamlInt, std::vector<Location>> materialized_;
   std::vector<ReaderWarning> warnings_;
   Event event_;
+  std::uint64_t event_off_ = 0;
   Status error_;
   bool done_ = false;
 };

@@ -1,5 +1,6 @@
 #include "core/memtrace/trace_writer.h"
 
+#include <algorithm>
 #include <string>
 
 namespace mpo::memtrace {
@@ -11,6 +12,20 @@ static_assert(kMaxBacktraceLength >= kMaxLocationLength);
 constexpr std::size_t kMaxPendingLocations = 128;
 
 Status Invalid(std::string m) { return Status(ErrorCode::kInvalidArgument, std::move(m)); }
+
+// The number of leading entries `a` and `b` share, four compared per step (stacks are
+// often a hundred frames deep and mostly shared).
+std::size_t CommonPrefix(std::span<const OcamlInt> a, std::span<const OcamlInt> b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const std::uint64_t diff = static_cast<std::uint64_t>(
+        (a[i] ^ b[i]) | (a[i + 1] ^ b[i + 1]) | (a[i + 2] ^ b[i + 2]) | (a[i + 3] ^ b[i + 3]));
+    if (diff != 0) break;
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
 }  // namespace
 
 struct TraceWriter::DomainWriter {
@@ -21,6 +36,7 @@ struct TraceWriter::DomainWriter {
   BacktraceWriter backtraces;
   std::vector<std::pair<OcamlInt, const std::vector<Location>*>> new_locs;
   std::vector<OcamlInt> last_backtrace;
+  std::vector<std::size_t> misses;  // scratch: entries of the current alloc that missed
   ByteWriter packet;
   PacketHeaderSlots header{};
   std::int64_t time_start;
@@ -191,12 +207,18 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
                                        std::span<const OcamlInt> bt, const LocationLookup& lookup) {
   Error err;
   if (!CheckUsable(domain, time, &err)) return std::move(*err);
-  DomainWriter& w = *last_;
-  std::size_t common = 0;
-  const std::size_t limit = std::min(bt.size(), w.last_backtrace.size());
-  while (common < limit && bt[common] == w.last_backtrace[common]) ++common;
+  return PutUsableAlloc(*last_, time, length, nsamples, source, bt, lookup);
+}
+
+Result<OcamlInt> TraceWriter::PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt length,
+                                             OcamlInt nsamples, AllocationSource source,
+                                             std::span<const OcamlInt> bt,
+                                             const LocationLookup& lookup) {
+  Error err;
+  const std::size_t common = CommonPrefix(bt, w.last_backtrace);
   const std::size_t new_len = bt.size() - common;
-  w.last_backtrace.assign(bt.begin(), bt.end());
+  w.last_backtrace.resize(common);
+  w.last_backtrace.insert(w.last_backtrace.end(), bt.begin() + common, bt.end());
   const bool is_short = 1 <= length && length <= 16 && source == AllocationSource::kMinor &&
                         nsamples == 1 && new_len < 256;
   if (!BeginEvent(
@@ -218,8 +240,14 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
     b.Vint(static_cast<OcamlInt>(common));
     len_at = b.Skip(2);
   }
+  // The entries that miss the cache are collected first and looked up after (same calls,
+  // same order): a callback capturing one pointer needs no allocation per event.
+  w.misses.clear();
+  std::vector<std::size_t>* misses = &w.misses;
+  const std::uint32_t nencoded =
+      w.backtraces.Put(b, id, bt, common, [misses](std::size_t i) { misses->push_back(i); });
   Status lookup_error;
-  const std::uint32_t nencoded = w.backtraces.Put(b, id, bt, common, [&](std::size_t i) {
+  for (const std::size_t i : w.misses) {
     const std::vector<Location>* locs = lookup(bt[i]);
     if (locs == nullptr) {
       if (lookup_error.ok())
@@ -231,7 +259,7 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
     } else {
       w.new_locs.emplace_back(bt[i], locs);
     }
-  });
+  }
   if (is_short)
     b.Update8(len_at, static_cast<std::uint8_t>(nencoded));
   else
@@ -292,7 +320,8 @@ Status TraceWriter::PutEvent(const Event& ev, const LocationLookup& lookup) {
   if (expected != ev.obj_id)
     return Invalid("incorrect allocation id: the event has " + std::to_string(ev.obj_id) +
                    ", the writer assigns " + std::to_string(expected));
-  auto id = PutAlloc(ev.domain, ev.time, ev.length, ev.nsamples, ev.source, ev.backtrace, lookup);
+  // (CheckUsable above still holds: a flush here leaves time_end where it was.)
+  auto id = PutUsableAlloc(w, ev.time, ev.length, ev.nsamples, ev.source, ev.backtrace, lookup);
   return id.status();
 }
 

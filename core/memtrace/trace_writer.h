@@ -97,6 +97,10 @@ class TraceWriter {
   void TakeChunk(DomainWriter& w);
   bool CheckUsable(std::uint16_t domain, std::int64_t time, Error* err);
   Status PutIdEvent(std::uint16_t domain, std::int64_t time, OcamlInt obj_id, bool promote);
+  // PutAlloc once CheckUsable has passed for `w` (the current domain's writer).
+  Result<OcamlInt> PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt length,
+                                  OcamlInt nsamples, AllocationSource source,
+                                  std::span<const OcamlInt> bt, const LocationLookup& lookup);
 
   ByteSink& sink_;
   Info info_;

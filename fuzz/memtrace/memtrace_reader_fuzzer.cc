@@ -1,6 +1,7 @@
 // The memtrace reader over arbitrary bytes: with and without backtraces, with
-// --keep-going style recovery, and the full oracle dump (raw header walk included). Must
-// never crash, hang or read out of bounds; every failure is a typed Status.
+// --keep-going style recovery, and the oracle dump (raw header walk included), dump_trace
+// and JSON lines. Must never crash, hang or read out of bounds; every failure is a typed
+// Status.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -46,5 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto src = mpo::memtrace::MemorySource(bytes);
   NullSink sink;
   (void)mpo::memtrace::WriteOracleDump(*src, sink);
+  (void)mpo::memtrace::WriteDumpTrace(*src, sink);
+  (void)mpo::memtrace::WriteJsonLines(*src, sink, /*parse_backtraces=*/true);
   return 0;
 }
