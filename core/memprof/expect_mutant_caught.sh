@@ -24,5 +24,7 @@ for pattern in "$@"; do
     exit 1
   fi
 done
-for pattern in "$@"; do printf '%s\n' "$out" | grep -E -- "$pattern" | head -3; done
+# The report, from the first pattern's first match on.
+first=$(printf '%s\n' "$out" | grep -En -- "$1" | head -1 | cut -d: -f1)
+printf '%s\n' "$out" | tail -n +"$first" | head -40
 echo "mutant caught (exit $rc)"
