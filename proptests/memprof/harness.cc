@@ -49,7 +49,7 @@ struct Allocation {
 
 class Harness {
  public:
-  Harness() : rt_(sim::SimConfig{2048}) {
+  explicit Harness(const RunOptions& options) : options_(options), rt_(sim::SimConfig{2048}) {
     domains_.push_back(DomainState{{rt_.memprof(0).current()}, 0});
     rt_.SetDeathObserver([this](BlockId id) {
       auto it = block_owner_.find(id);
@@ -76,7 +76,10 @@ class Harness {
       case OpKind::kAllocMajor:
         Allocate(
             [&] {
-              return rt_.AllocMajor(cur_, 257 + op.b, static_cast<AllocationSource>(op.a % 3));
+              const std::uint64_t wosize = options_.major_wosize_mod == 0
+                                               ? 257 + op.b
+                                               : 1 + op.b % options_.major_wosize_mod;
+              return rt_.AllocMajor(cur_, wosize, static_cast<AllocationSource>(op.a % 3));
             },
             1);
         break;
@@ -223,6 +226,11 @@ class Harness {
       block_owner_[out.blocks[i]] = {serial, i};
       live_.push_back(out.blocks[i]);
     }
+    if (live_.size() > options_.max_live_blocks) {
+      const std::size_t excess = live_.size() - options_.max_live_blocks;
+      for (std::size_t i = 0; i < excess; ++i) rt_.Release(live_[i]);
+      live_.erase(live_.begin(), live_.begin() + static_cast<std::ptrdiff_t>(excess));
+    }
   }
 
   void StartProfile(double rate) {
@@ -355,6 +363,7 @@ class Harness {
     return r.raised() ? r : CallbackResult::Drop();
   }
 
+  RunOptions options_;
   SimRuntime rt_;
   std::vector<DomainState> domains_;
   std::uint32_t cur_ = 0;
@@ -397,17 +406,17 @@ std::ostream& operator<<(std::ostream& os, const Op& op) {
   return os;
 }
 
-std::vector<Op> DecodeOps(std::span<const std::uint8_t> bytes) {
+std::vector<Op> DecodeOps(std::span<const std::uint8_t> bytes, std::size_t max_ops) {
   std::vector<Op> ops;
-  for (std::size_t i = 0; i + 3 <= bytes.size() && ops.size() < 400; i += 3) {
+  for (std::size_t i = 0; i + 3 <= bytes.size() && ops.size() < max_ops; i += 3) {
     ops.push_back(Op{static_cast<OpKind>(bytes[i] % static_cast<int>(OpKind::kCount)), bytes[i + 1],
                      bytes[i + 2]});
   }
   return ops;
 }
 
-RunReport Run(std::span<const Op> ops) {
-  auto h = std::make_unique<Harness>();
+RunReport Run(std::span<const Op> ops, const RunOptions& options) {
+  auto h = std::make_unique<Harness>(options);
   for (const Op& op : ops) h->Apply(op);
   return h->Finish();
 }

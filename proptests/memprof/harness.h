@@ -8,6 +8,7 @@
 // strings; the engine's and the simulator's table invariants are checked after each op.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <ostream>
 #include <span>
@@ -56,8 +57,18 @@ struct Op {
 
 std::ostream& operator<<(std::ostream& os, const Op& op);
 
-// Decodes ops from bytes, three per op (for the fuzzer).
-std::vector<Op> DecodeOps(std::span<const std::uint8_t> bytes);
+// Decodes ops from bytes, three per op, at most `max_ops` (for the fuzzer).
+std::vector<Op> DecodeOps(std::span<const std::uint8_t> bytes, std::size_t max_ops = 400);
+
+// Bounds on the work one run does (the fuzzer's; the property test uses the defaults).
+struct RunOptions {
+  // At most this many blocks stay reachable: allocating more releases the oldest, which
+  // keeps entries tables, and so every pass and invariant check, small.
+  std::size_t max_live_blocks = SIZE_MAX;
+  // kAllocMajor's size is 257 + b words by default. When non-zero it is 1 + b % this:
+  // small major blocks need far fewer random draws at λ = 1.
+  std::uint32_t major_wosize_mod = 0;
+};
 
 struct RunReport {
   std::vector<std::string> violations;
@@ -67,6 +78,6 @@ struct RunReport {
 
 // Runs `ops`, then releases everything, collects, polls every thread of every domain,
 // and checks conservation. Never crashes on any sequence.
-RunReport Run(std::span<const Op> ops);
+RunReport Run(std::span<const Op> ops, const RunOptions& options = {});
 
 }  // namespace mpo::memprof::harness
