@@ -21,8 +21,8 @@ constexpr const char* kOpNames[] = {
     "AllocCaml", "AllocSmallC",  "AllocMajor", "Release",   "Poll",         "MinorGc",
     "MajorGc",   "Compact",      "Start",      "Stop",      "Discard",      "Arm",
     "NewThread", "SwitchThread", "EndThread",  "NewDomain", "SwitchDomain", "EndDomain"};
-constexpr const char* kActionNames[] = {"keep",    "drop",    "raise",   "stop",
-                                        "restart", "discard", "collect", "allocate"};
+constexpr const char* kActionNames[] = {"keep",    "drop",    "raise", "stop",
+                                        "restart", "discard", "hold"};
 constexpr double kRates[] = {1.0, 0.5, 0.1, 0.01, 0.0};
 constexpr Exception kRaised{0xBAD};
 constexpr std::size_t kMaxDomains = 4;
@@ -37,6 +37,7 @@ struct Track {
   bool dealloc = false;
   bool ended = false;  // a callback returned None or raised
   bool is_major = false;
+  std::optional<BlockId> held;  // the block its user data names (kHold)
 };
 
 struct Allocation {
@@ -49,9 +50,30 @@ struct Allocation {
 
 class Harness {
  public:
-  explicit Harness(const RunOptions& options) : options_(options), rt_(sim::SimConfig{2048}) {
+  explicit Harness(const RunOptions& options)
+      : options_(options), rt_(sim::SimConfig{2048, /*user_data_are_values=*/true}) {
     domains_.push_back(DomainState{{rt_.memprof(0).current()}, 0});
     rt_.SetDeathObserver([this](BlockId id) {
+      if (auto root = profile_root_owner_.find(id); root != profile_root_owner_.end()) {
+        // While a live domain samples under the profile, its table roots the tracker.
+        for (std::uint32_t d : LiveDomainIds()) {
+          const ProfileRef<P> p = rt_.memprof(d).profile();
+          if (p && p->id() == root->second && discarded_.count(p->id()) == 0) {
+            Violation("block held by the tracker of profile " + std::to_string(root->second) +
+                      " died");
+            break;
+          }
+        }
+        profile_root_owner_.erase(root);
+      }
+      if (auto held = held_owner_.find(id); held != held_owner_.end()) {
+        const Track& t = tracks_[held->second];
+        if (!t.ended && !t.dealloc && discarded_.count(t.profile) == 0) {
+          Violation("block held by the user data of track " + std::to_string(held->second) +
+                    " died");
+        }
+        held_owner_.erase(held);
+      }
       auto it = block_owner_.find(id);
       if (it == block_owner_.end()) return;
       Allocation& a = allocations_[it->second.first];
@@ -240,8 +262,20 @@ class Harness {
     t.promote = [this](UserData id) { return OnPromote(id); };
     t.dealloc_minor = [this](UserData id) { return OnDealloc(id, false); };
     t.dealloc_major = [this](UserData id) { return OnDealloc(id, true); };
+    // The tracker's closures hold a block nothing else reaches (allocated while this
+    // thread is not sampling, so that no callback sees it).
+    std::optional<BlockId> root;
+    if (!rt_.memprof(cur_).Sampling()) {
+      sim::AllocOutcome a = rt_.AllocSmallFromC(cur_, 1, /*reachable=*/false);
+      if (a.ok()) {
+        root = a.blocks[0];
+        t.roots.push_back(rt_.ValueOf(*root));
+      }
+    }
     auto p = rt_.memprof(cur_).Start(rate, 2, std::move(t));
-    if (p.ok()) profiles_.push_back(*p);
+    if (!p.ok()) return;
+    profiles_.push_back(*p);
+    if (root) profile_root_owner_[*root] = (*p)->id();
   }
   void StopProfile() {
     Outcome out = rt_.memprof(cur_).Stop();
@@ -252,7 +286,8 @@ class Harness {
   }
 
   // Shared entry/exit of every callback: nesting, discarded profiles, armed actions.
-  CallbackResult Finish(CallbackResult keep) {
+  // `alloc_track` is the track an allocation callback just created (kHold applies).
+  CallbackResult Finish(CallbackResult keep, std::optional<UserData> alloc_track = std::nullopt) {
     --depth_;
     if (armed_.empty()) return keep;
     const CallbackAction action = armed_.front();
@@ -274,6 +309,14 @@ class Harness {
         ProfileRef<P> p = rt_.memprof(cur_).profile();
         if (p) DiscardProfile(p);
         return keep;
+      }
+      case CallbackAction::kHold: {
+        if (!alloc_track) return keep;
+        sim::AllocOutcome held = rt_.AllocSmallFromC(cur_, 2, /*reachable=*/false);
+        if (!held.ok()) return keep;
+        tracks_[*alloc_track].held = held.blocks[0];
+        held_owner_[held.blocks[0]] = *alloc_track;
+        return CallbackResult::Keep(rt_.ValueOf(held.blocks[0]));
       }
       case CallbackAction::kCount: break;
     }
@@ -315,15 +358,27 @@ class Harness {
     t.sub = sub;
     t.is_major = major;
     tracks_[id] = t;
-    CallbackResult r = Finish(CallbackResult::Keep(id));
+    CallbackResult r = Finish(CallbackResult::Keep(sim::IntValue(static_cast<std::int64_t>(id))), id);
     if (!r.kept()) tracks_[id].ended = true;
     return r;
   }
 
-  Track* Lookup(UserData id, const char* what) {
-    auto it = tracks_.find(id);
+  // The track user data names: an immediate, or a block held for a track.
+  std::optional<UserData> TrackOf(UserData v) const {
+    if (!sim::IsBlockValue(v)) return v >> 1;
+    const std::optional<BlockId> block = rt_.BlockOf(v);
+    if (!block) return std::nullopt;
+    auto it = held_owner_.find(*block);
+    if (it == held_owner_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  Track* Lookup(UserData v, const char* what) {
+    const std::optional<UserData> id = TrackOf(v);
+    auto it = id ? tracks_.find(*id) : tracks_.end();
     if (it == tracks_.end()) {
-      Violation(std::string(what) + " for unknown user data");
+      Violation(std::string(what) + (sim::IsBlockValue(v) ? " with user data naming no held block"
+                                                          : " for unknown user data"));
       return nullptr;
     }
     Track& t = it->second;
@@ -334,14 +389,15 @@ class Harness {
 
   CallbackResult OnPromote(UserData id) {
     Enter();
-    if (Track* t = Lookup(id, "promote")) {
+    Track* t = Lookup(id, "promote");
+    if (t != nullptr) {
       if (t->promoted) Violation("promoted twice");
       if (t->dealloc) Violation("promoted after dealloc");
       if (t->is_major) Violation("major allocation promoted");
       t->promoted = true;
     }
     CallbackResult r = Finish(CallbackResult::Keep(id));
-    if (!r.kept()) tracks_[id].ended = true;
+    if (!r.kept() && t != nullptr) t->ended = true;
     return r;
   }
 
@@ -371,6 +427,8 @@ class Harness {
   std::vector<Allocation> allocations_;
   std::unordered_map<BlockId, std::pair<std::uint64_t, std::size_t>> block_owner_;
   std::map<UserData, Track> tracks_;
+  std::unordered_map<BlockId, UserData> held_owner_;  // held block -> track
+  std::unordered_map<BlockId, std::uint64_t> profile_root_owner_;  // tracker root -> profile
   std::vector<ProfileRef<P>> profiles_;
   std::map<std::uint64_t, bool> discarded_;
   std::vector<CallbackAction> armed_;

@@ -4,7 +4,10 @@
 //
 // The model follows every sampled allocation (one "track" per allocation callback):
 // which callbacks it got, in what order, on which thread, under which profile, and
-// whether its block is known to have died. Violations are collected as readable
+// whether its block is known to have died. User data are OCaml-like values
+// (sim::SimConfig::user_data_are_values): an immediate naming the track, or a block
+// that only memprof's roots keep alive, which must survive (and be followed through
+// promotion and compaction) for as long as the track lives. Violations are collected as readable
 // strings; the engine's and the simulator's table invariants are checked after each op.
 #pragma once
 
@@ -46,6 +49,7 @@ enum class CallbackAction : std::uint8_t {
   kStop,
   kRestart,
   kDiscard,
+  kHold,  // an allocation callback keeps a fresh block, reachable only from its user data
   kCount
 };
 
