@@ -115,6 +115,7 @@ class SimRuntime {
   MemprofDomain& memprof(std::uint32_t domain);
   MemprofEngine& engine() { return engine_; }
   CHeapFaults& c_heap() { return c_heap_; }
+  const CHeapFaults& c_heap() const { return c_heap_; }
 
   Result<MemprofThread*> NewThread(std::uint32_t domain);
   Status EndThread(std::uint32_t domain, MemprofThread* thread);

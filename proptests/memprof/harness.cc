@@ -20,7 +20,9 @@ using P = sync::StdPlatform;
 constexpr const char* kOpNames[] = {
     "AllocCaml", "AllocSmallC",  "AllocMajor", "Release",   "Poll",         "MinorGc",
     "MajorGc",   "Compact",      "Start",      "Stop",      "Discard",      "Arm",
-    "NewThread", "SwitchThread", "EndThread",  "NewDomain", "SwitchDomain", "EndDomain"};
+    "NewThread", "SwitchThread", "EndThread",  "NewDomain", "SwitchDomain", "EndDomain",
+    "FailCHeap"};
+constexpr const char* kSiteNames[] = {"entries", "callstack", "orphan_table", "thread", "domain"};
 constexpr const char* kActionNames[] = {"keep",    "drop",    "raise", "stop",
                                         "restart", "discard", "hold"};
 constexpr double kRates[] = {1.0, 0.5, 0.1, 0.01, 0.0};
@@ -38,6 +40,7 @@ struct Track {
   bool ended = false;  // a callback returned None or raised
   bool is_major = false;
   std::optional<BlockId> held;  // the block its user data names (kHold)
+  bool maybe_lost = false;      // alive when a C-heap refusal may have lost entries
 };
 
 struct Allocation {
@@ -68,7 +71,7 @@ class Harness {
       }
       if (auto held = held_owner_.find(id); held != held_owner_.end()) {
         const Track& t = tracks_[held->second];
-        if (!t.ended && !t.dealloc && discarded_.count(t.profile) == 0) {
+        if (!t.ended && !t.dealloc && !t.maybe_lost && discarded_.count(t.profile) == 0) {
           Violation("block held by the user data of track " + std::to_string(held->second) +
                     " died");
         }
@@ -84,6 +87,7 @@ class Harness {
 
   void Apply(const Op& op) {
     ++step_;
+    const std::uint64_t refusals_before = Refusals();
     switch (op.kind) {
       case OpKind::kAllocCaml: {
         const int n = 1 + op.a % 4;
@@ -171,13 +175,22 @@ class Harness {
         domains_[d].threads.clear();
         break;
       }
+      case OpKind::kFailCHeap:
+        rt_.c_heap().Fail(static_cast<CHeapSite>(op.a % kCHeapSiteCount), op.b % 8, 1);
+        break;
       case OpKind::kCount: break;
+    }
+    // Ending a thread or a domain loses entries when a table cannot be allocated.
+    const bool may_lose = op.kind == OpKind::kEndThread || op.kind == OpKind::kEndDomain;
+    if (may_lose && Refusals() != refusals_before) {
+      for (auto& [id, t] : tracks_) t.maybe_lost = true;
     }
     if (const char* bad = rt_.CheckInvariants()) Violation(std::string("invariant: ") + bad);
   }
 
   RunReport Finish() {
     armed_.clear();
+    rt_.c_heap().Clear();
     for (BlockId id : live_) rt_.Release(id);
     live_.clear();
     rt_.MajorGc();
@@ -189,7 +202,7 @@ class Harness {
       }
     }
     for (const auto& [id, t] : tracks_) {
-      if (t.ended || discarded_.count(t.profile) != 0) continue;
+      if (t.ended || t.maybe_lost || discarded_.count(t.profile) != 0) continue;
       if (!t.dealloc) {
         Violation("track " + std::to_string(id) + " (allocation " + std::to_string(t.serial) +
                   ") never deallocated");
@@ -204,6 +217,14 @@ class Harness {
     std::vector<MemprofThread*> threads;
     std::size_t current = 0;
   };
+
+  std::uint64_t Refusals() const {
+    std::uint64_t n = 0;
+    for (int site = 0; site < kCHeapSiteCount; ++site) {
+      n += rt_.c_heap().refusals(static_cast<CHeapSite>(site));
+    }
+    return n;
+  }
 
   std::size_t LiveDomains() const { return LiveDomainIds().size(); }
   std::vector<std::uint32_t> LiveDomainIds() const {
@@ -332,7 +353,10 @@ class Harness {
     const ProfileRef<P> p = rt_.memprof(cur_).profile();
     if (!p || !p->sampling()) Violation("allocation callback while not sampling");
     if (info.callstack.empty()) {
-      Violation("allocation callback without callstack");
+      // Only a refused stash (kCallstack) leaves a sample without its callstack.
+      if (rt_.c_heap().refusals(CHeapSite::kCallstack) == 0) {
+        Violation("allocation callback without callstack");
+      }
       --depth_;
       return CallbackResult::Drop();
     }
@@ -452,6 +476,9 @@ std::ostream& operator<<(std::ostream& os, const Op& op) {
     case OpKind::kStart: os << "(rate=" << kRates[op.a % 5] << ")"; break;
     case OpKind::kArm:
       os << "(" << kActionNames[op.a % static_cast<int>(CallbackAction::kCount)] << ")";
+      break;
+    case OpKind::kFailCHeap:
+      os << "(site=" << kSiteNames[op.a % kCHeapSiteCount] << ", skip=" << op.b % 8 << ")";
       break;
     case OpKind::kRelease:
     case OpKind::kDiscard:

@@ -7,7 +7,10 @@
 // whether its block is known to have died. User data are OCaml-like values
 // (sim::SimConfig::user_data_are_values): an immediate naming the track, or a block
 // that only memprof's roots keep alive, which must survive (and be followed through
-// promotion and compaction) for as long as the track lives. Violations are collected as readable
+// promotion and compaction) for as long as the track lives. C-heap refusals (kFailCHeap)
+// may drop samples and, when a thread or domain ends, lose entries as OCaml does: tracks
+// alive at such a loss are exempt from the "deallocated in the end" and "held block stays
+// alive" checks, every other check still applies. Violations are collected as readable
 // strings; the engine's and the simulator's table invariants are checked after each op.
 #pragma once
 
@@ -39,6 +42,7 @@ enum class OpKind : std::uint8_t {
   kNewDomain,
   kSwitchDomain,  // a: which domain
   kEndDomain,     // a: which domain (never the current one)
+  kFailCHeap,     // a: which C-heap site (memprof::CHeapSite); b: allocations to let pass first
   kCount,
 };
 

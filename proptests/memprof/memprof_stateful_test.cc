@@ -30,7 +30,7 @@ rc::Gen<int> GenKind() {
        w(K::kPoll, 4), w(K::kMinorGc, 3), w(K::kMajorGc, 2), w(K::kCompact, 1), w(K::kStart, 2),
        w(K::kStop, 2), w(K::kDiscard, 1), w(K::kArm, 5), w(K::kNewThread, 1),
        w(K::kSwitchThread, 2), w(K::kEndThread, 1), w(K::kNewDomain, 1), w(K::kSwitchDomain, 2),
-       w(K::kEndDomain, 1)});
+       w(K::kEndDomain, 1), w(K::kFailCHeap, 1)});
 }
 
 rc::Gen<Op> GenOp() {
