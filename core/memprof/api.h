@@ -4,9 +4,10 @@
 //
 // User data is a 64-bit value chosen by the callbacks (a tracer stores an object id in
 // it). The engine never interprets it; a runtime may (RuntimeHooks::IsYoungValue and
-// Domain::ScanRoots let the simulated runtime treat it as an OCaml value). A callback raises an OCaml-style exception
-// by returning CallbackResult::Raise: the engine then deletes the entry and hands the
-// exception back to whoever entered it (a poll, an allocation, Stop).
+// Domain::ScanRoots let the simulated runtime treat it as an OCaml value). A callback
+// raises an OCaml-style exception by returning CallbackResult::Raise: the engine then
+// deletes the entry and hands the exception back to whoever entered it (a poll, an
+// allocation, Stop).
 #pragma once
 
 #include <cstdint>

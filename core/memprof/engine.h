@@ -585,7 +585,8 @@ class Domain {
   // Applies `action` to each entry of every live table (from `young` when young_only),
   // then `finish` to the table; an action returning true may have made a callback due.
   template <class Action, class Finish = void (*)(ProfiledTable<P>&)>
-  void ApplyToAll(bool young_only, Action&& action, Finish&& finish = [](ProfiledTable<P>&) {}) {
+  void ApplyToAll(
+      bool young_only, Action&& action, Finish&& finish = [](ProfiledTable<P>&) {}) {
     auto apply = [&](ProfiledTable<P>& pt) {
       if (!Validated(pt)) return;
       EntriesTable& es = pt.entries;

@@ -127,7 +127,7 @@ TEST(MemprofOutOfMemoryTest, RefusedCallstackStashLeavesAnEmptyCallstack) {
   auto first = rt.AllocMajor(0, kMajorWords);
   auto second = rt.AllocMajor(0, kMajorWords);
   ASSERT_FALSE(rt.Poll(0));
-  ASSERT_EQ(c.kept(), 2u);  // the sample is still tracked ...
+  ASSERT_EQ(c.kept(), 2u);               // the sample is still tracked ...
   EXPECT_TRUE(c.callstacks[0].empty());  // ... with no callstack
   EXPECT_EQ(c.callstacks[1], (std::vector<std::uint64_t>{7, 8, 9}));
   // A combined allocation's callstack is an OCaml block: never asks the C heap.

@@ -33,12 +33,11 @@ SimConfig ValueConfig() {
 // Which table of `domain` holds an entry whose user data names `block` (none: no entry).
 std::optional<TableKind> RootHolder(SimRuntime& rt, std::uint32_t domain, BlockId block) {
   std::optional<TableKind> holder;
-  rt.memprof(domain).ForEachTable(
-      [&](const memprof::ProfiledTable<P>& pt, TableKind kind) {
-        for (const memprof::Entry& e : pt.entries.entries()) {
-          if (!e.deleted() && !e.stashed() && rt.BlockOf(e.user_data) == block) holder = kind;
-        }
-      });
+  rt.memprof(domain).ForEachTable([&](const memprof::ProfiledTable<P>& pt, TableKind kind) {
+    for (const memprof::Entry& e : pt.entries.entries()) {
+      if (!e.deleted() && !e.stashed() && rt.BlockOf(e.user_data) == block) holder = kind;
+    }
+  });
   return holder;
 }
 

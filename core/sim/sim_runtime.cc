@@ -22,7 +22,9 @@ Status UnknownDomain(std::uint32_t domain) {
       .WithField("domain");
 }
 
-Status OutOfMemory(const char* what) { return Status(ErrorCode::kIo, "Out_of_memory").WithField(what); }
+Status OutOfMemory(const char* what) {
+  return Status(ErrorCode::kIo, "Out_of_memory").WithField(what);
+}
 
 }  // namespace
 
@@ -512,28 +514,27 @@ const char* SimRuntime::CheckInvariants() const {
     if (!d) continue;
     if (const char* bad = d->memprof_->CheckInvariants()) return bad;
     const char* bad = nullptr;
-    d->memprof_->ForEachTable(
-        [&](const memprof::ProfiledTable<sync::StdPlatform>& pt, memprof::TableKind) {
-          if (bad != nullptr || !pt.config) return;
-          if (pt.config->status() == memprof::ProfileStatusValue::kDiscarded) return;
-          for (const memprof::Entry& e : pt.entries.entries()) {
-            if (e.deleted() || e.offset() || e.block == memprof::kNoBlock) continue;
-            if (e.deallocated()) {
-              bad = "deallocated entry still names a block";
-            } else if (!IsYoungAddr(e.block) && major_.count(e.block) == 0) {
-              bad = "tracked major block is not allocated";
-            } else if (e.promoted() && IsYoungAddr(e.block)) {
-              bad = "promoted entry names a young block";
-            }
-          }
-          if (!config_.user_data_are_values) return;
-          for (const memprof::Entry& e : pt.entries.entries()) {
-            if (bad == nullptr && !e.stashed() && IsBlockValue(e.user_data) &&
-                !BlockOf(e.user_data)) {
-              bad = "user data names no allocated block";
-            }
-          }
-        });
+    d->memprof_->ForEachTable([&](const memprof::ProfiledTable<sync::StdPlatform>& pt,
+                                  memprof::TableKind) {
+      if (bad != nullptr || !pt.config) return;
+      if (pt.config->status() == memprof::ProfileStatusValue::kDiscarded) return;
+      for (const memprof::Entry& e : pt.entries.entries()) {
+        if (e.deleted() || e.offset() || e.block == memprof::kNoBlock) continue;
+        if (e.deallocated()) {
+          bad = "deallocated entry still names a block";
+        } else if (!IsYoungAddr(e.block) && major_.count(e.block) == 0) {
+          bad = "tracked major block is not allocated";
+        } else if (e.promoted() && IsYoungAddr(e.block)) {
+          bad = "promoted entry names a young block";
+        }
+      }
+      if (!config_.user_data_are_values) return;
+      for (const memprof::Entry& e : pt.entries.entries()) {
+        if (bad == nullptr && !e.stashed() && IsBlockValue(e.user_data) && !BlockOf(e.user_data)) {
+          bad = "user data names no allocated block";
+        }
+      }
+    });
     if (bad != nullptr) return bad;
   }
   return nullptr;

@@ -17,11 +17,11 @@ using sim::MemprofThread;
 using sim::SimRuntime;
 using P = sync::StdPlatform;
 
-constexpr const char* kOpNames[] = {
-    "AllocCaml", "AllocSmallC",  "AllocMajor", "Release",   "Poll",         "MinorGc",
-    "MajorGc",   "Compact",      "Start",      "Stop",      "Discard",      "Arm",
-    "NewThread", "SwitchThread", "EndThread",  "NewDomain", "SwitchDomain", "EndDomain",
-    "FailCHeap"};
+constexpr const char* kOpNames[] = {"AllocCaml",    "AllocSmallC",  "AllocMajor", "Release",
+                                    "Poll",         "MinorGc",      "MajorGc",    "Compact",
+                                    "Start",        "Stop",         "Discard",    "Arm",
+                                    "NewThread",    "SwitchThread", "EndThread",  "NewDomain",
+                                    "SwitchDomain", "EndDomain",    "FailCHeap"};
 constexpr const char* kSiteNames[] = {"entries", "callstack", "orphan_table", "thread", "domain"};
 constexpr const char* kActionNames[] = {"keep",    "drop",    "raise", "stop",
                                         "restart", "discard", "hold"};
@@ -382,7 +382,8 @@ class Harness {
     t.sub = sub;
     t.is_major = major;
     tracks_[id] = t;
-    CallbackResult r = Finish(CallbackResult::Keep(sim::IntValue(static_cast<std::int64_t>(id))), id);
+    CallbackResult r =
+        Finish(CallbackResult::Keep(sim::IntValue(static_cast<std::int64_t>(id))), id);
     if (!r.kept()) tracks_[id].ended = true;
     return r;
   }
@@ -451,7 +452,7 @@ class Harness {
   std::vector<Allocation> allocations_;
   std::unordered_map<BlockId, std::pair<std::uint64_t, std::size_t>> block_owner_;
   std::map<UserData, Track> tracks_;
-  std::unordered_map<BlockId, UserData> held_owner_;  // held block -> track
+  std::unordered_map<BlockId, UserData> held_owner_;               // held block -> track
   std::unordered_map<BlockId, std::uint64_t> profile_root_owner_;  // tracker root -> profile
   std::vector<ProfileRef<P>> profiles_;
   std::map<std::uint64_t, bool> discarded_;
