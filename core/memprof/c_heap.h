@@ -6,8 +6,8 @@
 //   kEntries       growing an entries table: a new sample is dropped (no entry, no
 //                  callback); a transfer leaves the entries where they were (or, for
 //                  an ending thread, loses them). Shrinking never asks: it cannot fail.
-//   kCallstack     stashing a callstack captured outside OCaml code: the sample is kept
-//                  with an empty callstack.
+//   kCallstack     capturing a callstack (the per-domain buffer; outside OCaml code
+//                  also the stash): the sample is kept with an empty callstack.
 //   kOrphanTable   a table for orphaned entries: Start fails with Out_of_memory and
 //                  changes nothing; an ending domain loses its entries.
 //   kThread        a thread's state: the thread cannot be created.

@@ -501,15 +501,12 @@ class Domain {
   }
 
   // The callstack to stash in a new entry; none (no allocation) when the profile asks
-  // for zero frames. A stash captured outside OCaml code (`alloc_index` < 0) lives on
-  // the C heap: if refused, the sample keeps an empty callstack, as in OCaml (a
-  // combined allocation's callstack is an OCaml block, which the C heap does not hold).
+  // for zero frames. Capturing needs C memory (OCaml's callstack buffer, and outside
+  // OCaml code the stash): if refused, the sample keeps an empty callstack, as in OCaml.
   std::unique_ptr<Callstack> Capture(int alloc_index) {
     const std::uint32_t frames = table_.config ? table_.config->callstack_size() : 0;
     if (frames == 0) return nullptr;
-    if (alloc_index < 0 && !CHeapAllows(engine_.c_heap_gate(), CHeapSite::kCallstack)) {
-      return nullptr;
-    }
+    if (!CHeapAllows(engine_.c_heap_gate(), CHeapSite::kCallstack)) return nullptr;
     auto stash = std::make_unique<Callstack>();
     hooks_.CaptureCallstack(frames, alloc_index, stash->frames);
     return stash;

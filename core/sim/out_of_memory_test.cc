@@ -118,7 +118,7 @@ TEST(MemprofOutOfMemoryTest, CombinedAllocationDropsOnlyTheRefusedSubBlock) {
   EXPECT_EQ(rt.CheckInvariants(), nullptr);
 }
 
-TEST(MemprofOutOfMemoryTest, RefusedCallstackStashLeavesAnEmptyCallstack) {
+TEST(MemprofOutOfMemoryTest, RefusedCallstackCaptureLeavesAnEmptyCallstack) {
   SimRuntime rt(SimConfig{4096});
   Counter c;
   ASSERT_TRUE(rt.memprof(0).Start(1.0, 4, c.Make()).ok());
@@ -130,15 +130,19 @@ TEST(MemprofOutOfMemoryTest, RefusedCallstackStashLeavesAnEmptyCallstack) {
   ASSERT_EQ(c.kept(), 2u);               // the sample is still tracked ...
   EXPECT_TRUE(c.callstacks[0].empty());  // ... with no callstack
   EXPECT_EQ(c.callstacks[1], (std::vector<std::uint64_t>{7, 8, 9}));
-  // A combined allocation's callstack is an OCaml block: never asks the C heap.
-  const std::uint64_t attempts = rt.c_heap().attempts(CHeapSite::kCallstack);
+  // A combined allocation's callstack goes through the same buffer: refused, its
+  // sub-block is called back with no frames; the next capture works again.
+  rt.c_heap().Fail(CHeapSite::kCallstack, 0, 1);
   const std::uint64_t sizes[] = {3};
+  auto refused = rt.AllocCaml(0, sizes);
   auto comb = rt.AllocCaml(0, sizes);
-  ASSERT_TRUE(comb.ok());
-  EXPECT_EQ(rt.c_heap().attempts(CHeapSite::kCallstack), attempts);
-  EXPECT_EQ(c.callstacks.back().size(), 4u);
-  CollectAll(rt, 0, {first.blocks[0], second.blocks[0], comb.blocks[0]});
-  EXPECT_EQ(c.total_deallocs(), 3);
+  ASSERT_TRUE(refused.ok() && comb.ok());
+  ASSERT_EQ(c.kept(), 4u);
+  EXPECT_TRUE(c.callstacks[2].empty());
+  EXPECT_EQ(c.callstacks[3], (std::vector<std::uint64_t>{0xA110C000, 7, 8, 9}));
+  EXPECT_EQ(rt.c_heap().refusals(CHeapSite::kCallstack), 2u);
+  CollectAll(rt, 0, {first.blocks[0], second.blocks[0], refused.blocks[0], comb.blocks[0]});
+  EXPECT_EQ(c.total_deallocs(), 4);
 }
 
 TEST(MemprofOutOfMemoryTest, FailedTransferAfterPollLeavesEntriesWithTheThread) {
