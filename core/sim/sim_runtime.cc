@@ -528,8 +528,18 @@ const char* SimRuntime::CheckInvariants() const {
           bad = "promoted entry names a young block";
         }
       }
+      // Before the `young` index nothing refers to a minor heap: a minor GC's young-only
+      // root scan and update start there.
+      const std::span<const memprof::Entry> entries = pt.entries.entries();
+      for (std::size_t i = 0; i < pt.entries.young() && bad == nullptr; ++i) {
+        const memprof::Entry& e = entries[i];
+        const bool young_block = !e.offset() && IsYoungAddr(e.block);
+        const bool young_data = config_.user_data_are_values && !e.stashed() &&
+                                IsBlockValue(e.user_data) && IsYoungAddr(AddrOfValue(e.user_data));
+        if (young_block || young_data) bad = "young reference before the young index";
+      }
       if (!config_.user_data_are_values) return;
-      for (const memprof::Entry& e : pt.entries.entries()) {
+      for (const memprof::Entry& e : entries) {
         if (bad == nullptr && !e.stashed() && IsBlockValue(e.user_data) && !BlockOf(e.user_data)) {
           bad = "user data names no allocated block";
         }
