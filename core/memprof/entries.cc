@@ -111,7 +111,12 @@ void EntriesTable::ClearInactive() {
 
 bool EntriesTable::TransferTo(EntriesTable& to) {
   if (size_ == 0) return true;
-  if (!to.Ensure(size_)) return false;
+  // Grow `to` only when it must: unlike OCaml's entries_transfer, never shrink it here.
+  // orphans_create pre-sizes the orphan table for the domain's and every thread's
+  // entries; shrinking it on the first transfer made the next one grow it again, which
+  // can fail and leave an old profile's entries in a thread table that the new profile
+  // then owns (found by the fuzzer with C-heap refusals). Evict shrinks later.
+  if (to.size_ + size_ > to.capacity_ && !to.Ensure(size_)) return false;
   const std::size_t delta = to.size_;
   for (std::size_t i = 0; i < size_; ++i) {
     if (t_[i].called_mask() == 0 && t_[i].runner == nullptr) Delete(i);

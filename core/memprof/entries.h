@@ -161,7 +161,9 @@ class EntriesTable {
   void ClearInactive();
 
   // Moves every entry to `to`, deleting those that never ran a callback, and fixes
-  // runners. `from` is left empty. False (nothing moved) when `to` could not grow.
+  // runners. `from` is left empty. `to` grows if needed but never shrinks here (so a
+  // table pre-sized for several transfers keeps its room). False (nothing moved) when
+  // `to` could not grow.
   bool TransferTo(EntriesTable& to);
 
   // Frees everything.

@@ -170,6 +170,27 @@ TEST(EntriesTableTest, RefusedTransferMovesNothing) {
   EXPECT_EQ(to.size(), 1u);
 }
 
+TEST(EntriesTableTest, PreSizedDestinationKeepsItsRoomAcrossTransfers) {
+  SwitchGate gate;
+  EntriesTable first(kMinDomainCapacity, &gate), second(kMinThreadCapacity, &gate);
+  EntriesTable to(kMinOrphanCapacity, &gate);
+  for (int i = 0; i < 8; ++i) AddPlain(first, 100 + i);
+  for (int i = 0; i < 9; ++i) AddPlain(second, 200 + i);
+  for (EntriesTable* t : {&first, &second}) {
+    for (std::size_t i = 0; i < t->size(); ++i) {
+      t->at(i).Set(entry_bits::CalledBit(CallbackKind::kAlloc), true);
+    }
+  }
+  ASSERT_TRUE(to.Ensure(17));
+  const std::size_t capacity = to.capacity();
+  gate.refuse = true;  // pre-sized: neither transfer may need the C heap
+  EXPECT_TRUE(first.TransferTo(to));
+  EXPECT_EQ(to.capacity(), capacity);
+  EXPECT_TRUE(second.TransferTo(to));
+  EXPECT_EQ(to.size(), 17u);
+  EXPECT_EQ(to.CheckInvariants(), nullptr);
+}
+
 TEST(EntriesTableTest, ShrinkingNeverAsksTheGate) {
   SwitchGate gate;
   EntriesTable t(kMinThreadCapacity, &gate);

@@ -245,6 +245,35 @@ TEST(MemprofOutOfMemoryTest, StartFailsWithOutOfMemoryAndChangesNothing) {
   }
 }
 
+// Found by the fuzzer: a restart orphans the domain's and the thread's entries into one
+// pre-sized table. The transfers into it must not need the C heap again (OCaml's shrink
+// then grow), or the old profile's entries would stay in the thread's table and get
+// their later callbacks from the new profile's tracker.
+TEST(MemprofOutOfMemoryTest, RestartOrphansEverythingIntoThePreSizedTable) {
+  SimRuntime rt(SimConfig{4096});
+  Counter old_tracker, new_tracker;
+  ASSERT_TRUE(rt.memprof(0).Start(1.0, 1, old_tracker.Make()).ok());
+  std::vector<BlockId> blocks;
+  for (int i = 0; i < 8; ++i) blocks.push_back(rt.AllocMajor(0, kMajorWords).blocks.at(0));
+  ASSERT_FALSE(rt.Poll(0));  // 8 called-back entries in the domain's table
+  for (int i = 0; i < 9; ++i) blocks.push_back(rt.AllocMajor(0, kMajorWords).blocks.at(0));
+  ASSERT_TRUE(rt.memprof(0).Stop().ok());  // runs the thread's 9 allocation callbacks
+  ASSERT_EQ(EntriesIn(rt, 0, TableKind::kThread), 9u);
+  // The orphan table's own growth passes; any later growth would be refused.
+  rt.c_heap().Fail(CHeapSite::kEntries, 1, 1);
+  ASSERT_TRUE(rt.memprof(0).Start(1.0, 1, new_tracker.Make()).ok());
+  EXPECT_EQ(rt.c_heap().refusals(CHeapSite::kEntries), 0u);
+  EXPECT_EQ(EntriesIn(rt, 0, TableKind::kThread), 0u);
+  EXPECT_EQ(EntriesIn(rt, 0, TableKind::kOrphan), 17u);
+  ASSERT_FALSE(rt.Poll(0));
+  EXPECT_EQ(new_tracker.alloc_calls, 0);
+  rt.c_heap().Clear();
+  CollectAll(rt, 0, blocks);
+  EXPECT_EQ(old_tracker.total_deallocs(), 17);
+  EXPECT_EQ(new_tracker.total_deallocs(), 0);
+  EXPECT_EQ(rt.CheckInvariants(), nullptr);
+}
+
 void EndDomainWithEntry(bool refuse) {
   SimRuntime rt(SimConfig{4096});
   Counter c;
