@@ -5,6 +5,8 @@
 //   cost per sample over the anchor measured in the same run.
 // - BM_AfterMinorGc_Young/<young>/<old> and BM_AfterMinorGc_Total/<young>/<old>: the
 //   collector's after-minor-GC pass; it must scale with the young entries only.
+// - BM_ScanRoots/<young>/<old>/<young_only>: the GC's memprof root scan; young-only
+//   (minor GC) must scale with the young entries only.
 // - BM_TableMemory/<entries>: bytes per tracked entry, capacity slack included.
 // - BM_MillionTracked/<tracked>: allocation cost with that many blocks already tracked
 //   (10^6 must not degrade).
@@ -109,6 +111,28 @@ BENCHMARK(BM_AfterMinorGc_Total)
     ->Args({100, 10000})
     ->Args({100, 100000})
     ->Args({100, 1000000});
+
+// A minor GC's root scan (young_only): from each table's young index, so its cost follows
+// the young entries, not all tracked ones; the last pair is the full (major GC) scan.
+void BM_ScanRoots(benchmark::State& state) {
+  const std::int64_t young = state.range(0);
+  const bool young_only = state.range(2) != 0;
+  TrackedDomain td(state.range(1));
+  td.AddYoung(young);
+  std::uint64_t visited = 0;
+  for (auto _ : state) {
+    td.domain.ScanRoots(
+        young_only, false, [&](UserData& v) { visited += v; }, [](BlockAddr&) {});
+  }
+  benchmark::DoNotOptimize(visited);
+  state.counters["young"] = static_cast<double>(young);
+  state.counters["total"] = static_cast<double>(young + state.range(1));
+}
+BENCHMARK(BM_ScanRoots)
+    ->Args({100, 1000, 1})
+    ->Args({100, 100000, 1})
+    ->Args({10000, 100000, 1})
+    ->Args({100, 100000, 0});
 
 void BM_TableMemory(benchmark::State& state) {
   const std::int64_t n = state.range(0);

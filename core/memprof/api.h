@@ -2,16 +2,19 @@
 // returns (Gc.Memprof.allocation, the tracker record, the 'minor/'major user data) and
 // the "exception" a callback can raise.
 //
-// User data is a plain 64-bit value chosen by the callbacks (a tracer stores an object
-// id in it); the engine never interprets it. A callback raises an OCaml-style exception
-// by returning CallbackResult::Raise: the engine then deletes the entry and hands the
-// exception back to whoever entered it (a poll, an allocation, Stop).
+// User data is a 64-bit value chosen by the callbacks (a tracer stores an object id in
+// it). The engine never interprets it; a runtime may (RuntimeHooks::IsYoungValue and
+// Domain::ScanRoots let the simulated runtime treat it as an OCaml value). A callback
+// raises an OCaml-style exception by returning CallbackResult::Raise: the engine then
+// deletes the entry and hands the exception back to whoever entered it (a poll, an
+// allocation, Stop).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <span>
+#include <vector>
 
 namespace mpo::memprof {
 
@@ -75,6 +78,11 @@ struct Tracker {
   std::function<CallbackResult(UserData)> promote;
   std::function<CallbackResult(UserData)> dealloc_minor;
   std::function<CallbackResult(UserData)> dealloc_major;
+  // Values the callbacks' closures hold. In OCaml the closures are heap blocks reachable
+  // from the profile, so the GC keeps what they capture alive (and moves it): the
+  // engine hands each to RuntimeHooks-aware root scanning (Domain::ScanRoots) for as
+  // long as a table's profile is this one. Read them back through Profile::roots().
+  std::vector<UserData> roots;
 };
 
 // The outcome of an engine entry point that runs callbacks: an exception or nothing.

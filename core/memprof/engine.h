@@ -15,9 +15,12 @@
 // (Start, Stop, Discard, allocations).
 //
 // Failure: typed errors for Start/Stop/Discard misuse (OCaml's exact messages); a
-// callback's exception is returned to the caller (Raised). Memory exhaustion is fatal.
+// callback's exception is returned to the caller (Raised). C-heap exhaustion (see
+// c_heap.h; injected through Engine::set_c_heap_gate) takes OCaml's recovery paths:
+// samples dropped, entries left in place or lost, Start failing with Out_of_memory.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -28,7 +31,9 @@
 
 #include "core/base/status.h"
 #include "core/memprof/api.h"
+#include "core/memprof/c_heap.h"
 #include "core/memprof/entries.h"
+#include "core/memprof/mutant.h"
 #include "core/memprof/orphans.h"
 #include "core/memprof/profile.h"
 #include "core/memprof/runtime_hooks.h"
@@ -40,14 +45,14 @@ namespace mpo::memprof {
 // discarded and forgotten).
 template <class P>
 struct ProfiledTable {
-  explicit ProfiledTable(std::size_t min_capacity) : entries(min_capacity) {}
+  ProfiledTable(std::size_t min_capacity, CHeapGate* gate) : entries(min_capacity, gate) {}
   EntriesTable entries;
   ProfileRef<P> config;
 };
 
 template <class P>
 struct OrphanTable {
-  OrphanTable() : table(kMinOrphanCapacity) {}
+  explicit OrphanTable(CHeapGate* gate) : table(kMinOrphanCapacity, gate) {}
   ProfiledTable<P> table;
   std::unique_ptr<OrphanTable> next;
 };
@@ -59,7 +64,8 @@ class Domain;
 template <class P>
 class ThreadState {
  public:
-  ThreadState(std::uint32_t id, ProfileRef<P> config) : table_(kMinThreadCapacity) {
+  ThreadState(std::uint32_t id, ProfileRef<P> config, CHeapGate* gate)
+      : table_(kMinThreadCapacity, gate) {
     table_.config = std::move(config);
     running_.thread_id = id;
   }
@@ -75,10 +81,14 @@ class ThreadState {
   ProfiledTable<P> table_;
 };
 
-// The process-wide part: the global orphans list and profile numbering.
+// The process-wide part: the global orphans list, profile numbering and the C heap.
 template <class P>
 class Engine {
  public:
+  // Every later engine allocation asks `gate` first (null: never refused). Set it before
+  // creating domains; the gate must outlive the engine's tables.
+  void set_c_heap_gate(CHeapGate* gate) { gate_ = gate; }
+  CHeapGate* c_heap_gate() const { return gate_; }
   using Orphans = GlobalOrphans<P, OrphanTable<P>>;
   Orphans& orphans() { return orphans_; }
   std::uint64_t NextProfileId() {
@@ -88,6 +98,7 @@ class Engine {
  private:
   Orphans orphans_;
   typename P::template Atomic<std::uint64_t> next_profile_id_{1};
+  CHeapGate* gate_ = nullptr;
 };
 
 // Gc.Memprof.discard. Any thread of any domain may call it.
@@ -108,16 +119,34 @@ class Domain {
   // caml_memprof_new_domain: the domain inherits its parent's profile, seeds its PRNG
   // with `id`, and gets its first thread.
   Domain(Engine<P>& engine, RuntimeHooks& hooks, std::uint32_t id, const Domain* parent = nullptr)
-      : engine_(engine), hooks_(hooks), id_(id), table_(kMinDomainCapacity), sampler_(id) {
+      : engine_(engine),
+        hooks_(hooks),
+        id_(id),
+        table_(kMinDomainCapacity, engine.c_heap_gate()),
+        sampler_(id) {
     if (parent != nullptr) table_.config = parent->table_.config;
     current_ = NewThread();
     RandInit();
   }
-  // caml_memprof_delete_domain: orphans what is left and abandons it globally.
+  // caml_memprof_new_domain as a runtime calls it: null when the C heap refuses the
+  // domain's state or its first thread's (the runtime then fails to create the domain).
+  static std::unique_ptr<Domain> Create(Engine<P>& engine, RuntimeHooks& hooks, std::uint32_t id,
+                                        const Domain* parent = nullptr) {
+    if (!CHeapAllows(engine.c_heap_gate(), CHeapSite::kDomain)) return nullptr;
+    auto domain = std::make_unique<Domain>(engine, hooks, id, parent);
+    if (domain->current_ == nullptr) return nullptr;
+    return domain;
+  }
+  // caml_memprof_delete_domain: orphans what is left and abandons it globally. When the
+  // orphan table cannot be allocated, the domain's and its threads' entries are lost.
   // Precondition (as in OCaml): no thread of this domain is inside a callback.
   ~Domain() {
-    OrphansCreate();
-    engine_.orphans().Abandon(std::move(orphans_));
+    (void)OrphansCreate();
+    std::unique_ptr<OrphanTable<P>> orphans = std::move(orphans_);
+    if constexpr (kMutant == Mutant::kOrphanLost) {
+      orphans.reset();
+    }
+    engine_.orphans().Abandon(std::move(orphans));
     threads_.clear();
   }
   Domain(const Domain&) = delete;
@@ -127,17 +156,21 @@ class Domain {
 
   // ---- threads (systhreads interface) ----
 
+  // caml_memprof_new_thread; null when the C heap refuses the thread's state.
   ThreadState<P>* NewThread() {
-    threads_.push_back(std::make_unique<ThreadState<P>>(next_thread_id_++, table_.config));
+    if (!CHeapAllows(engine_.c_heap_gate(), CHeapSite::kThread)) return nullptr;
+    threads_.push_back(
+        std::make_unique<ThreadState<P>>(next_thread_id_++, table_.config, engine_.c_heap_gate()));
     return threads_.back().get();
   }
-  // Hands the thread's entries to the domain and forgets the thread. The thread must not
-  // be inside a callback (OCaml's Thread.exit unwinds the callback first).
+  // Hands the thread's entries to the domain and forgets the thread; if the domain's
+  // table cannot grow, those entries are lost (no further callbacks). The thread must
+  // not be inside a callback (OCaml's Thread.exit unwinds the callback first).
   Status DeleteThread(ThreadState<P>* thread) {
     if (thread == nullptr || thread->in_callback()) {
       return Status(ErrorCode::kFailedPrecondition, "memprof: thread is running a callback");
     }
-    Transfer(thread->table_, table_);
+    if (!Transfer(thread->table_, table_)) thread->table_.entries.Clear();
     if (current_ == thread) current_ = nullptr;
     for (auto it = threads_.begin(); it != threads_.end(); ++it) {
       if (it->get() == thread) {
@@ -164,7 +197,10 @@ class Domain {
     if (running && running->sampling()) {
       return Status(ErrorCode::kFailedPrecondition, kStartAlreadyStarted);
     }
-    OrphansCreate();
+    // Orphans entries of a previous profile; no table for them: Out_of_memory, no change.
+    if (!OrphansCreate()) {
+      return Status(ErrorCode::kIo, "Out_of_memory").WithField("Gc.Memprof.start: orphan table");
+    }
     auto profile =
         std::make_shared<Profile<P>>(*params, std::move(tracker), engine_.NextProfileId());
     table_.config = profile;
@@ -271,7 +307,8 @@ class Domain {
         e.Set(entry_bits::kOffset, false);
         entries.LowerYoung(i);
       }
-      Transfer(thread.table_, table_);
+      // If the domain's table cannot grow, the entries stay with the thread.
+      (void)Transfer(thread.table_, table_);
     } else {
       entries.ClearOffsets();
     }
@@ -312,7 +349,8 @@ class Domain {
     Raised raised = RunTableCallbacks(thread, table_);
     if (!raised) raised = RunTableCallbacks(thread, thread.table_);
     if (!raised) {
-      Transfer(thread.table_, table_);
+      // If the domain's table cannot grow, the entries stay with the thread.
+      (void)Transfer(thread.table_, table_);
       for (OrphanTable<P>* ot = orphans_.get(); ot != nullptr && !raised; ot = ot->next.get()) {
         ProfiledTable<P>& pt = ot->table;
         if (Validated(pt) && pt.entries.active() < pt.entries.size()) {
@@ -329,16 +367,35 @@ class Domain {
 
   // ---- GC interface ----
 
-  // caml_memprof_scan_roots with `weak`: visits each tracked block (only possibly-young
-  // entries if `young_only`) and lets the visitor move it (compaction). Strong roots
-  // need no scan here: user data is plain data and profiles are reference-counted.
-  template <class Visitor>
-  void ScanRoots(bool young_only, bool weak, Visitor&& visit_block) {
+  // caml_memprof_scan_roots, after adopting global orphans. Strong roots, through
+  // `visit_value(UserData&)`: the user data of every entry of every table (domain,
+  // threads, orphans) whose profile is not discarded, and once per profile its
+  // tracker's `roots`. With `weak` (compaction) also each tracked block, through
+  // `visit_block(BlockAddr&)`. `young_only` (minor GC) visits only entries from each
+  // table's `young` index. Visitors may rewrite what they get (the GC moved it); what
+  // user data means is the runtime's business (RuntimeHooks::IsYoungValue).
+  // Threading: stop-the-world only (it writes profiles shared between domains).
+  template <class ValueVisitor, class BlockVisitor>
+  void ScanRoots(bool young_only, bool weak, ValueVisitor&& visit_value,
+                 BlockVisitor&& visit_block) {
     AdoptOrphans();
-    ApplyToAll(young_only, [&](Entry& e) {
-      if (weak && !e.offset() && e.block != kNoBlock) visit_block(e.block);
-      return false;
-    });
+    std::vector<const Profile<P>*> scanned;
+    ApplyToAll(
+        young_only,
+        [&](Entry& e) {
+          // A stashed callstack is C memory, not a value; deleted and running entries
+          // hold no data (0).
+          if (kMutant != Mutant::kSkipUserDataRoots && !e.stashed()) visit_value(e.user_data);
+          if (weak && !e.offset() && e.block != kNoBlock) visit_block(e.block);
+          return false;
+        },
+        [&](ProfiledTable<P>& pt) {
+          if constexpr (kMutant == Mutant::kSkipConfigRoots) return;
+          Profile<P>* config = pt.config.get();
+          if (std::find(scanned.begin(), scanned.end(), config) != scanned.end()) return;
+          scanned.push_back(config);
+          for (UserData& root : config->roots()) visit_value(root);
+        });
   }
 
   // caml_memprof_after_minor_gc: every young tracked block was promoted or died.
@@ -357,7 +414,7 @@ class Domain {
           }
           return true;
         },
-        /*after_minor=*/true);
+        [](ProfiledTable<P>& pt) { pt.entries.MarkAllOld(); });
     OrphansUpdatePending();
     SetActionPendingAsNeeded();
   }
@@ -367,7 +424,7 @@ class Domain {
     AdoptOrphans();
     ApplyToAll(false, [&](Entry& e) {
       if (e.offset() || e.block == kNoBlock || hooks_.IsYoung(e.block)) return false;
-      if (alive(e.block)) return false;
+      if (kMutant != Mutant::kDeallocWhileAlive && alive(e.block)) return false;
       e.block = kNoBlock;
       e.Set(entry_bits::kDeallocated, true);
       return true;
@@ -426,12 +483,13 @@ class Domain {
     return Validated(thread.table_);
   }
 
-  // entries_transfer; entries of a discarded profile are dropped on the way.
-  static void Transfer(ProfiledTable<P>& from, ProfiledTable<P>& to) {
-    if (from.entries.size() == 0) return;
+  // entries_transfer; entries of a discarded profile are dropped on the way. False
+  // (nothing moved) when `to` cannot grow.
+  static bool Transfer(ProfiledTable<P>& from, ProfiledTable<P>& to) {
+    if (from.entries.size() == 0) return true;
     (void)Validated(from);
     (void)Validated(to);
-    from.entries.TransferTo(to.entries);
+    return from.entries.TransferTo(to.entries);
   }
 
   void RandInit() {
@@ -443,10 +501,12 @@ class Domain {
   }
 
   // The callstack to stash in a new entry; none (no allocation) when the profile asks
-  // for zero frames.
+  // for zero frames. Capturing needs C memory (OCaml's callstack buffer, and outside
+  // OCaml code the stash): if refused, the sample keeps an empty callstack, as in OCaml.
   std::unique_ptr<Callstack> Capture(int alloc_index) {
     const std::uint32_t frames = table_.config ? table_.config->callstack_size() : 0;
     if (frames == 0) return nullptr;
+    if (!CHeapAllows(engine_.c_heap_gate(), CHeapSite::kCallstack)) return nullptr;
     auto stash = std::make_unique<Callstack>();
     hooks_.CaptureCallstack(frames, alloc_index, stash->frames);
     return stash;
@@ -456,8 +516,9 @@ class Domain {
                        AllocationSource source) {
     if (samples == 0) return;
     auto stash = Capture(-1);
-    current_->table_.entries.Add(block, std::move(stash), wosize, samples, source,
-                                 hooks_.IsYoung(block), false);
+    // A table that cannot grow drops the sample: no entry, no callback.
+    (void)current_->table_.entries.Add(block, std::move(stash), wosize, samples, source,
+                                       hooks_.IsYoung(block), false);
     SetActionPendingAsNeeded();
   }
 
@@ -469,8 +530,9 @@ class Domain {
   }
 
   // orphans_create: offsets cleared, then the domain's and threads' entries move to a
-  // fresh orphan table at the head of this domain's list.
-  void OrphansCreate() {
+  // fresh orphan table at the head of this domain's list. False (entries left where
+  // they were) when the C heap refuses the table.
+  bool OrphansCreate() {
     std::size_t total = 0;
     for (auto& thread : threads_) {
       thread->table_.entries.ClearOffsets();
@@ -478,14 +540,17 @@ class Domain {
     }
     table_.entries.Evict();
     total += table_.entries.size();
-    if (total == 0) return;
-    auto ot = std::make_unique<OrphanTable<P>>();
+    if (total == 0) return true;
+    if (!CHeapAllows(engine_.c_heap_gate(), CHeapSite::kOrphanTable)) return false;
+    auto ot = std::make_unique<OrphanTable<P>>(engine_.c_heap_gate());
     ot->table.config = table_.config;
-    ot->table.entries.Ensure(total);
-    Transfer(table_, ot->table);
-    for (auto& thread : threads_) Transfer(thread->table_, ot->table);
+    if (!ot->table.entries.Ensure(total)) return false;
+    // Pre-sized: these transfers cannot fail.
+    (void)Transfer(table_, ot->table);
+    for (auto& thread : threads_) (void)Transfer(thread->table_, ot->table);
     ot->next = std::move(orphans_);
     orphans_ = std::move(ot);
+    return true;
   }
 
   void AdoptOrphans() {
@@ -514,17 +579,18 @@ class Domain {
     orphans_pending_ = pending;
   }
 
-  // Applies `action` to each entry of every live table (from `young` when young_only);
-  // an action returning true may have made a callback due.
-  template <class Action>
-  void ApplyToAll(bool young_only, Action&& action, bool after_minor = false) {
+  // Applies `action` to each entry of every live table (from `young` when young_only),
+  // then `finish` to the table; an action returning true may have made a callback due.
+  template <class Action, class Finish = void (*)(ProfiledTable<P>&)>
+  void ApplyToAll(
+      bool young_only, Action&& action, Finish&& finish = [](ProfiledTable<P>&) {}) {
     auto apply = [&](ProfiledTable<P>& pt) {
       if (!Validated(pt)) return;
       EntriesTable& es = pt.entries;
       for (std::size_t i = young_only ? es.young() : 0; i < es.size(); ++i) {
         if (action(es.at(i))) es.LowerActive(i);
       }
-      if (after_minor) es.MarkAllOld();
+      finish(pt);
     };
     apply(table_);
     for (auto& thread : threads_) apply(thread->table_);
@@ -564,6 +630,10 @@ class Domain {
       return result.raised() ? Raised(result.exception()) : std::nullopt;
     }
     after.user_data = result.data();
+    // Young user data makes the entry a minor GC root again.
+    if (kMutant != Mutant::kYoungUserDataNotNoted && hooks_.IsYoungValue(after.user_data)) {
+      es->LowerYoung(j);
+    }
     if (j < es->active() &&
         (after.deallocated() || (after.promoted() && kind != CallbackKind::kPromote))) {
       es->set_active(j);
@@ -605,7 +675,8 @@ class Domain {
     Raised raised;
     EntriesTable& es = pt.entries;
     while (es.active() < es.size()) {
-      const ProfileRef<P> config = Validated(pt);
+      const ProfileRef<P> config =
+          kMutant == Mutant::kCallbackAfterDiscard ? pt.config : Validated(pt);
       if (!config) break;
       const std::size_t i = es.active();
       Entry& e = es.at(i);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/memprof/mutant.h"
+
 namespace mpo::memprof {
 
 void EntriesTable::Reallocate(std::size_t new_capacity) {
@@ -12,19 +14,22 @@ void EntriesTable::Reallocate(std::size_t new_capacity) {
   capacity_ = new_capacity;
 }
 
-void EntriesTable::Ensure(std::size_t grow) {
-  if (capacity_ == 0 && grow == 0) return;
+bool EntriesTable::Ensure(std::size_t grow) {
+  if (capacity_ == 0 && grow == 0) return true;
   const std::size_t wanted = size_ + grow;
   const bool fits = wanted <= capacity_;
   const bool not_too_large = kShrinkFactor * wanted >= capacity_ || capacity_ == min_capacity_;
-  if (fits && not_too_large) return;
+  if (fits && not_too_large) return true;
+  // Only growth asks the C heap: a shrink that failed would just keep the larger array.
+  if (!fits && !CHeapAllows(gate_, CHeapSite::kEntries)) return false;
   Reallocate(std::max(wanted * kGrowthFactor, min_capacity_));
+  return true;
 }
 
 std::size_t EntriesTable::Add(BlockAddr block, std::unique_ptr<Callstack> stash,
                               std::uint64_t wosize, std::uint64_t samples, AllocationSource source,
                               bool young, bool offset) {
-  Ensure(1);
+  if (!Ensure(1)) return kInvalidIndex;  // `stash` is freed on return
   const std::size_t i = size_++;
   Entry& e = t_[i];
   e.block = block;
@@ -78,7 +83,7 @@ void EntriesTable::Evict() {
     if (active_ == i) active_ = j;
   }
   evict_ = size_ = j;
-  Ensure(0);
+  (void)Ensure(0);
 }
 
 void EntriesTable::ClearOffsets() {
@@ -104,9 +109,14 @@ void EntriesTable::ClearInactive() {
   Evict();
 }
 
-void EntriesTable::TransferTo(EntriesTable& to) {
-  if (size_ == 0) return;
-  to.Ensure(size_);
+bool EntriesTable::TransferTo(EntriesTable& to) {
+  if (size_ == 0) return true;
+  // Grow `to` only when it must: unlike OCaml's entries_transfer, never shrink it here.
+  // orphans_create pre-sizes the orphan table for the domain's and every thread's
+  // entries; shrinking it on the first transfer made the next one grow it again, which
+  // can fail and leave an old profile's entries in a thread table that the new profile
+  // then owns (found by the fuzzer with C-heap refusals). Evict shrinks later.
+  if (to.size_ + size_ > to.capacity_ && !to.Ensure(size_)) return false;
   const std::size_t delta = to.size_;
   for (std::size_t i = 0; i < size_; ++i) {
     if (t_[i].called_mask() == 0 && t_[i].runner == nullptr) Delete(i);
@@ -120,9 +130,14 @@ void EntriesTable::TransferTo(EntriesTable& to) {
   if (to.young_ == delta) to.young_ = young_ + delta;
   if (to.evict_ == delta) to.evict_ = evict_ + delta;
   if (to.active_ == delta) to.active_ = active_ + delta;
+  if constexpr (kMutant == Mutant::kTransferKeepsSource) {
+    for (std::size_t i = 0; i < size_; ++i) t_[i].runner = nullptr;  // copies stay behind
+    return true;
+  }
   // The stashes moved with the entries: forget them here without freeing.
   size_ = young_ = evict_ = active_ = 0;
-  Ensure(0);
+  (void)Ensure(0);
+  return true;
 }
 
 void EntriesTable::Clear() {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/memprof/api.h"
+#include "core/memprof/c_heap.h"
 
 namespace mpo::memprof {
 
@@ -105,10 +106,13 @@ inline constexpr std::size_t kMinDomainCapacity = 128;
 inline constexpr std::size_t kMinOrphanCapacity = 16;
 inline constexpr std::size_t kGrowthFactor = 2;
 inline constexpr std::size_t kShrinkFactor = 4;
+// What Add returns when the table could not grow (OCaml's Invalid_index).
+inline constexpr std::size_t kInvalidIndex = ~std::size_t{0};
 
 class EntriesTable {
  public:
-  explicit EntriesTable(std::size_t min_capacity) : min_capacity_(min_capacity) {}
+  explicit EntriesTable(std::size_t min_capacity, CHeapGate* gate = nullptr)
+      : min_capacity_(min_capacity), gate_(gate) {}
   ~EntriesTable() { Clear(); }
   EntriesTable(const EntriesTable&) = delete;
   EntriesTable& operator=(const EntriesTable&) = delete;
@@ -130,10 +134,12 @@ class EntriesTable {
   void MarkAllOld() { young_ = size_; }
 
   // Reallocates when `grow` more entries would not fit, or when the table would be more
-  // than kShrinkFactor times too large. Never gives an unused table its minimum.
-  void Ensure(std::size_t grow);
+  // than kShrinkFactor times too large. Never gives an unused table its minimum. False
+  // when the table had to grow and the C heap refused (the table is unchanged).
+  bool Ensure(std::size_t grow);
 
-  // Appends an entry; takes ownership of `stash` (may be null). Returns its index.
+  // Appends an entry; takes ownership of `stash` (may be null, freed on failure).
+  // Returns its index, or kInvalidIndex when the table could not grow.
   std::size_t Add(BlockAddr block, std::unique_ptr<Callstack> stash, std::uint64_t wosize,
                   std::uint64_t samples, AllocationSource source, bool young, bool offset);
 
@@ -155,8 +161,10 @@ class EntriesTable {
   void ClearInactive();
 
   // Moves every entry to `to`, deleting those that never ran a callback, and fixes
-  // runners. `from` is left empty.
-  void TransferTo(EntriesTable& to);
+  // runners. `from` is left empty. `to` grows if needed but never shrinks here (so a
+  // table pre-sized for several transfers keeps its room). False (nothing moved) when
+  // `to` could not grow.
+  bool TransferTo(EntriesTable& to);
 
   // Frees everything.
   void Clear();
@@ -170,6 +178,7 @@ class EntriesTable {
 
   std::unique_ptr<Entry[]> t_;
   std::size_t min_capacity_;
+  CHeapGate* gate_;
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
   std::size_t young_ = 0;

@@ -129,5 +129,80 @@ TEST(EntriesTableTest, InvariantCheckerCatchesBadHints) {
   EXPECT_NE(t.CheckInvariants(), nullptr);
 }
 
+// Refuses every growth while `refuse` is set; counts what it was asked.
+struct SwitchGate final : CHeapGate {
+  bool refuse = false;
+  int asked = 0;
+  bool Allow(CHeapSite site) override {
+    EXPECT_EQ(site, CHeapSite::kEntries);
+    ++asked;
+    return !refuse;
+  }
+};
+
+TEST(EntriesTableTest, RefusedGrowthDropsTheNewEntryAndItsStash) {
+  SwitchGate gate;
+  EntriesTable t(kMinThreadCapacity, &gate);
+  for (int i = 0; i < 16; ++i) AddPlain(t, 100 + i);
+  gate.refuse = true;
+  auto stash = std::make_unique<Callstack>();
+  stash->frames = {1, 2, 3};
+  EXPECT_EQ(t.Add(200, std::move(stash), 2, 1, AllocationSource::kNormal, false, false),
+            kInvalidIndex);  // under ASan, a leaked stash would fail this test
+  EXPECT_EQ(t.size(), 16u);
+  EXPECT_EQ(t.capacity(), 16u);
+  EXPECT_EQ(t.CheckInvariants(), nullptr);
+  gate.refuse = false;
+  EXPECT_EQ(AddPlain(t, 201), 16u);
+}
+
+TEST(EntriesTableTest, RefusedTransferMovesNothing) {
+  SwitchGate gate;
+  EntriesTable from(kMinThreadCapacity, &gate), to(kMinDomainCapacity, &gate);
+  AddPlain(from, 100);
+  from.at(0).Set(entry_bits::CalledBit(CallbackKind::kAlloc), true);
+  gate.refuse = true;
+  EXPECT_FALSE(from.TransferTo(to));
+  EXPECT_EQ(from.size(), 1u);
+  EXPECT_EQ(to.size(), 0u);
+  gate.refuse = false;
+  EXPECT_TRUE(from.TransferTo(to));
+  EXPECT_EQ(to.size(), 1u);
+}
+
+TEST(EntriesTableTest, PreSizedDestinationKeepsItsRoomAcrossTransfers) {
+  SwitchGate gate;
+  EntriesTable first(kMinDomainCapacity, &gate), second(kMinThreadCapacity, &gate);
+  EntriesTable to(kMinOrphanCapacity, &gate);
+  for (int i = 0; i < 8; ++i) AddPlain(first, 100 + i);
+  for (int i = 0; i < 9; ++i) AddPlain(second, 200 + i);
+  for (EntriesTable* t : {&first, &second}) {
+    for (std::size_t i = 0; i < t->size(); ++i) {
+      t->at(i).Set(entry_bits::CalledBit(CallbackKind::kAlloc), true);
+    }
+  }
+  ASSERT_TRUE(to.Ensure(17));
+  const std::size_t capacity = to.capacity();
+  gate.refuse = true;  // pre-sized: neither transfer may need the C heap
+  EXPECT_TRUE(first.TransferTo(to));
+  EXPECT_EQ(to.capacity(), capacity);
+  EXPECT_TRUE(second.TransferTo(to));
+  EXPECT_EQ(to.size(), 17u);
+  EXPECT_EQ(to.CheckInvariants(), nullptr);
+}
+
+TEST(EntriesTableTest, ShrinkingNeverAsksTheGate) {
+  SwitchGate gate;
+  EntriesTable t(kMinThreadCapacity, &gate);
+  for (int i = 0; i < 100; ++i) AddPlain(t, 100 + i);
+  const int asked = gate.asked;
+  gate.refuse = true;
+  for (std::size_t i = 0; i < 99; ++i) t.Delete(i);
+  t.Evict();
+  EXPECT_EQ(gate.asked, asked);
+  EXPECT_LT(t.capacity(), 100u);
+  EXPECT_EQ(t.CheckInvariants(), nullptr);
+}
+
 }  // namespace
 }  // namespace mpo::memprof

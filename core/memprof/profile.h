@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "core/base/status.h"
 #include "core/memprof/api.h"
@@ -103,6 +104,8 @@ class Profile {
   double lambda() const { return params_.rate.lambda(); }
   std::uint32_t callstack_size() const { return params_.callstack_size; }
   const Tracker& tracker() const { return tracker_; }
+  // The tracker's GC roots; written only by root scanning (stop-the-world).
+  std::vector<UserData>& roots() { return tracker_.roots; }
   // A number unique within the engine, for messages and traces.
   std::uint64_t id() const { return id_; }
 

@@ -24,6 +24,9 @@ class RuntimeHooks {
   virtual void SetMemprofTrigger(BlockAddr trigger) = 0;
   // Is `block` in this runtime's minor heap (any domain's)?
   virtual bool IsYoung(BlockAddr block) const = 0;
+  // Is this user data (or tracker root) a reference into a minor heap? A runtime that
+  // treats user data as plain data, as tracers do, keeps the default.
+  virtual bool IsYoungValue(UserData) const { return false; }
   // Asks for a poll (caml_set_action_pending).
   virtual void SetActionPending() = 0;
   // At most `max_frames` frames of the current callstack, innermost first. For a

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <unordered_set>
 #include <utility>
 
 namespace mpo::sim {
@@ -21,7 +22,33 @@ Status UnknownDomain(std::uint32_t domain) {
       .WithField("domain");
 }
 
+Status OutOfMemory(const char* what) {
+  return Status(ErrorCode::kIo, "Out_of_memory").WithField(what);
+}
+
 }  // namespace
+
+void CHeapFaults::Fail(memprof::CHeapSite site, std::uint64_t skip, std::uint64_t count) {
+  sites_[Index(site)].skip = skip;
+  sites_[Index(site)].fail = count;
+}
+
+void CHeapFaults::Clear() {
+  for (Site& s : sites_) s.skip = s.fail = 0;
+}
+
+bool CHeapFaults::Allow(memprof::CHeapSite site) {
+  Site& s = sites_[Index(site)];
+  ++s.attempts;
+  if (s.skip > 0) {
+    --s.skip;
+    return true;
+  }
+  if (s.fail == 0) return true;
+  --s.fail;
+  ++s.refusals;
+  return false;
+}
 
 class SimRuntime::SimDomain final : public memprof::RuntimeHooks {
  public:
@@ -38,6 +65,9 @@ class SimRuntime::SimDomain final : public memprof::RuntimeHooks {
   BlockAddr MemprofTrigger() const override { return memprof_trigger_; }
   void SetMemprofTrigger(BlockAddr trigger) override { memprof_trigger_ = trigger; }
   bool IsYoung(BlockAddr block) const override { return rt_.IsYoungAddr(block); }
+  bool IsYoungValue(memprof::UserData v) const override {
+    return rt_.config_.user_data_are_values && IsBlockValue(v) && rt_.IsYoungAddr(AddrOfValue(v));
+  }
   void SetActionPending() override { action_pending_ = true; }
   void CaptureCallstack(std::uint32_t max_frames, int alloc_index,
                         std::vector<std::uint64_t>& frames) override {
@@ -81,6 +111,7 @@ SimRuntime::SimRuntime(SimConfig config) : config_(config), next_major_(kMajorBa
     config_.minor_heap_words = 2 * (kMaxYoungWosize + 1);
   }
   if (config_.minor_heap_words >= kYoungStride) config_.minor_heap_words = kYoungStride - 1;
+  engine_.set_c_heap_gate(&c_heap_);
   (void)NewDomain();
 }
 
@@ -106,8 +137,9 @@ Result<std::uint32_t> SimRuntime::NewDomain(std::optional<std::uint32_t> parent)
   }
   const auto id = static_cast<std::uint32_t>(domains_.size());
   auto dom = std::make_unique<SimDomain>(*this, id, config_.minor_heap_words);
-  dom->memprof_ = std::make_unique<MemprofDomain>(
-      engine_, *dom, id, parent_domain ? parent_domain->memprof_.get() : nullptr);
+  dom->memprof_ = MemprofDomain::Create(engine_, *dom, id,
+                                        parent_domain ? parent_domain->memprof_.get() : nullptr);
+  if (!dom->memprof_) return OutOfMemory("memprof domain state");
   dom->memprof_->SetTrigger();
   domains_.push_back(std::move(dom));
   return id;
@@ -131,7 +163,9 @@ MemprofDomain& SimRuntime::memprof(std::uint32_t domain) { return *domains_[doma
 Result<MemprofThread*> SimRuntime::NewThread(std::uint32_t domain) {
   SimDomain* d = Find(domain);
   if (d == nullptr) return UnknownDomain(domain);
-  return d->memprof_->NewThread();
+  MemprofThread* thread = d->memprof_->NewThread();
+  if (thread == nullptr) return OutOfMemory("memprof thread state");
+  return thread;
 }
 
 Status SimRuntime::EndThread(std::uint32_t domain, MemprofThread* thread) {
@@ -300,6 +334,44 @@ std::optional<BlockAddr> SimRuntime::AddressOf(BlockId block) const {
   return blocks_[block].addr;
 }
 
+Value SimRuntime::ValueOf(BlockId block) const {
+  return IsAllocated(block) ? ValueOfAddr(blocks_[block].addr) : 0;
+}
+
+std::optional<std::pair<SimRuntime::SimDomain*, std::size_t>> SimRuntime::FindYoung(
+    BlockAddr addr) const {
+  if (!IsYoungAddr(addr)) return std::nullopt;
+  const std::uint64_t slot = (addr - kYoungBase) / kYoungStride;
+  SimDomain* d = slot < domains_.size() ? domains_[slot].get() : nullptr;
+  if (d == nullptr) return std::nullopt;
+  // young_blocks_ is sorted by decreasing address.
+  auto it = std::lower_bound(d->young_blocks_.begin(), d->young_blocks_.end(), addr,
+                             [this](BlockId id, BlockAddr a) { return blocks_[id].addr > a; });
+  if (it == d->young_blocks_.end() || blocks_[*it].addr != addr) return std::nullopt;
+  return std::make_pair(d, static_cast<std::size_t>(it - d->young_blocks_.begin()));
+}
+
+std::optional<BlockId> SimRuntime::BlockOf(Value v) const {
+  if (!IsBlockValue(v)) return std::nullopt;
+  const BlockAddr addr = AddrOfValue(v);
+  if (auto young = FindYoung(addr)) return young->first->young_blocks_[young->second];
+  auto it = major_.find(addr);
+  if (it == major_.end()) return std::nullopt;
+  return it->second;
+}
+
+void SimRuntime::ForwardRoot(Value& v) {
+  if (!IsBlockValue(v)) return;
+  auto young = FindYoung(AddrOfValue(v));
+  if (!young) return;  // old, or not a block of this runtime
+  auto& [d, k] = *young;
+  if (d->forward_[k] == memprof::kNoBlock) {
+    d->forward_[k] = next_major_;
+    next_major_ += blocks_[d->young_blocks_[k]].wosize + 1;
+  }
+  v = ValueOfAddr(d->forward_[k]);
+}
+
 bool SimRuntime::Survives(const SurvivorPolicy& survives, BlockId id) const {
   return survives ? survives(id) : blocks_[id].reachable;
 }
@@ -308,26 +380,31 @@ void SimRuntime::MinorGcFor(std::uint32_t) { MinorGc(); }
 
 void SimRuntime::MinorGc(const SurvivorPolicy& survives) {
   ++minor_collections_;
-  // Decide every young block's fate before telling memprof (addresses still old).
+  // Decide every young block's fate before telling memprof (addresses still old):
+  // first what memprof's strong roots name (a young-only scan), then the survivors.
+  for (auto& d : domains_) {
+    if (d) d->forward_.assign(d->young_blocks_.size(), memprof::kNoBlock);
+  }
+  if (config_.user_data_are_values) {
+    for (auto& d : domains_) {
+      if (!d) continue;
+      d->memprof_->ScanRoots(
+          true, false, [this](Value& v) { ForwardRoot(v); }, [](BlockAddr&) {});
+    }
+  }
   for (auto& d : domains_) {
     if (!d) continue;
-    d->forward_.assign(d->young_blocks_.size(), memprof::kNoBlock);
     for (std::size_t k = 0; k < d->young_blocks_.size(); ++k) {
       const BlockId id = d->young_blocks_[k];
-      if (!Survives(survives, id)) continue;
+      if (d->forward_[k] != memprof::kNoBlock || !Survives(survives, id)) continue;
       d->forward_[k] = next_major_;
       next_major_ += blocks_[id].wosize + 1;
     }
   }
   const memprof::MinorFate fate = [this](BlockAddr addr) -> std::optional<BlockAddr> {
-    const std::uint64_t slot = (addr - kYoungBase) / kYoungStride;
-    const SimDomain* d = slot < domains_.size() ? domains_[slot].get() : nullptr;
-    if (d == nullptr) return std::nullopt;
-    // young_blocks_ is sorted by decreasing address.
-    auto it = std::lower_bound(d->young_blocks_.begin(), d->young_blocks_.end(), addr,
-                               [this](BlockId id, BlockAddr a) { return blocks_[id].addr > a; });
-    if (it == d->young_blocks_.end() || blocks_[*it].addr != addr) return std::nullopt;
-    const BlockAddr to = d->forward_[it - d->young_blocks_.begin()];
+    auto young = FindYoung(addr);
+    if (!young) return std::nullopt;
+    const BlockAddr to = young->first->forward_[young->second];
     if (to == memprof::kNoBlock) return std::nullopt;
     return to;
   };
@@ -356,9 +433,24 @@ void SimRuntime::MinorGc(const SurvivorPolicy& survives) {
 void SimRuntime::MajorGc(const SurvivorPolicy& survives) {
   MinorGc(survives);
   ++major_collections_;
+  // Marking: memprof's strong roots, then the mutator's.
+  std::unordered_set<BlockId> rooted;
+  if (config_.user_data_are_values) {
+    for (auto& d : domains_) {
+      if (!d) continue;
+      d->memprof_->ScanRoots(
+          false, false,
+          [&](Value& v) {
+            if (!IsBlockValue(v)) return;
+            auto it = major_.find(AddrOfValue(v));
+            if (it != major_.end()) rooted.insert(it->second);
+          },
+          [](BlockAddr&) {});
+    }
+  }
   std::vector<BlockId> dead;
   for (auto it = major_.begin(); it != major_.end();) {
-    if (Survives(survives, it->second)) {
+    if (rooted.count(it->second) != 0 || Survives(survives, it->second)) {
       ++it;
     } else {
       dead.push_back(it->second);
@@ -390,10 +482,17 @@ void SimRuntime::Compact() {
   major_ = std::move(fresh);
   for (auto& d : domains_) {
     if (!d) continue;
-    d->memprof_->ScanRoots(false, true, [&](BlockAddr& block) {
-      auto it = moved.find(block);
-      if (it != moved.end()) block = it->second;
-    });
+    d->memprof_->ScanRoots(
+        false, true,
+        [&](Value& v) {
+          if (!config_.user_data_are_values || !IsBlockValue(v)) return;
+          auto it = moved.find(AddrOfValue(v));
+          if (it != moved.end()) v = ValueOfAddr(it->second);
+        },
+        [&](BlockAddr& block) {
+          auto it = moved.find(block);
+          if (it != moved.end()) block = it->second;
+        });
   }
 }
 
@@ -415,21 +514,37 @@ const char* SimRuntime::CheckInvariants() const {
     if (!d) continue;
     if (const char* bad = d->memprof_->CheckInvariants()) return bad;
     const char* bad = nullptr;
-    d->memprof_->ForEachTable(
-        [&](const memprof::ProfiledTable<sync::StdPlatform>& pt, memprof::TableKind) {
-          if (bad != nullptr || !pt.config) return;
-          if (pt.config->status() == memprof::ProfileStatusValue::kDiscarded) return;
-          for (const memprof::Entry& e : pt.entries.entries()) {
-            if (e.deleted() || e.offset() || e.block == memprof::kNoBlock) continue;
-            if (e.deallocated()) {
-              bad = "deallocated entry still names a block";
-            } else if (!IsYoungAddr(e.block) && major_.count(e.block) == 0) {
-              bad = "tracked major block is not allocated";
-            } else if (e.promoted() && IsYoungAddr(e.block)) {
-              bad = "promoted entry names a young block";
-            }
-          }
-        });
+    d->memprof_->ForEachTable([&](const memprof::ProfiledTable<sync::StdPlatform>& pt,
+                                  memprof::TableKind) {
+      if (bad != nullptr || !pt.config) return;
+      if (pt.config->status() == memprof::ProfileStatusValue::kDiscarded) return;
+      for (const memprof::Entry& e : pt.entries.entries()) {
+        if (e.deleted() || e.offset() || e.block == memprof::kNoBlock) continue;
+        if (e.deallocated()) {
+          bad = "deallocated entry still names a block";
+        } else if (!IsYoungAddr(e.block) && major_.count(e.block) == 0) {
+          bad = "tracked major block is not allocated";
+        } else if (e.promoted() && IsYoungAddr(e.block)) {
+          bad = "promoted entry names a young block";
+        }
+      }
+      // Before the `young` index nothing refers to a minor heap: a minor GC's young-only
+      // root scan and update start there.
+      const std::span<const memprof::Entry> entries = pt.entries.entries();
+      for (std::size_t i = 0; i < pt.entries.young() && bad == nullptr; ++i) {
+        const memprof::Entry& e = entries[i];
+        const bool young_block = !e.offset() && IsYoungAddr(e.block);
+        const bool young_data = config_.user_data_are_values && !e.stashed() &&
+                                IsBlockValue(e.user_data) && IsYoungAddr(AddrOfValue(e.user_data));
+        if (young_block || young_data) bad = "young reference before the young index";
+      }
+      if (!config_.user_data_are_values) return;
+      for (const memprof::Entry& e : entries) {
+        if (bad == nullptr && !e.stashed() && IsBlockValue(e.user_data) && !BlockOf(e.user_data)) {
+          bad = "user data names no allocated block";
+        }
+      }
+    });
     if (bad != nullptr) return bad;
   }
   return nullptr;

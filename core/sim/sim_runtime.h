@@ -11,7 +11,14 @@
 //
 // Blocks are named by stable ids (BlockId); their addresses change when promoted or
 // compacted, as in OCaml. Liveness is explicit: a block is reachable until Released,
-// unless a collection is given another survivor policy.
+// unless a collection is given another survivor policy. With
+// SimConfig::user_data_are_values, memprof user data and tracker roots are OCaml-like
+// values (IntValue, ValueOf): a block they name is kept alive by memprof's strong roots
+// (promoted by a minor GC, moved by compaction, the value rewritten), while tracked
+// blocks themselves stay weak.
+//
+// C-heap exhaustion: c_heap().Fail(site, skip, count) makes the engine's allocations
+// at `site` fail deterministically (core/memprof/c_heap.h lists what each one does).
 //
 // Threading: single-threaded and deterministic; "domains" are interleaved by the caller.
 // Failure: bad requests (unknown domain, block too large for the minor heap) give typed
@@ -28,6 +35,7 @@
 
 #include "core/base/status.h"
 #include "core/memprof/api.h"
+#include "core/memprof/c_heap.h"
 #include "core/memprof/engine.h"
 #include "core/memprof/runtime_hooks.h"
 #include "core/sync/std_platform.h"
@@ -45,6 +53,37 @@ inline constexpr std::uint64_t kMaxYoungWosize = 256;
 
 struct SimConfig {
   std::uint64_t minor_heap_words = std::uint64_t{256} * 1024;
+  // Interpret user data and tracker roots as values (below) and scan them as roots.
+  bool user_data_are_values = false;
+};
+
+// OCaml-like values: an immediate n is 2n + 1; a block is its word address times two
+// (even, non-zero); 0 is "no value" (what the engine stores in dead entries).
+using Value = memprof::UserData;
+constexpr Value IntValue(std::int64_t n) { return (static_cast<Value>(n) << 1) | 1; }
+constexpr bool IsBlockValue(Value v) { return v != 0 && (v & 1) == 0; }
+constexpr BlockAddr AddrOfValue(Value v) { return v >> 1; }
+constexpr Value ValueOfAddr(BlockAddr addr) { return addr << 1; }
+
+// Deterministic C-heap failures for the engine: after `skip` more allocations at a
+// site succeed, the next `count` are refused.
+class CHeapFaults final : public memprof::CHeapGate {
+ public:
+  void Fail(memprof::CHeapSite site, std::uint64_t skip, std::uint64_t count = 1);
+  void Clear();
+  bool Allow(memprof::CHeapSite site) override;
+  std::uint64_t attempts(memprof::CHeapSite site) const { return sites_[Index(site)].attempts; }
+  std::uint64_t refusals(memprof::CHeapSite site) const { return sites_[Index(site)].refusals; }
+
+ private:
+  struct Site {
+    std::uint64_t skip = 0;
+    std::uint64_t fail = 0;
+    std::uint64_t attempts = 0;
+    std::uint64_t refusals = 0;
+  };
+  static std::size_t Index(memprof::CHeapSite site) { return static_cast<std::size_t>(site); }
+  Site sites_[memprof::kCHeapSiteCount];
 };
 
 struct AllocOutcome {
@@ -75,6 +114,8 @@ class SimRuntime {
   // The engine state of a live domain (precondition: DomainAlive).
   MemprofDomain& memprof(std::uint32_t domain);
   MemprofEngine& engine() { return engine_; }
+  CHeapFaults& c_heap() { return c_heap_; }
+  const CHeapFaults& c_heap() const { return c_heap_; }
 
   Result<MemprofThread*> NewThread(std::uint32_t domain);
   Status EndThread(std::uint32_t domain, MemprofThread* thread);
@@ -100,6 +141,11 @@ class SimRuntime {
   void SetReachable(BlockId block, bool reachable);
   bool IsAllocated(BlockId block) const;
   std::optional<BlockAddr> AddressOf(BlockId block) const;
+  // The value naming `block` now (0 when it is not allocated); it goes stale when the
+  // block moves unless a root holding it is scanned.
+  Value ValueOf(BlockId block) const;
+  // The allocated block a value names, if any.
+  std::optional<BlockId> BlockOf(Value v) const;
   // Promotes survivors of every domain's minor heap; the others die.
   void MinorGc(const SurvivorPolicy& survives = {});
   // A minor GC then a full major GC: unreachable (or non-surviving) major blocks die.
@@ -145,8 +191,13 @@ class SimRuntime {
   bool IsYoungAddr(BlockAddr addr) const;
   // Runs a minor collection because `domain`'s minor heap is full (caml_poll_gc_work).
   void MinorGcFor(std::uint32_t domain);
+  // The young block at `addr` (in its domain's young_blocks_ order), if any.
+  std::optional<std::pair<SimDomain*, std::size_t>> FindYoung(BlockAddr addr) const;
+  // Promotes the young block a root value names and rewrites the value.
+  void ForwardRoot(Value& v);
 
   SimConfig config_;
+  CHeapFaults c_heap_;  // before engine_: outlives every table
   MemprofEngine engine_;
   std::vector<std::unique_ptr<SimDomain>> domains_;
   std::vector<Block> blocks_;

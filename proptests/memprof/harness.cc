@@ -17,12 +17,14 @@ using sim::MemprofThread;
 using sim::SimRuntime;
 using P = sync::StdPlatform;
 
-constexpr const char* kOpNames[] = {
-    "AllocCaml", "AllocSmallC",  "AllocMajor", "Release",   "Poll",         "MinorGc",
-    "MajorGc",   "Compact",      "Start",      "Stop",      "Discard",      "Arm",
-    "NewThread", "SwitchThread", "EndThread",  "NewDomain", "SwitchDomain", "EndDomain"};
-constexpr const char* kActionNames[] = {"keep",    "drop",    "raise",   "stop",
-                                        "restart", "discard", "collect", "allocate"};
+constexpr const char* kOpNames[] = {"AllocCaml",    "AllocSmallC",  "AllocMajor", "Release",
+                                    "Poll",         "MinorGc",      "MajorGc",    "Compact",
+                                    "Start",        "Stop",         "Discard",    "Arm",
+                                    "NewThread",    "SwitchThread", "EndThread",  "NewDomain",
+                                    "SwitchDomain", "EndDomain",    "FailCHeap"};
+constexpr const char* kSiteNames[] = {"entries", "callstack", "orphan_table", "thread", "domain"};
+constexpr const char* kActionNames[] = {"keep",    "drop",    "raise", "stop",
+                                        "restart", "discard", "hold"};
 constexpr double kRates[] = {1.0, 0.5, 0.1, 0.01, 0.0};
 constexpr Exception kRaised{0xBAD};
 constexpr std::size_t kMaxDomains = 4;
@@ -37,6 +39,8 @@ struct Track {
   bool dealloc = false;
   bool ended = false;  // a callback returned None or raised
   bool is_major = false;
+  std::optional<BlockId> held;  // the block its user data names (kHold)
+  bool maybe_lost = false;      // alive when a C-heap refusal may have lost entries
 };
 
 struct Allocation {
@@ -49,9 +53,30 @@ struct Allocation {
 
 class Harness {
  public:
-  Harness() : rt_(sim::SimConfig{2048}) {
+  explicit Harness(const RunOptions& options)
+      : options_(options), rt_(sim::SimConfig{2048, /*user_data_are_values=*/true}) {
     domains_.push_back(DomainState{{rt_.memprof(0).current()}, 0});
     rt_.SetDeathObserver([this](BlockId id) {
+      if (auto root = profile_root_owner_.find(id); root != profile_root_owner_.end()) {
+        // While a live domain samples under the profile, its table roots the tracker.
+        for (std::uint32_t d : LiveDomainIds()) {
+          const ProfileRef<P> p = rt_.memprof(d).profile();
+          if (p && p->id() == root->second && discarded_.count(p->id()) == 0) {
+            Violation("block held by the tracker of profile " + std::to_string(root->second) +
+                      " died");
+            break;
+          }
+        }
+        profile_root_owner_.erase(root);
+      }
+      if (auto held = held_owner_.find(id); held != held_owner_.end()) {
+        const Track& t = tracks_[held->second];
+        if (!t.ended && !t.dealloc && !t.maybe_lost && discarded_.count(t.profile) == 0) {
+          Violation("block held by the user data of track " + std::to_string(held->second) +
+                    " died");
+        }
+        held_owner_.erase(held);
+      }
       auto it = block_owner_.find(id);
       if (it == block_owner_.end()) return;
       Allocation& a = allocations_[it->second.first];
@@ -62,6 +87,7 @@ class Harness {
 
   void Apply(const Op& op) {
     ++step_;
+    const std::uint64_t refusals_before = Refusals();
     switch (op.kind) {
       case OpKind::kAllocCaml: {
         const int n = 1 + op.a % 4;
@@ -76,7 +102,10 @@ class Harness {
       case OpKind::kAllocMajor:
         Allocate(
             [&] {
-              return rt_.AllocMajor(cur_, 257 + op.b, static_cast<AllocationSource>(op.a % 3));
+              const std::uint64_t wosize = options_.major_wosize_mod == 0
+                                               ? 257 + op.b
+                                               : 1 + op.b % options_.major_wosize_mod;
+              return rt_.AllocMajor(cur_, wosize, static_cast<AllocationSource>(op.a % 3));
             },
             1);
         break;
@@ -146,13 +175,22 @@ class Harness {
         domains_[d].threads.clear();
         break;
       }
+      case OpKind::kFailCHeap:
+        rt_.c_heap().Fail(static_cast<CHeapSite>(op.a % kCHeapSiteCount), op.b % 8, 1);
+        break;
       case OpKind::kCount: break;
+    }
+    // Ending a thread or a domain loses entries when a table cannot be allocated.
+    const bool may_lose = op.kind == OpKind::kEndThread || op.kind == OpKind::kEndDomain;
+    if (may_lose && Refusals() != refusals_before) {
+      for (auto& [id, t] : tracks_) t.maybe_lost = true;
     }
     if (const char* bad = rt_.CheckInvariants()) Violation(std::string("invariant: ") + bad);
   }
 
   RunReport Finish() {
     armed_.clear();
+    rt_.c_heap().Clear();
     for (BlockId id : live_) rt_.Release(id);
     live_.clear();
     rt_.MajorGc();
@@ -164,7 +202,7 @@ class Harness {
       }
     }
     for (const auto& [id, t] : tracks_) {
-      if (t.ended || discarded_.count(t.profile) != 0) continue;
+      if (t.ended || t.maybe_lost || discarded_.count(t.profile) != 0) continue;
       if (!t.dealloc) {
         Violation("track " + std::to_string(id) + " (allocation " + std::to_string(t.serial) +
                   ") never deallocated");
@@ -179,6 +217,14 @@ class Harness {
     std::vector<MemprofThread*> threads;
     std::size_t current = 0;
   };
+
+  std::uint64_t Refusals() const {
+    std::uint64_t n = 0;
+    for (int site = 0; site < kCHeapSiteCount; ++site) {
+      n += rt_.c_heap().refusals(static_cast<CHeapSite>(site));
+    }
+    return n;
+  }
 
   std::size_t LiveDomains() const { return LiveDomainIds().size(); }
   std::vector<std::uint32_t> LiveDomainIds() const {
@@ -223,6 +269,11 @@ class Harness {
       block_owner_[out.blocks[i]] = {serial, i};
       live_.push_back(out.blocks[i]);
     }
+    if (live_.size() > options_.max_live_blocks) {
+      const std::size_t excess = live_.size() - options_.max_live_blocks;
+      for (std::size_t i = 0; i < excess; ++i) rt_.Release(live_[i]);
+      live_.erase(live_.begin(), live_.begin() + static_cast<std::ptrdiff_t>(excess));
+    }
   }
 
   void StartProfile(double rate) {
@@ -232,8 +283,20 @@ class Harness {
     t.promote = [this](UserData id) { return OnPromote(id); };
     t.dealloc_minor = [this](UserData id) { return OnDealloc(id, false); };
     t.dealloc_major = [this](UserData id) { return OnDealloc(id, true); };
+    // The tracker's closures hold a block nothing else reaches (allocated while this
+    // thread is not sampling, so that no callback sees it).
+    std::optional<BlockId> root;
+    if (!rt_.memprof(cur_).Sampling()) {
+      sim::AllocOutcome a = rt_.AllocSmallFromC(cur_, 1, /*reachable=*/false);
+      if (a.ok()) {
+        root = a.blocks[0];
+        t.roots.push_back(rt_.ValueOf(*root));
+      }
+    }
     auto p = rt_.memprof(cur_).Start(rate, 2, std::move(t));
-    if (p.ok()) profiles_.push_back(*p);
+    if (!p.ok()) return;
+    profiles_.push_back(*p);
+    if (root) profile_root_owner_[*root] = (*p)->id();
   }
   void StopProfile() {
     Outcome out = rt_.memprof(cur_).Stop();
@@ -244,7 +307,8 @@ class Harness {
   }
 
   // Shared entry/exit of every callback: nesting, discarded profiles, armed actions.
-  CallbackResult Finish(CallbackResult keep) {
+  // `alloc_track` is the track an allocation callback just created (kHold applies).
+  CallbackResult Finish(CallbackResult keep, std::optional<UserData> alloc_track = std::nullopt) {
     --depth_;
     if (armed_.empty()) return keep;
     const CallbackAction action = armed_.front();
@@ -267,6 +331,14 @@ class Harness {
         if (p) DiscardProfile(p);
         return keep;
       }
+      case CallbackAction::kHold: {
+        if (!alloc_track) return keep;
+        sim::AllocOutcome held = rt_.AllocSmallFromC(cur_, 2, /*reachable=*/false);
+        if (!held.ok()) return keep;
+        tracks_[*alloc_track].held = held.blocks[0];
+        held_owner_[held.blocks[0]] = *alloc_track;
+        return CallbackResult::Keep(rt_.ValueOf(held.blocks[0]));
+      }
       case CallbackAction::kCount: break;
     }
     return keep;
@@ -281,7 +353,10 @@ class Harness {
     const ProfileRef<P> p = rt_.memprof(cur_).profile();
     if (!p || !p->sampling()) Violation("allocation callback while not sampling");
     if (info.callstack.empty()) {
-      Violation("allocation callback without callstack");
+      // Only a refused stash (kCallstack) leaves a sample without its callstack.
+      if (rt_.c_heap().refusals(CHeapSite::kCallstack) == 0) {
+        Violation("allocation callback without callstack");
+      }
       --depth_;
       return CallbackResult::Drop();
     }
@@ -307,15 +382,28 @@ class Harness {
     t.sub = sub;
     t.is_major = major;
     tracks_[id] = t;
-    CallbackResult r = Finish(CallbackResult::Keep(id));
+    CallbackResult r =
+        Finish(CallbackResult::Keep(sim::IntValue(static_cast<std::int64_t>(id))), id);
     if (!r.kept()) tracks_[id].ended = true;
     return r;
   }
 
-  Track* Lookup(UserData id, const char* what) {
-    auto it = tracks_.find(id);
+  // The track user data names: an immediate, or a block held for a track.
+  std::optional<UserData> TrackOf(UserData v) const {
+    if (!sim::IsBlockValue(v)) return v >> 1;
+    const std::optional<BlockId> block = rt_.BlockOf(v);
+    if (!block) return std::nullopt;
+    auto it = held_owner_.find(*block);
+    if (it == held_owner_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  Track* Lookup(UserData v, const char* what) {
+    const std::optional<UserData> id = TrackOf(v);
+    auto it = id ? tracks_.find(*id) : tracks_.end();
     if (it == tracks_.end()) {
-      Violation(std::string(what) + " for unknown user data");
+      Violation(std::string(what) + (sim::IsBlockValue(v) ? " with user data naming no held block"
+                                                          : " for unknown user data"));
       return nullptr;
     }
     Track& t = it->second;
@@ -326,14 +414,15 @@ class Harness {
 
   CallbackResult OnPromote(UserData id) {
     Enter();
-    if (Track* t = Lookup(id, "promote")) {
+    Track* t = Lookup(id, "promote");
+    if (t != nullptr) {
       if (t->promoted) Violation("promoted twice");
       if (t->dealloc) Violation("promoted after dealloc");
       if (t->is_major) Violation("major allocation promoted");
       t->promoted = true;
     }
     CallbackResult r = Finish(CallbackResult::Keep(id));
-    if (!r.kept()) tracks_[id].ended = true;
+    if (!r.kept() && t != nullptr) t->ended = true;
     return r;
   }
 
@@ -355,6 +444,7 @@ class Harness {
     return r.raised() ? r : CallbackResult::Drop();
   }
 
+  RunOptions options_;
   SimRuntime rt_;
   std::vector<DomainState> domains_;
   std::uint32_t cur_ = 0;
@@ -362,6 +452,8 @@ class Harness {
   std::vector<Allocation> allocations_;
   std::unordered_map<BlockId, std::pair<std::uint64_t, std::size_t>> block_owner_;
   std::map<UserData, Track> tracks_;
+  std::unordered_map<BlockId, UserData> held_owner_;               // held block -> track
+  std::unordered_map<BlockId, std::uint64_t> profile_root_owner_;  // tracker root -> profile
   std::vector<ProfileRef<P>> profiles_;
   std::map<std::uint64_t, bool> discarded_;
   std::vector<CallbackAction> armed_;
@@ -386,6 +478,9 @@ std::ostream& operator<<(std::ostream& os, const Op& op) {
     case OpKind::kArm:
       os << "(" << kActionNames[op.a % static_cast<int>(CallbackAction::kCount)] << ")";
       break;
+    case OpKind::kFailCHeap:
+      os << "(site=" << kSiteNames[op.a % kCHeapSiteCount] << ", skip=" << op.b % 8 << ")";
+      break;
     case OpKind::kRelease:
     case OpKind::kDiscard:
     case OpKind::kSwitchThread:
@@ -397,17 +492,17 @@ std::ostream& operator<<(std::ostream& os, const Op& op) {
   return os;
 }
 
-std::vector<Op> DecodeOps(std::span<const std::uint8_t> bytes) {
+std::vector<Op> DecodeOps(std::span<const std::uint8_t> bytes, std::size_t max_ops) {
   std::vector<Op> ops;
-  for (std::size_t i = 0; i + 3 <= bytes.size() && ops.size() < 400; i += 3) {
+  for (std::size_t i = 0; i + 3 <= bytes.size() && ops.size() < max_ops; i += 3) {
     ops.push_back(Op{static_cast<OpKind>(bytes[i] % static_cast<int>(OpKind::kCount)), bytes[i + 1],
                      bytes[i + 2]});
   }
   return ops;
 }
 
-RunReport Run(std::span<const Op> ops) {
-  auto h = std::make_unique<Harness>();
+RunReport Run(std::span<const Op> ops, const RunOptions& options) {
+  auto h = std::make_unique<Harness>(options);
   for (const Op& op : ops) h->Apply(op);
   return h->Finish();
 }

@@ -30,7 +30,7 @@ rc::Gen<int> GenKind() {
        w(K::kPoll, 4), w(K::kMinorGc, 3), w(K::kMajorGc, 2), w(K::kCompact, 1), w(K::kStart, 2),
        w(K::kStop, 2), w(K::kDiscard, 1), w(K::kArm, 5), w(K::kNewThread, 1),
        w(K::kSwitchThread, 2), w(K::kEndThread, 1), w(K::kNewDomain, 1), w(K::kSwitchDomain, 2),
-       w(K::kEndDomain, 1)});
+       w(K::kEndDomain, 1), w(K::kFailCHeap, 1)});
 }
 
 rc::Gen<Op> GenOp() {
@@ -81,8 +81,10 @@ TEST(MemprofStateful, ConservationIsChecked) {
 
 TEST(MemprofStateful, OpsPrintReadably) {
   std::ostringstream os;
-  os << Op{OpKind::kArm, 4, 0} << " " << Op{OpKind::kAllocCaml, 1, 9};
-  EXPECT_EQ(os.str(), "Arm(restart) AllocCaml(subs=2, seed=9)");
+  os << Op{OpKind::kArm, 4, 0} << " " << Op{OpKind::kAllocCaml, 1, 9} << " "
+     << Op{OpKind::kFailCHeap, 2, 9};
+  EXPECT_EQ(os.str(),
+            "Arm(restart) AllocCaml(subs=2, seed=9) FailCHeap(site=orphan_table, skip=1)");
 }
 
 TEST(MemprofStateful, RegressionSequences) {
@@ -100,6 +102,24 @@ TEST(MemprofStateful, RegressionSequences) {
                   {OpKind::kPoll, 0, 0},  {OpKind::kDiscard, 0, 0}};
   r = harness::Run(b);
   EXPECT_TRUE(r.violations.empty()) << Describe(r);
+  // A block held only by user data, through promotion, compaction and a major GC.
+  const Op c[] = {{OpKind::kStart, 0, 0},   {OpKind::kArm, 6, 0},     {OpKind::kAllocMajor, 0, 0},
+                  {OpKind::kMinorGc, 0, 0}, {OpKind::kCompact, 0, 0}, {OpKind::kMajorGc, 0, 0},
+                  {OpKind::kPoll, 0, 0}};
+  r = harness::Run(c);
+  EXPECT_TRUE(r.violations.empty()) << Describe(r);
+  EXPECT_EQ(r.tracks, 1u);
+  // C-heap refusals: a dropped sample, then a thread ending with a called-back entry
+  // (the poll stopped at an exception) and no room in its domain's table: lost.
+  const Op d[] = {
+      {OpKind::kStart, 0, 0},     {OpKind::kFailCHeap, 0, 0},    {OpKind::kAllocMajor, 0, 0},
+      {OpKind::kNewThread, 0, 0}, {OpKind::kSwitchThread, 1, 0}, {OpKind::kArm, 0, 0},
+      {OpKind::kArm, 2, 0},       {OpKind::kAllocMajor, 0, 1},   {OpKind::kAllocMajor, 0, 2},
+      {OpKind::kPoll, 0, 0},      {OpKind::kSwitchThread, 0, 0}, {OpKind::kFailCHeap, 0, 0},
+      {OpKind::kEndThread, 1, 0}};
+  r = harness::Run(d);
+  EXPECT_TRUE(r.violations.empty()) << Describe(r);
+  EXPECT_EQ(r.tracks, 2u);  // the first sample was dropped
 }
 
 }  // namespace
