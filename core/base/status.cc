@@ -16,6 +16,7 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kIo: return "i/o error";
     case ErrorCode::kBusy: return "busy";
     case ErrorCode::kNotFound: return "not found";
+    case ErrorCode::kResourceExhausted: return "resource exhausted";
     case ErrorCode::kInternal: return "internal error";
   }
   return "unknown error";

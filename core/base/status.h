@@ -28,6 +28,7 @@ enum class ErrorCode : std::uint8_t {
   kIo,                  // the operating system refused (open, mmap, write, ...)
   kBusy,                // a concurrent or re-entrant call was refused
   kNotFound,            // a named thing does not exist
+  kResourceExhausted,   // memory refused (OCaml's Out_of_memory)
   kInternal,            // a bug in this library
 };
 

@@ -129,11 +129,14 @@ TEST(SamplerTest, SkipDrawsEqualsDrawing) {
 }
 
 TEST(XoshiroLanesTest, AdvanceEqualsStepping) {
-  XoshiroLanes a = XoshiroLanes::Seeded(7), b = a;
-  std::uint32_t out[kLanes];
-  for (int i = 0; i < 1000; ++i) b.Step(out);
-  a.Advance(1000);
-  EXPECT_EQ(a, b);
+  // Both sides of the short-skip threshold and the matrix path.
+  for (std::uint64_t n : {0u, 1u, 2u, 63u, 64u, 65u, 1000u}) {
+    XoshiroLanes a = XoshiroLanes::Seeded(7), b = a;
+    std::uint32_t out[kLanes];
+    for (std::uint64_t i = 0; i < n; ++i) b.Step(out);
+    a.Advance(n);
+    EXPECT_EQ(a, b) << "n=" << n;
+  }
 }
 
 TEST(SamplerTest, CheckedBinomialRejectsHugeLength) {

@@ -93,7 +93,13 @@ static const std::array<Matrix128, 64>& StepMatrixPowers() {
 }
 
 void XoshiroLanes::Advance(std::uint64_t steps) {
-  if (steps == 0) return;
+  // A matrix application costs about as much as a few dozen steps: short skips step.
+  constexpr std::uint64_t kStepBelow = 64;
+  if (steps < kStepBelow) {
+    std::array<std::uint32_t, kLanes> discarded;
+    for (std::uint64_t i = 0; i < steps; ++i) Step(discarded.data());
+    return;
+  }
   const auto& powers = StepMatrixPowers();
   for (int i = 0; i < kLanes; ++i) {
     State128 s{words[0][i] | (std::uint64_t{words[1][i]} << 32),

@@ -229,7 +229,7 @@ TEST(MemprofOutOfMemoryTest, StartFailsWithOutOfMemoryAndChangesNothing) {
     rt.c_heap().Fail(site, 0, 1);
     auto refused = rt.memprof(0).Start(1.0, 1, new_tracker.Make());
     ASSERT_FALSE(refused.ok());
-    EXPECT_EQ(refused.status().code(), ErrorCode::kIo);
+    EXPECT_EQ(refused.status().code(), ErrorCode::kResourceExhausted);
     EXPECT_EQ(refused.status().message(), "Out_of_memory");
     EXPECT_EQ(rt.memprof(0).profile(), *old_profile);  // still the stopped profile
     EXPECT_EQ(rt.memprof(0).orphan_table_count(), 0u);

@@ -23,7 +23,7 @@ Status UnknownDomain(std::uint32_t domain) {
 }
 
 Status OutOfMemory(const char* what) {
-  return Status(ErrorCode::kIo, "Out_of_memory").WithField(what);
+  return Status(ErrorCode::kResourceExhausted, "Out_of_memory").WithField(what);
 }
 
 }  // namespace

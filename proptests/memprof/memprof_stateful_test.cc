@@ -8,6 +8,8 @@
 
 #include <cstdlib>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 #include "proptests/memprof/harness.h"
 
@@ -17,8 +19,18 @@ void showValue(const Op& op, std::ostream& os) { os << op; }
 
 namespace {
 
-// More cases and longer sequences than RapidCheck's defaults (a user's RC_PARAMS wins).
-const bool kParamsSet = (setenv("RC_PARAMS", "max_success=3000 max_size=150", 0), true);
+// More cases and longer sequences than RapidCheck's defaults. Keys already in RC_PARAMS win,
+// so CI's fixed seed does not take the case count back to RapidCheck's 100.
+bool AddDefaultParams() {
+  const char* set = std::getenv("RC_PARAMS");
+  std::string params = set != nullptr ? set : "";
+  for (std::string_view key_value : {"max_success=3000", "max_size=150"}) {
+    const std::string_view key = key_value.substr(0, key_value.find('='));
+    if (params.find(key) == std::string::npos) params.append(" ").append(key_value);
+  }
+  return setenv("RC_PARAMS", params.c_str(), 1) == 0;
+}
+const bool kParamsSet = AddDefaultParams();
 
 // Allocations, armed callbacks and collections dominate; lifecycle ops stay frequent
 // enough that threads and domains come and go in most runs.
