@@ -199,7 +199,8 @@ class Domain {
     }
     // Orphans entries of a previous profile; no table for them: Out_of_memory, no change.
     if (!OrphansCreate()) {
-      return Status(ErrorCode::kResourceExhausted, "Out_of_memory").WithField("Gc.Memprof.start: orphan table");
+      return Status(ErrorCode::kResourceExhausted, "Out_of_memory")
+          .WithField("Gc.Memprof.start: orphan table");
     }
     auto profile =
         std::make_shared<Profile<P>>(*params, std::move(tracker), engine_.NextProfileId());
