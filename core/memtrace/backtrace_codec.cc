@@ -107,122 +107,18 @@ void BacktraceReader::Buffer::Reserve(std::size_t n) {
   cap = new_cap;
 }
 
-void BacktraceReader::TooLong(ByteReader& in, const std::uint8_t* codeword) const {
-  in.Advance(codeword);
-  in.Fail(Status(ErrorCode::kOutOfRange,
-                 "backtrace longer than " + std::to_string(max_len_) + " entries")
-              .WithField("backtrace: codeword"));
-}
-
-void BacktraceReader::Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out) {
-  // Hot loop: raw pointers checked against the end of the packet, the output length and
-  // capacity in registers; the cursor and `out.len` are stored once at the end, or at
-  // the failing field on error.
-  const std::uint8_t* p = in.cursor();
-  const std::uint8_t* const end = in.limit();
-  std::uint16_t* const next = next_.get();
-  OcamlInt* const loc = loc_.get();
-  OcamlInt* data = out.data.get();
-  std::size_t len = out.len;
-  std::size_t cap = out.cap;
-  const std::size_t max_len = max_len_;
-  std::uint32_t prev = 0;
-  // Each codeword adds at most 1 + 255 entries; the fill below may store 3 more past them.
-  constexpr std::size_t kMaxPerCodeword = 256 + 3;
-  for (std::uint32_t i = 0; i < nencoded; ++i) {
-    if (end - p < 2) [[unlikely]] {
-      out.len = len;
-      in.Advance(p);
-      in.U16("backtrace: codeword");
+void BacktraceReader::DecodeFailed(ByteReader& in, const std::uint8_t* at, Failure why) const {
+  in.Advance(at);
+  switch (why) {
+    case Failure::kCodeword: in.U16("backtrace: codeword"); return;
+    case Failure::kHitNCount: in.U8("backtrace: hitN count"); return;
+    case Failure::kMissCode: in.U64("backtrace: miss code"); return;
+    case Failure::kTooLong:
+      in.Fail(Status(ErrorCode::kOutOfRange,
+                     "backtrace longer than " + std::to_string(max_len_) + " entries")
+                  .WithField("backtrace: codeword"));
       return;
-    }
-    const std::uint32_t codeword = p[0] | (std::uint32_t{p[1]} << 8);
-    p += 2;
-    if (len + kMaxPerCodeword > cap) [[unlikely]] {
-      out.len = len;
-      out.Reserve(len + kMaxPerCodeword);
-      data = out.data.get();
-      cap = out.cap;
-    }
-    const std::uint32_t bucket = codeword >> 2;
-    next[prev] = static_cast<std::uint16_t>(bucket);
-    std::uint32_t npredicted;
-    switch (codeword & 3) {
-      case kHit0: npredicted = 0; break;
-      case kHit1: npredicted = 1; break;
-      case kHitN:
-        if (end - p < 1) [[unlikely]] {
-          out.len = len;
-          in.Advance(p);
-          in.U8("backtrace: hitN count");
-          return;
-        }
-        npredicted = *p++;
-        break;
-      default: {
-        if (end - p < 8) [[unlikely]] {
-          out.len = len;
-          in.Advance(p);
-          in.U64("backtrace: miss code");
-          return;
-        }
-        if (len + 1 > max_len) [[unlikely]] {
-          out.len = len;
-          return TooLong(in, p - 2);
-        }
-        std::uint64_t raw;
-        std::memcpy(&raw, p, 8);  // little-endian hosts only (x86-64, aarch64)
-        p += 8;
-        const OcamlInt lit = OcamlIntOfInt64(raw);
-        loc[bucket] = lit;
-        data[len++] = lit;
-        prev = bucket;
-        continue;
-      }
-    }
-    if (len + 1 + npredicted > max_len) [[unlikely]] {
-      out.len = len;
-      return TooLong(in, p - 2 - ((codeword & 3) == kHitN));
-    }
-    OcamlInt* const dst = data + len;
-    std::uint32_t b = bucket;
-    dst[0] = loc[b];
-    for (std::uint32_t n = 1; n <= npredicted; ++n) {
-      const std::uint32_t following = next[b];
-      if (following == b) [[unlikely]] {
-        // A bucket predicting itself (deep recursion): the rest of the run repeats it.
-        // Four at a time; the stores past the run land in reserved, unused capacity.
-        const OcamlInt same = loc[b];
-        for (OcamlInt* q = dst + n; q < dst + npredicted + 1; q += 4) {
-          q[0] = same;
-          q[1] = same;
-          q[2] = same;
-          q[3] = same;
-        }
-        break;
-      }
-      b = following;
-      dst[n] = loc[b];
-    }
-    prev = b;
-    len += 1 + npredicted;
   }
-  out.len = len;
-  in.Advance(p);
-}
-
-std::span<const OcamlInt> BacktraceReader::Get(ByteReader& in, std::uint32_t nencoded,
-                                               OcamlInt common_prefix) {
-  if (common_prefix >= 0 && static_cast<std::uint64_t>(common_prefix) <= last_.len) {
-    last_.len = static_cast<std::size_t>(common_prefix);
-    Decode(in, nencoded, last_);
-    return {last_.data.get(), last_.len};
-  }
-  // A prefix longer than what we hold (the previous backtrace was truncated, or the
-  // trace lies): decode to keep the cache in step, return the previous backtrace.
-  scratch_.len = 0;
-  Decode(in, nencoded, scratch_);
-  return {last_.data.get(), last_.len};
 }
 
 void BacktraceReader::Skip(ByteReader& in, std::uint32_t nencoded) {

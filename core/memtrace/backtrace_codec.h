@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <span>
@@ -96,7 +97,31 @@ class BacktraceReader {
   BacktraceReader();
   // Decodes `nencoded` codewords after a common prefix of `common_prefix` entries. The
   // result (caller first) stays valid until the next call. On failure `in` holds it.
-  std::span<const OcamlInt> Get(ByteReader& in, std::uint32_t nencoded, OcamlInt common_prefix);
+  std::span<const OcamlInt> Get(ByteReader& in, std::uint32_t nencoded, OcamlInt common_prefix) {
+    std::span<const OcamlInt> bt;
+    const std::uint8_t* p = GetAt(in, in.cursor(), nencoded, common_prefix, &bt);
+    if (p != nullptr) in.Advance(p);
+    return bt;
+  }
+  // Get for a hot caller holding its position as a pointer: the codewords start at `p`
+  // (in.cursor() <= p <= in.limit(); the cursor itself need not be there). Returns the
+  // position after them, or nullptr when a check fails, after recording the error in `in`
+  // (positioned at the failing field). Inline so that the position stays in a register.
+  [[gnu::always_inline]] const std::uint8_t* GetAt(ByteReader& in, const std::uint8_t* p,
+                                                   std::uint32_t nencoded, OcamlInt common_prefix,
+                                                   std::span<const OcamlInt>* bt) {
+    if (common_prefix >= 0 && static_cast<std::uint64_t>(common_prefix) <= last_.len) [[likely]] {
+      last_.len = static_cast<std::size_t>(common_prefix);
+      p = Decode(in, p, nencoded, last_);
+    } else {
+      // A prefix longer than what we hold (the previous backtrace was truncated, or the
+      // trace lies): decode to keep the cache in step, return the previous backtrace.
+      scratch_.len = 0;
+      p = Decode(in, p, nencoded, scratch_);
+    }
+    *bt = {last_.data.get(), last_.len};
+    return p;
+  }
   // Skips `nencoded` codewords without touching the cache (memtrace's fast path).
   static void Skip(ByteReader& in, std::uint32_t nencoded);
   // Backtraces longer than this fail with kOutOfRange instead of growing without bound
@@ -112,8 +137,12 @@ class BacktraceReader {
     std::size_t len = 0;
     void Reserve(std::size_t n);
   };
-  void Decode(ByteReader& in, std::uint32_t nencoded, Buffer& out);
-  [[gnu::cold]] void TooLong(ByteReader& in, const std::uint8_t* codeword) const;
+  // What stopped Decode early; DecodeFailed records it in the ByteReader.
+  enum class Failure : std::uint8_t { kCodeword, kHitNCount, kMissCode, kTooLong };
+  [[gnu::always_inline]] const std::uint8_t* Decode(ByteReader& in, const std::uint8_t* p,
+                                                    std::uint32_t nencoded, Buffer& out);
+  [[gnu::cold, gnu::noinline]] void DecodeFailed(ByteReader& in, const std::uint8_t* at,
+                                                 Failure why) const;
   // The cache as two arrays: following a prediction chain is a run of dependent loads
   // through `next_` alone (2 bytes a slot, 32 KiB in all, so it stays in L1), while the
   // codes it yields are independent loads from `loc_` that overlap with the chain.
@@ -123,5 +152,100 @@ class BacktraceReader {
   Buffer scratch_;
   std::size_t max_len_ = std::size_t{1} << 20;
 };
+
+// Hot loop: raw pointers checked against the end of the packet, the output length and
+// capacity in registers; `out.len` is stored once at the end, or at the failing field on
+// error.
+inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::uint8_t* p,
+                                                   std::uint32_t nencoded, Buffer& out) {
+  const std::uint8_t* const end = in.limit();
+  std::uint16_t* const next = next_.get();
+  OcamlInt* const loc = loc_.get();
+  OcamlInt* data = out.data.get();
+  std::size_t len = out.len;
+  std::size_t cap = out.cap;
+  const std::size_t max_len = max_len_;
+  std::uint32_t prev = 0;
+  // Each codeword adds at most 1 + 255 entries; the fill below may store 3 more past them.
+  constexpr std::size_t kMaxPerCodeword = 256 + 3;
+  for (std::uint32_t i = 0; i < nencoded; ++i) {
+    if (end - p < 2) [[unlikely]] {
+      out.len = len;
+      DecodeFailed(in, p, Failure::kCodeword);
+      return nullptr;
+    }
+    const std::uint32_t codeword = p[0] | (std::uint32_t{p[1]} << 8);
+    p += 2;
+    if (len + kMaxPerCodeword > cap) [[unlikely]] {
+      out.len = len;
+      out.Reserve(len + kMaxPerCodeword);
+      data = out.data.get();
+      cap = out.cap;
+    }
+    const std::uint32_t bucket = codeword >> 2;
+    next[prev] = static_cast<std::uint16_t>(bucket);
+    std::uint32_t npredicted;
+    const std::uint32_t tag = codeword & 3;
+    if (tag == kMiss) [[unlikely]] {
+      if (end - p < 8) [[unlikely]] {
+        out.len = len;
+        DecodeFailed(in, p, Failure::kMissCode);
+        return nullptr;
+      }
+      if (len + 1 > max_len) [[unlikely]] {
+        out.len = len;
+        DecodeFailed(in, p - 2, Failure::kTooLong);
+        return nullptr;
+      }
+      std::uint64_t raw;
+      std::memcpy(&raw, p, 8);  // little-endian hosts only (x86-64, aarch64)
+      p += 8;
+      const OcamlInt lit = OcamlIntOfInt64(raw);
+      loc[bucket] = lit;
+      data[len++] = lit;
+      prev = bucket;
+      continue;
+    }
+    if (tag == kHitN) {
+      if (end - p < 1) [[unlikely]] {
+        out.len = len;
+        DecodeFailed(in, p, Failure::kHitNCount);
+        return nullptr;
+      }
+      npredicted = *p++;
+    } else {
+      npredicted = tag;  // hit0 or hit1
+    }
+    if (len + 1 + npredicted > max_len) [[unlikely]] {
+      out.len = len;
+      DecodeFailed(in, p - 2 - (tag == kHitN), Failure::kTooLong);
+      return nullptr;
+    }
+    OcamlInt* const dst = data + len;
+    std::uint32_t b = bucket;
+    dst[0] = loc[b];
+    for (std::uint32_t n = 1; n <= npredicted; ++n) {
+      const std::uint32_t following = next[b];
+      if (following == b) [[unlikely]] {
+        // A bucket predicting itself (deep recursion): the rest of the run repeats it.
+        // Four at a time; the stores past the run land in reserved, unused capacity.
+        const OcamlInt same = loc[b];
+        for (OcamlInt* q = dst + n; q < dst + npredicted + 1; q += 4) {
+          q[0] = same;
+          q[1] = same;
+          q[2] = same;
+          q[3] = same;
+        }
+        break;
+      }
+      b = following;
+      dst[n] = loc[b];
+    }
+    prev = b;
+    len += 1 + npredicted;
+  }
+  out.len = len;
+  return p;
+}
 
 }  // namespace mpo::memtrace

@@ -412,21 +412,28 @@ constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
   if (common < 0 && options_.parse_backtraces) [[unlikely]]
     return Step::kAgain;
   // From here on the event is committed, as in ParseEvent.
-  cursor_.Advance(p);
   d.last_timestamp = time;
   e.time = time;
   e.domain = packet_.domain;
   e.kind = EventKind::kAlloc;
   e.common_prefix = common;
   if (options_.parse_backtraces) {
-    e.backtrace = d.backtraces.Get(cursor_, nencoded, common);
+    // The position stays in a register; on failure GetAt leaves the cursor at the
+    // failing field.
+    p = d.backtraces.GetAt(cursor_, p, nencoded, common, &e.backtrace);
+    if (p == nullptr) [[unlikely]] {
+      error_ = cursor_.status();
+      return Step::kStop;
+    }
+    cursor_.Advance(p);
   } else {
+    cursor_.Advance(p);
     e.backtrace = {};
     BacktraceReader::Skip(cursor_, nencoded);
-  }
-  if (!cursor_.ok()) [[unlikely]] {
-    error_ = cursor_.status();
-    return Step::kStop;
+    if (!cursor_.ok()) [[unlikely]] {
+      error_ = cursor_.status();
+      return Step::kStop;
+    }
   }
   e.obj_id = alloc_id_;
   alloc_id_ = OcamlAdd(alloc_id_, 1);
