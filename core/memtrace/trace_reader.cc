@@ -200,6 +200,17 @@ Status TraceReader::LoadPacket(bool* end) {
     }
     dom_ = d;
     alloc_id_ = legacy_ ? d->alloc_id : OcamlIntOfInt64(packet_.alloc_id_begin);
+    // ReadEventHeader's time is begin + off (mod 2^64), off < 2^25. With begin <= end it
+    // is in [begin, end] iff off <= end - begin: a sum past INT64_MAX (which wraps below
+    // begin) needs off > INT64_MAX - begin >= end - begin. With end < begin, never.
+    {
+      const std::int64_t b = packet_.time_begin;
+      const std::int64_t e = packet_.time_end;
+      const std::uint64_t span = static_cast<std::uint64_t>(e) - static_cast<std::uint64_t>(b);
+      fast_time_low_ = static_cast<std::uint32_t>(b) & kEventTimeMask;
+      fast_time_span_ =
+          e < b ? -1 : static_cast<std::int64_t>(std::min<std::uint64_t>(span, INT64_MAX));
+    }
     in_packet_ = true;
     return Status::Ok();
   }
@@ -360,13 +371,13 @@ constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
   const std::uint8_t* p = cursor_.cursor();
   const std::uint32_t word = LoadLe<std::uint32_t>(p);
   p += 4;
-  const std::uint32_t start_low = static_cast<std::uint32_t>(packet_.time_begin) & kEventTimeMask;
-  std::uint32_t low = word & kEventTimeMask;
-  if (low < start_low) low += 1u << kEventTimeBits;
-  const auto time = static_cast<std::int64_t>(
-      (static_cast<std::uint64_t>(packet_.time_begin) & ~std::uint64_t{kEventTimeMask}) + low);
+  // The time as ReadEventHeader computes it; its packet bounds check as one comparison
+  // (see fast_time_span_).
+  const std::uint32_t time_off = (word - fast_time_low_) & kEventTimeMask;
+  const auto time =
+      static_cast<std::int64_t>(static_cast<std::uint64_t>(packet_.time_begin) + time_off);
   DomainState& d = *dom_;
-  if (!(packet_.time_begin <= time && time <= packet_.time_end && d.last_timestamp <= time))
+  if (!((static_cast<std::int64_t>(time_off) <= fast_time_span_) & (d.last_timestamp <= time)))
       [[unlikely]]
     return Step::kAgain;
   const unsigned code = word >> kEventTimeBits;

@@ -136,6 +136,11 @@ class TraceReader {
   std::uint64_t packets_read_ = 0;
   DomainState* dom_ = nullptr;
   OcamlInt alloc_id_ = 0;
+  // The packet's time bounds in the form FastEvent checks them (set by LoadPacket): an
+  // event's time is time_begin + ((word - fast_time_low_) mod 2^25), and it lies in
+  // [time_begin, time_end] exactly when that offset is <= fast_time_span_ (-1: never).
+  std::uint32_t fast_time_low_ = 0;
+  std::int64_t fast_time_span_ = -1;
 
   std::unordered_map<std::uint16_t, std::unique_ptr<DomainState>> domains_;
   // The location table, compact: code -> a run of frames_ (strings interned).
