@@ -112,12 +112,15 @@ class BacktraceReader {
                                                    std::span<const OcamlInt>* bt) {
     if (common_prefix >= 0 && static_cast<std::uint64_t>(common_prefix) <= last_.len) [[likely]] {
       last_.len = static_cast<std::size_t>(common_prefix);
-      p = Decode(in, p, nencoded, last_);
+      if (Roomy(in, p, nencoded, last_)) [[likely]]
+        p = Decode<false>(in, p, nencoded, last_);
+      else
+        p = Decode<true>(in, p, nencoded, last_);
     } else {
       // A prefix longer than what we hold (the previous backtrace was truncated, or the
       // trace lies): decode to keep the cache in step, return the previous backtrace.
       scratch_.len = 0;
-      p = Decode(in, p, nencoded, scratch_);
+      p = Decode<true>(in, p, nencoded, scratch_);
     }
     *bt = {last_.data.get(), last_.len};
     return p;
@@ -137,8 +140,27 @@ class BacktraceReader {
     std::size_t len = 0;
     void Reserve(std::size_t n);
   };
+  // Each codeword adds at most 1 + 255 entries; Decode's fill may store 3 more past them.
+  static constexpr std::size_t kMaxPerCodeword = 256 + 3;
+  // Each codeword takes at most 2 + 8 bytes.
+  static constexpr std::size_t kMaxCodewordBytes = 10;
+  // Backtraces of at most this many codewords (almost all) may take the unchecked loop.
+  static constexpr std::uint32_t kMaxRoomyCodewords = 64;
+  // Whether no check in Decode can fail for these codewords, whatever they hold: they
+  // fit in the packet at their largest and cannot pass max_len_. Then `out` is grown up
+  // front (capacity only), so that Decode<false> needs no checks at all.
+  bool Roomy(const ByteReader& in, const std::uint8_t* p, std::uint32_t nencoded, Buffer& out) {
+    if (nencoded > kMaxRoomyCodewords) return false;
+    if (static_cast<std::size_t>(in.limit() - p) < nencoded * kMaxCodewordBytes) return false;
+    if (out.len + std::size_t{nencoded} * 256 > max_len_) return false;
+    const std::size_t need = out.len + std::size_t{nencoded} * kMaxPerCodeword;
+    if (need > out.cap) out.Reserve(need);
+    return true;
+  }
   // What stopped Decode early; DecodeFailed records it in the ByteReader.
   enum class Failure : std::uint8_t { kCodeword, kHitNCount, kMissCode, kTooLong };
+  // kChecked = false only after Roomy said yes.
+  template <bool kChecked>
   [[gnu::always_inline]] const std::uint8_t* Decode(ByteReader& in, const std::uint8_t* p,
                                                     std::uint32_t nencoded, Buffer& out);
   [[gnu::cold, gnu::noinline]] void DecodeFailed(ByteReader& in, const std::uint8_t* at,
@@ -156,6 +178,7 @@ class BacktraceReader {
 // Hot loop: raw pointers checked against the end of the packet, the output length and
 // capacity in registers; `out.len` is stored once at the end, or at the failing field on
 // error.
+template <bool kChecked>
 inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::uint8_t* p,
                                                    std::uint32_t nencoded, Buffer& out) {
   const std::uint8_t* const end = in.limit();
@@ -166,17 +189,15 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
   std::size_t cap = out.cap;
   const std::size_t max_len = max_len_;
   std::uint32_t prev = 0;
-  // Each codeword adds at most 1 + 255 entries; the fill below may store 3 more past them.
-  constexpr std::size_t kMaxPerCodeword = 256 + 3;
   for (std::uint32_t i = 0; i < nencoded; ++i) {
-    if (end - p < 2) [[unlikely]] {
+    if (kChecked && end - p < 2) [[unlikely]] {
       out.len = len;
       DecodeFailed(in, p, Failure::kCodeword);
       return nullptr;
     }
     const std::uint32_t codeword = p[0] | (std::uint32_t{p[1]} << 8);
     p += 2;
-    if (len + kMaxPerCodeword > cap) [[unlikely]] {
+    if (kChecked && len + kMaxPerCodeword > cap) [[unlikely]] {
       out.len = len;
       out.Reserve(len + kMaxPerCodeword);
       data = out.data.get();
@@ -187,12 +208,12 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
     std::uint32_t npredicted;
     const std::uint32_t tag = codeword & 3;
     if (tag == kMiss) [[unlikely]] {
-      if (end - p < 8) [[unlikely]] {
+      if (kChecked && end - p < 8) [[unlikely]] {
         out.len = len;
         DecodeFailed(in, p, Failure::kMissCode);
         return nullptr;
       }
-      if (len + 1 > max_len) [[unlikely]] {
+      if (kChecked && len + 1 > max_len) [[unlikely]] {
         out.len = len;
         DecodeFailed(in, p - 2, Failure::kTooLong);
         return nullptr;
@@ -207,7 +228,7 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
       continue;
     }
     if (tag == kHitN) {
-      if (end - p < 1) [[unlikely]] {
+      if (kChecked && end - p < 1) [[unlikely]] {
         out.len = len;
         DecodeFailed(in, p, Failure::kHitNCount);
         return nullptr;
@@ -216,7 +237,7 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
     } else {
       npredicted = tag;  // hit0 or hit1
     }
-    if (len + 1 + npredicted > max_len) [[unlikely]] {
+    if (kChecked && len + 1 + npredicted > max_len) [[unlikely]] {
       out.len = len;
       DecodeFailed(in, p - 2 - (tag == kHitN), Failure::kTooLong);
       return nullptr;
