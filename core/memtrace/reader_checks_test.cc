@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,54 @@ TEST(ReaderChecks, TimeOutsidePacketBounds) {
   Status s = ReadAll(t.bytes());
   EXPECT_EQ(s.field(), "event header: time in packet bounds");
   EXPECT_EQ(s.byte_offset(), std::optional<std::uint64_t>(off));
+}
+
+// The event fast path (taken when a packet has room for the longest event after the
+// cursor) folds the packet-bounds check into one comparison; it must accept and refuse
+// exactly what the full check does, including times that wrap past INT64_MAX.
+TEST(ReaderChecks, TimeBoundsOnTheFastPath) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  struct Case {
+    std::int64_t begin, end;
+    std::uint32_t off;  // the event's time offset from begin (mod 2^25)
+    bool in_bounds;
+  };
+  const Case cases[] = {
+      {kStart, kStart + 1000, 0, true},
+      {kStart, kStart + 1000, 1000, true},
+      {kStart, kStart + 1000, 1001, false},
+      {kMax - 10, kMax, 10, true},
+      {kMax - 10, kMax, 11, false},  // the time wraps below begin
+      {kMax - 10, kMax, (1u << 25) - 1, false},
+      {kStart, kMax, (1u << 25) - 1, true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::to_string(c.begin) + " " + std::to_string(c.end) + " +" +
+                 std::to_string(c.off));
+    TraceBuilder t;
+    PacketSpec p;
+    p.time_begin = c.begin;
+    p.time_end = c.end;
+    p.id_end = 4;
+    const std::int64_t time =
+        static_cast<std::int64_t>(static_cast<std::uint64_t>(c.begin) + c.off);
+    const std::size_t off = t.Packet(p, [&](ByteWriter& b) {
+      for (int i = 0; i < 4; ++i) ShortAlloc(b, time);
+      for (int i = 0; i < 40; ++i) b.U8(0);  // room for the fast path; never reached
+    });
+    auto r = TraceReader::Open(MemorySource(t.bytes()));
+    ASSERT_TRUE(r.ok());
+    auto ev = (*r)->Next();
+    if (c.in_bounds) {
+      ASSERT_TRUE(ev.ok()) << ev.status().ToString();
+      ASSERT_NE(*ev, nullptr);
+      EXPECT_EQ((*ev)->time, time);
+    } else {
+      ASSERT_FALSE(ev.ok());
+      EXPECT_EQ(ev.status().field(), "event header: time in packet bounds");
+      EXPECT_EQ(ev.status().byte_offset(), std::optional<std::uint64_t>(off));
+    }
+  }
 }
 
 TEST(ReaderChecks, UnknownEventCode) {
