@@ -29,7 +29,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <span>
@@ -195,7 +194,7 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
       DecodeFailed(in, p, Failure::kCodeword);
       return nullptr;
     }
-    const std::uint32_t codeword = p[0] | (std::uint32_t{p[1]} << 8);
+    const std::uint32_t codeword = LoadLe<std::uint16_t>(p);
     p += 2;
     if (kChecked && len + kMaxPerCodeword > cap) [[unlikely]] {
       out.len = len;
@@ -218,10 +217,8 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
         DecodeFailed(in, p - 2, Failure::kTooLong);
         return nullptr;
       }
-      std::uint64_t raw;
-      std::memcpy(&raw, p, 8);  // little-endian hosts only (x86-64, aarch64)
+      const OcamlInt lit = OcamlIntOfInt64(LoadLe<std::uint64_t>(p));
       p += 8;
-      const OcamlInt lit = OcamlIntOfInt64(raw);
       loc[bucket] = lit;
       data[len++] = lit;
       prev = bucket;

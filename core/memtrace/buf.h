@@ -33,7 +33,37 @@
 namespace mpo::memtrace {
 
 static_assert(std::endian::native == std::endian::little,
-              "ByteReader and ByteWriter load and store little-endian fields directly");
+              "fields are loaded and stored little-endian directly");
+
+// The little-endian field of type T at `p`, in one load.
+template <class T>
+T LoadLe(const std::uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// memtrace's vint (ByteReader::Vint without its checks) for a caller that knows at least
+// 9 bytes are readable at `p`; advances `p` past it.
+inline OcamlInt VintUnchecked(const std::uint8_t*& p) {
+  const std::uint8_t tag = p[0];
+  if (tag < 253) [[likely]] {
+    p += 1;
+    return tag;
+  }
+  OcamlInt v;
+  if (tag == 253) {
+    v = LoadLe<std::uint16_t>(p + 1);
+    p += 3;
+  } else if (tag == 254) {
+    v = static_cast<std::int32_t>(LoadLe<std::uint32_t>(p + 1));
+    p += 5;
+  } else {
+    v = OcamlIntOfInt64(LoadLe<std::uint64_t>(p + 1));
+    p += 9;
+  }
+  return v;
+}
 
 class ByteReader {
  public:
@@ -64,19 +94,19 @@ class ByteReader {
   }
   std::uint16_t U16(const char* field) {
     if (!Need(2, field)) return 0;
-    const auto v = Load<std::uint16_t>(data_ + pos_);
+    const auto v = LoadLe<std::uint16_t>(data_ + pos_);
     pos_ += 2;
     return v;
   }
   std::uint32_t U32(const char* field) {
     if (!Need(4, field)) return 0;
-    const auto v = Load<std::uint32_t>(data_ + pos_);
+    const auto v = LoadLe<std::uint32_t>(data_ + pos_);
     pos_ += 4;
     return v;
   }
   std::uint64_t U64(const char* field) {
     if (!Need(8, field)) return 0;
-    const auto v = Load<std::uint64_t>(data_ + pos_);
+    const auto v = LoadLe<std::uint64_t>(data_ + pos_);
     pos_ += 8;
     return v;
   }
@@ -123,13 +153,6 @@ class ByteReader {
   }
 
  private:
-  // Little-endian hosts only (checked above).
-  template <class T>
-  static T Load(const std::uint8_t* p) {
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  }
   bool Need(std::size_t n, const char* field) {
     if (size_ - pos_ >= n) [[likely]]
       return true;

@@ -60,19 +60,16 @@ class MtfTable {
 
   // Pushes `key` at the front with a fresh value, evicting the last slot when full.
   Entry& Push(std::string_view key) {
-    Entry& e = ShiftDown();
+    Entry& e = PushSlot(/*reuse_last_value=*/false);
     e.key.assign(key);
-    e.value = V{};
     return e;
   }
 
   // Pushes `key` at the front. When the table is full the new entry keeps the evicted
   // entry's value (memtrace's reader behaviour); otherwise it gets a fresh value.
   Entry& PushReusingLast(std::string_view key) {
-    const bool full = size_ == kLength;
-    Entry& e = ShiftDown();
+    Entry& e = PushSlot(/*reuse_last_value=*/true);
     e.key.assign(key);
-    if (!full) e.value = V{};
     return e;
   }
 
@@ -80,10 +77,8 @@ class MtfTable {
   // store, and never call Find, so copying names into keys would be wasted). With
   // `reuse_last_value` it keeps the evicted value like PushReusingLast, else like Push.
   Entry& PushKeyless(bool reuse_last_value) {
-    const bool full = size_ == kLength;
-    Entry& e = ShiftDown();
+    Entry& e = PushSlot(reuse_last_value);
     e.key.clear();
-    if (!(full && reuse_last_value)) e.value = V{};
     return e;
   }
 
@@ -120,6 +115,15 @@ class MtfTable {
     order_[0] = s;
     if (size_ < kLength) ++size_;
     return slots_[s];
+  }
+
+  // ShiftDown with the new front's value: the evicted entry's when the table was full
+  // and `reuse_last_value`, else fresh. The caller sets the key.
+  Entry& PushSlot(bool reuse_last_value) {
+    const bool full = size_ == kLength;
+    Entry& e = ShiftDown();
+    if (!(full && reuse_last_value)) e.value = V{};
+    return e;
   }
 
   // Entries stay in place; `order_` is the MTF order (a permutation of slot numbers), so

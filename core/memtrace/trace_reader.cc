@@ -1,9 +1,7 @@
 #include "core/memtrace/trace_reader.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdio>
-#include <cstring>
 #include <string>
 
 namespace mpo::memtrace {
@@ -324,37 +322,6 @@ Result<const Event*> TraceReader::Next() {
 }
 
 namespace {
-
-static_assert(std::endian::native == std::endian::little,
-              "the event fast path loads little-endian fields directly");
-
-template <class T>
-T LoadLe(const std::uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-// memtrace's vint (see buf.h) where at least 9 bytes are readable at p.
-inline OcamlInt VintUnchecked(const std::uint8_t*& p) {
-  const std::uint8_t tag = p[0];
-  if (tag < 253) [[likely]] {
-    p += 1;
-    return tag;
-  }
-  OcamlInt v;
-  if (tag == 253) {
-    v = LoadLe<std::uint16_t>(p + 1);
-    p += 3;
-  } else if (tag == 254) {
-    v = static_cast<std::int32_t>(LoadLe<std::uint32_t>(p + 1));
-    p += 5;
-  } else {
-    v = OcamlIntOfInt64(LoadLe<std::uint64_t>(p + 1));
-    p += 9;
-  }
-  return v;
-}
 
 // The largest event the fast path reads before the backtrace: a long alloc's header,
 // length, nsamples, source, common prefix (vints of up to 9 bytes) and u16 suffix length.
