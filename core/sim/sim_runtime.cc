@@ -65,9 +65,7 @@ class SimRuntime::SimDomain final : public memprof::RuntimeHooks {
   BlockAddr MemprofTrigger() const override { return memprof_trigger_; }
   void SetMemprofTrigger(BlockAddr trigger) override { memprof_trigger_ = trigger; }
   bool IsYoung(BlockAddr block) const override { return rt_.IsYoungAddr(block); }
-  bool IsYoungValue(memprof::UserData v) const override {
-    return rt_.config_.user_data_are_values && IsBlockValue(v) && rt_.IsYoungAddr(AddrOfValue(v));
-  }
+  bool IsYoungValue(memprof::UserData v) const override { return rt_.IsYoungValue(v); }
   void SetActionPending() override { action_pending_ = true; }
   void CaptureCallstack(std::uint32_t max_frames, int alloc_index,
                         std::vector<std::uint64_t>& frames) override {
@@ -128,6 +126,10 @@ const SimRuntime::SimDomain* SimRuntime::Find(std::uint32_t domain) const {
 }
 
 bool SimRuntime::IsYoungAddr(BlockAddr addr) const { return addr >= kYoungBase; }
+
+bool SimRuntime::IsYoungValue(Value v) const {
+  return config_.user_data_are_values && IsBlockValue(v) && IsYoungAddr(AddrOfValue(v));
+}
 
 Result<std::uint32_t> SimRuntime::NewDomain(std::optional<std::uint32_t> parent) {
   const SimDomain* parent_domain = nullptr;
@@ -441,9 +443,7 @@ void SimRuntime::MajorGc(const SurvivorPolicy& survives) {
       d->memprof_->ScanRoots(
           false, false,
           [&](Value& v) {
-            if (!IsBlockValue(v)) return;
-            auto it = major_.find(AddrOfValue(v));
-            if (it != major_.end()) rooted.insert(it->second);
+            if (auto block = BlockOf(v)) rooted.insert(*block);
           },
           [](BlockAddr&) {});
     }
@@ -482,17 +482,19 @@ void SimRuntime::Compact() {
   major_ = std::move(fresh);
   for (auto& d : domains_) {
     if (!d) continue;
+    auto relocate = [&](BlockAddr& block) {
+      auto it = moved.find(block);
+      if (it != moved.end()) block = it->second;
+    };
     d->memprof_->ScanRoots(
         false, true,
         [&](Value& v) {
           if (!config_.user_data_are_values || !IsBlockValue(v)) return;
-          auto it = moved.find(AddrOfValue(v));
-          if (it != moved.end()) v = ValueOfAddr(it->second);
+          BlockAddr block = AddrOfValue(v);
+          relocate(block);
+          v = ValueOfAddr(block);
         },
-        [&](BlockAddr& block) {
-          auto it = moved.find(block);
-          if (it != moved.end()) block = it->second;
-        });
+        relocate);
   }
 }
 
@@ -534,8 +536,7 @@ const char* SimRuntime::CheckInvariants() const {
       for (std::size_t i = 0; i < pt.entries.young() && bad == nullptr; ++i) {
         const memprof::Entry& e = entries[i];
         const bool young_block = !e.offset() && IsYoungAddr(e.block);
-        const bool young_data = config_.user_data_are_values && !e.stashed() &&
-                                IsBlockValue(e.user_data) && IsYoungAddr(AddrOfValue(e.user_data));
+        const bool young_data = !e.stashed() && IsYoungValue(e.user_data);
         if (young_block || young_data) bad = "young reference before the young index";
       }
       if (!config_.user_data_are_values) return;

@@ -189,6 +189,9 @@ class SimRuntime {
   void FreeBlock(BlockId id);
   bool Survives(const SurvivorPolicy& survives, BlockId id) const;
   bool IsYoungAddr(BlockAddr addr) const;
+  // Does user data (or a tracker root) name a young block? Never when user data is plain
+  // data (SimConfig::user_data_are_values off).
+  bool IsYoungValue(Value v) const;
   // Runs a minor collection because `domain`'s minor heap is full (caml_poll_gc_work).
   void MinorGcFor(std::uint32_t domain);
   // The young block at `addr` (in its domain's young_blocks_ order), if any.
