@@ -1,0 +1,149 @@
+#include "core/io/output_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+namespace mpo::io {
+namespace {
+
+constexpr std::size_t kBufferBytes = 1 << 16;
+
+Status IoError(const std::string& what, const std::string& path, int err) {
+  return Status(ErrorCode::kIo, what + ": " + std::strerror(err)).WithField(path);
+}
+
+std::pair<std::string, std::string> SplitDir(const std::string& path) {
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) return {".", path};
+  if (slash == 0) return {"/", path.substr(1)};
+  return {path.substr(0, slash), path.substr(slash + 1)};
+}
+
+mode_t CurrentUmask() {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return mask;
+}
+
+}  // namespace
+
+Status RefuseSameFile(const std::string& path, std::span<const FileId> inputs) {
+  auto id = IdentityOf(path);
+  if (!id.ok()) return id.status();
+  if (!id->has_value()) return Status::Ok();
+  for (const FileId& in : inputs) {
+    if (**id == in) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "the output is the same file as an input; refusing to overwrite it")
+          .WithField(path);
+    }
+  }
+  return Status::Ok();
+}
+
+AtomicOutput::AtomicOutput(AtomicOutput&& other) noexcept
+    : path_(std::move(other.path_)),
+      temp_path_(std::exchange(other.temp_path_, std::string())),
+      fd_(std::move(other.fd_)),
+      buffer_(std::move(other.buffer_)),
+      error_(std::move(other.error_)) {}
+
+AtomicOutput& AtomicOutput::operator=(AtomicOutput&& other) noexcept {
+  if (this != &other) {
+    Discard();
+    path_ = std::move(other.path_);
+    temp_path_ = std::exchange(other.temp_path_, std::string());
+    fd_ = std::move(other.fd_);
+    buffer_ = std::move(other.buffer_);
+    error_ = std::move(other.error_);
+  }
+  return *this;
+}
+
+AtomicOutput::~AtomicOutput() { Discard(); }
+
+void AtomicOutput::Discard() {
+  fd_.Reset();
+  if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
+  temp_path_.clear();
+}
+
+Result<AtomicOutput> AtomicOutput::Create(const std::string& path, std::span<const FileId> inputs) {
+  if (path.empty()) return Status(ErrorCode::kInvalidArgument, "empty output path");
+  MPO_RETURN_IF_ERROR(RefuseSameFile(path, inputs));
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    return Status(ErrorCode::kInvalidArgument, "the output is a directory").WithField(path);
+  }
+  const auto [dir, base] = SplitDir(path);
+  std::string templ = dir + "/." + base + ".tmp-XXXXXX";
+  // mkostemp creates with O_EXCL: it never opens an existing file or follows a link.
+  const int fd = ::mkostemp(templ.data(), O_CLOEXEC);
+  if (fd < 0) return IoError("cannot create a temporary file beside the output", path, errno);
+  AtomicOutput out;
+  out.path_ = path;
+  out.temp_path_ = templ;
+  out.fd_ = UniqueFd(fd);
+  if (::fchmod(fd, 0666 & ~CurrentUmask()) != 0) return IoError("cannot chmod", templ, errno);
+  out.buffer_.reserve(kBufferBytes);
+  return out;
+}
+
+Status AtomicOutput::Flush() {
+  std::size_t done = 0;
+  while (error_.ok() && done < buffer_.size()) {
+    const ssize_t n = ::write(fd_.get(), buffer_.data() + done, buffer_.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error_ = IoError("cannot write", path_, errno);
+      break;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  buffer_.clear();
+  return error_;
+}
+
+Status AtomicOutput::Write(std::span<const std::uint8_t> bytes) {
+  if (!error_.ok()) return error_;
+  if (!fd_.valid()) return Status(ErrorCode::kFailedPrecondition, "output already committed");
+  if (buffer_.size() + bytes.size() > kBufferBytes) MPO_RETURN_IF_ERROR(Flush());
+  if (bytes.size() >= kBufferBytes) {
+    buffer_.assign(bytes.begin(), bytes.end());
+    return Flush();
+  }
+  buffer_.insert(buffer_.end(), bytes.begin(), bytes.end());
+  return Status::Ok();
+}
+
+Status AtomicOutput::Write(std::string_view text) {
+  return Write(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()),
+                                             text.size()));
+}
+
+Status AtomicOutput::Commit() {
+  if (!fd_.valid()) return Status(ErrorCode::kFailedPrecondition, "output already committed");
+  Status s = Flush();
+  if (s.ok() && ::fsync(fd_.get()) != 0) s = IoError("cannot sync", path_, errno);
+  if (s.ok()) {
+    if (::close(fd_.Release()) != 0) s = IoError("cannot close", path_, errno);
+  }
+  if (s.ok() && ::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    s = IoError("cannot rename the temporary file into place", path_, errno);
+  }
+  if (s.ok()) {
+    temp_path_.clear();
+    return s;
+  }
+  error_ = s;
+  Discard();
+  return s;
+}
+
+}  // namespace mpo::io
