@@ -1,0 +1,43 @@
+#include "tools/numeric_options.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace mpo::tools {
+
+CLI::Validator UnsignedIn(std::uint64_t lo, std::uint64_t hi) {
+  const std::string range =
+      "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+          return "'" + text + "' is not " + range;
+        }
+        errno = 0;
+        const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+        if (errno == ERANGE || v < lo || v > hi) return "'" + text + "' is not " + range;
+        return std::string();
+      },
+      range);
+}
+
+CLI::Validator FiniteIn(double lo, double hi) {
+  const std::string range =
+      "a finite number in [" + CLI::detail::to_string(lo) + ", " + CLI::detail::to_string(hi) + "]";
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const double v = text.empty() ? NAN : std::strtod(text.c_str(), &end);
+        const bool whole = end != nullptr && *end == '\0';
+        if (!whole || errno == ERANGE || !std::isfinite(v) || v < lo || v > hi) {
+          return "'" + text + "' is not " + range;
+        }
+        return std::string();
+      },
+      range);
+}
+
+}  // namespace mpo::tools
