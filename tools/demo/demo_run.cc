@@ -136,7 +136,7 @@ class Demo {
   tracer::VirtualClock clock_;
   tracer::ExternalSampler ext_model_;
   tracer::FrameLocations frames_;
-  std::unique_ptr<memtrace::ByteSink> sink_;
+  std::unique_ptr<memtrace::AtomicFileSink> sink_;
   std::unique_ptr<tracer::Tracer> tracer_;
   std::unique_ptr<tracer::RingReporter> ring_;
   std::unique_ptr<sim::SimRuntime> rt_;
@@ -160,7 +160,7 @@ Status Demo::Setup() {
   if (ec) return Status(ErrorCode::kIo, o_.out + ": " + ec.message()).WithField("--out");
   o_.out = out.lexically_normal().string();
   trace_path_ = (out / "trace.ctf").lexically_normal().string();
-  auto sink = memtrace::OpenFileSink(trace_path_);
+  auto sink = memtrace::AtomicFileSink::Create(trace_path_);
   if (!sink.ok()) return sink.status();
   sink_ = std::move(*sink);
 
@@ -499,6 +499,7 @@ Status Demo::Teardown() {
   if (!stop.status.ok()) return stop.status;
   if (stop.raised) return Status(ErrorCode::kInternal, "a tracer callback raised");
   MPO_RETURN_IF_ERROR(tracer_->Close());
+  MPO_RETURN_IF_ERROR(sink_->Commit());
   return ring_->Stop();
 }
 
@@ -547,6 +548,13 @@ Result<DemoReport> Demo::Run() {
   }
   if (o_.format_version != 2 && o_.format_version != 3) {
     return Status(ErrorCode::kInvalidArgument, "must be 2 or 3").WithField("--format-version");
+  }
+  if (o_.steps > o_.max_steps / o_.domains) {
+    return Status(ErrorCode::kResourceExhausted,
+                  "exceeds the work limit: " + std::to_string(o_.steps) + " steps x " +
+                      std::to_string(o_.domains) + " domains against a budget of " +
+                      std::to_string(o_.max_steps) + "; raise it with --max-steps")
+        .WithField("--steps");
   }
   MPO_RETURN_IF_ERROR(Setup());
   MPO_RETURN_IF_ERROR(Workload());
