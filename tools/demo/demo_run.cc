@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -549,11 +550,17 @@ Result<DemoReport> Demo::Run() {
   if (o_.format_version != 2 && o_.format_version != 3) {
     return Status(ErrorCode::kInvalidArgument, "must be 2 or 3").WithField("--format-version");
   }
-  if (o_.steps > o_.max_steps / o_.domains) {
+  // In double: the product of two 64-bit options may not fit an integer.
+  const double work = static_cast<double>(o_.steps) * static_cast<double>(o_.domains) *
+                      (1.0 + kSampledStepCost * o_.lambda);
+  if (work > static_cast<double>(o_.max_steps)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", work);
     return Status(ErrorCode::kResourceExhausted,
-                  "exceeds the work limit: " + std::to_string(o_.steps) + " steps x " +
-                      std::to_string(o_.domains) + " domains against a budget of " +
-                      std::to_string(o_.max_steps) + "; raise it with --max-steps")
+                  std::string("exceeds the work limit: --steps x --domains x (1 + 20 x --lambda) "
+                              "is ") +
+                      text + " against a budget of " + std::to_string(o_.max_steps) +
+                      "; raise it with --max-steps")
         .WithField("--steps");
   }
   MPO_RETURN_IF_ERROR(Setup());

@@ -19,8 +19,11 @@
 
 namespace mpo::tools::demo {
 
-// Default work budget: steps x domains per run (see DemoOptions::max_steps).
-inline constexpr std::uint64_t kDefaultMaxSteps = 4'000'000;
+// Default work budget (see DemoOptions::max_steps): about 30 s and 200 MB.
+inline constexpr std::uint64_t kDefaultMaxSteps = 1'600'000;
+// A sampled step costs about this many unsampled ones (time and memory: the run keeps
+// every sampled event to check the trace against).
+inline constexpr double kSampledStepCost = 20.0;
 
 struct DemoOptions {
   std::string out;  // directory, created if missing
@@ -28,8 +31,8 @@ struct DemoOptions {
   double lambda = 1e-3;
   std::uint32_t domains = 4;    // >= 1; with >= 2 the last one ends while its blocks live
   std::uint64_t steps = 40000;  // workload steps per domain
-  // steps x domains above this is refused (kResourceExhausted) before anything is written:
-  // time and memory grow with it.
+  // steps x domains x (1 + kSampledStepCost x lambda) above this is refused
+  // (kResourceExhausted) before anything is written: time and memory grow with it.
   std::uint64_t max_steps = kDefaultMaxSteps;
   int format_version = 3;   // memtrace format: 3 or 2
   std::int64_t pid = 4242;  // the simulated process's pid (trace info, ring file)

@@ -13,8 +13,11 @@
 namespace mpo::tools {
 namespace {
 
-// Default work budget: allocations per run (about 10 s and 1 GB at survival 1).
-constexpr std::uint64_t kDefaultMaxBlocks = 10'000'000;
+// Default work budget: about 5 s, and 200 MB at survival 1.
+constexpr std::uint64_t kDefaultMaxBlocks = 1'000'000;
+// An allocation at rate λ costs about 1 + kSampledCost x λ unsampled ones (an average
+// allocation is ~150 words, each sample is tracked until the block dies).
+constexpr double kSampledCost = 16.0;
 
 struct SimOptions {
   double lambda = 1e-3;
@@ -54,11 +57,15 @@ void RunSim(const SimOptions& o) {
                 Status(ErrorCode::kInvalidArgument, "must lie in [0, 1]").WithField("--survival"));
     return;
   }
-  if (o.blocks > o.max_blocks) {
+  // In double: only the order of magnitude matters, and it cannot overflow.
+  if (const double work = static_cast<double>(o.blocks) * (1.0 + kSampledCost * o.lambda);
+      work > static_cast<double>(o.max_blocks)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", work);
     ReportError("memprof-sim",
                 Status(ErrorCode::kResourceExhausted,
-                       "exceeds the work limit: " + std::to_string(o.blocks) +
-                           " allocations against a budget of " + std::to_string(o.max_blocks) +
+                       std::string("exceeds the work limit: --blocks x (1 + 16 x --lambda) is ") +
+                           text + " against a budget of " + std::to_string(o.max_blocks) +
                            "; raise it with --max-blocks")
                     .WithField("--blocks"));
     return;
@@ -166,13 +173,14 @@ void AddMemprofCommands(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "memprof-sim",
       "Run a seeded workload on the simulated runtime under Gc.Memprof and print the counts. "
-      "Work limit: --blocks at most --max-blocks (default 10^7); beyond it the run is "
-      "refused (exit 1)");
+      "Work limit: --blocks x (1 + 16 x --lambda) at most --max-blocks (default 10^6, about "
+      "5 s); beyond it the run is refused (exit 1)");
   cmd->add_option("--lambda", opts->lambda, "sampling rate")->check(FiniteIn(0, 1));
   cmd->add_option("--callstack-size", opts->callstack_size, "frames recorded per sample")
       ->check(UnsignedIn(0, UINT32_MAX));
   cmd->add_option("--blocks", opts->blocks, "allocations to perform")->check(UnsignedIn());
-  cmd->add_option("--max-blocks", opts->max_blocks, "work budget in allocations (default 10^7)")
+  cmd->add_option("--max-blocks", opts->max_blocks,
+                  "work budget in allocations, sampled ones weighing more (default 10^6)")
       ->check(UnsignedIn());
   cmd->add_option("--seed", opts->seed, "workload seed")->check(UnsignedIn());
   cmd->add_option("--survival", opts->survival, "probability that a block stays reachable")

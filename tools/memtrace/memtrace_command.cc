@@ -406,11 +406,15 @@ void AddMemtraceCommands(CLI::App& app) {
   c->callback([check] { RunCheck(*check); });
 
   auto copy = std::make_shared<CopyOptions>();
-  CLI::App* cp = mt->add_subcommand("copy", "Decode and re-encode a trace");
+  CLI::App* cp = mt->add_subcommand(
+      "copy",
+      "Decode and re-encode a trace. OUT is written beside its name and renamed into place "
+      "only when complete; OUT may not be IN (nor a link to it), and an input the reader "
+      "skips data of (a truncated final packet) is refused (exit 1)");
   cp->add_option("in", copy->in, "input trace")->required();
   cp->add_option("out", copy->out, "output trace")->required();
   cp->add_option("--format-version", copy->version, "2 or 3 (default: the input's)")
-      ->check(CLI::IsMember({2, 3}));
+      ->check(UnsignedIn(2, 3));
   cp->callback([copy] { RunCopy(*copy); });
 
   auto diff = std::make_shared<DiffOptions>();
