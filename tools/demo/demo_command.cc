@@ -107,8 +107,8 @@ void AddDemoCommands(CLI::App& app) {
       "demo",
       "Trace a deterministic multi-domain workload on the simulated runtime, write "
       "trace.ctf and the runtime events ring, read both back and check them. Work limit: "
-      "--steps x --domains x (1 + 20 x --lambda) at most --max-steps (default 1.6 x 10^6, "
-      "about 30 s and 200 MB); beyond it the run is refused (exit 1)");
+      "--steps x --domains x (1 + 20 x --lambda) at most --max-steps (default 10^6, "
+      "about 20 s and 200 MB); beyond it the run is refused (exit 1)");
   cmd->add_option("--out", o->out, "output directory (created; default ./memprof-oracle-demo)");
   cmd->add_option("--seed", o->seed,
                   "workload and external-sampler seed (memprof seeds each domain's PRNG with "
@@ -120,7 +120,7 @@ void AddDemoCommands(CLI::App& app) {
   cmd->add_option("--max-steps", o->max_steps,
                   "work budget: --steps x --domains x (1 + 20 x --lambda) at most this "
                   "(default " +
-                      std::to_string(demo::kDefaultMaxSteps) + ", about 30 s and 200 MB)")
+                      std::to_string(demo::kDefaultMaxSteps) + ", about 20 s and 200 MB)")
       ->check(UnsignedIn());
   cmd->add_option("--format-version", o->format_version, "memtrace format: 3 (default) or 2")
       ->check(UnsignedIn(2, 3));

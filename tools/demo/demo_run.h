@@ -19,8 +19,8 @@
 
 namespace mpo::tools::demo {
 
-// Default work budget (see DemoOptions::max_steps): about 30 s and 200 MB.
-inline constexpr std::uint64_t kDefaultMaxSteps = 1'600'000;
+// Default work budget (see DemoOptions::max_steps): about 20 s of CPU and 200 MB.
+inline constexpr std::uint64_t kDefaultMaxSteps = 1'000'000;
 // A sampled step costs about this many unsampled ones (time and memory: the run keeps
 // every sampled event to check the trace against).
 inline constexpr double kSampledStepCost = 20.0;

@@ -13,8 +13,9 @@
 namespace mpo::tools {
 namespace {
 
-// Default work budget: about 5 s, and 200 MB at survival 1.
-constexpr std::uint64_t kDefaultMaxBlocks = 1'000'000;
+// Default work budget: 10^6 blocks at the default rate; about 20 s of CPU, and 210 MB at
+// survival 1.
+constexpr std::uint64_t kDefaultMaxBlocks = 1'200'000;
 // An allocation at rate λ costs about 1 + kSampledCost x λ unsampled ones (an average
 // allocation is ~150 words, each sample is tracked until the block dies).
 constexpr double kSampledCost = 16.0;
@@ -173,14 +174,14 @@ void AddMemprofCommands(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "memprof-sim",
       "Run a seeded workload on the simulated runtime under Gc.Memprof and print the counts. "
-      "Work limit: --blocks x (1 + 16 x --lambda) at most --max-blocks (default 10^6, about "
-      "5 s); beyond it the run is refused (exit 1)");
+      "Work limit: --blocks x (1 + 16 x --lambda) at most --max-blocks (default 1.2 x 10^6, "
+      "about 20 s and 210 MB); beyond it the run is refused (exit 1)");
   cmd->add_option("--lambda", opts->lambda, "sampling rate")->check(FiniteIn(0, 1));
   cmd->add_option("--callstack-size", opts->callstack_size, "frames recorded per sample")
       ->check(UnsignedIn(0, UINT32_MAX));
   cmd->add_option("--blocks", opts->blocks, "allocations to perform")->check(UnsignedIn());
   cmd->add_option("--max-blocks", opts->max_blocks,
-                  "work budget in allocations, sampled ones weighing more (default 10^6)")
+                  "work budget in allocations, sampled ones weighing more (default 1.2 x 10^6)")
       ->check(UnsignedIn());
   cmd->add_option("--seed", opts->seed, "workload seed")->check(UnsignedIn());
   cmd->add_option("--survival", opts->survival, "probability that a block stays reachable")

@@ -95,14 +95,12 @@ void AddSampleCommand(CLI::App& app) {
   cmd->add_option("kind", opts->kind, "geometric (words to the next sample) or binomial")
       ->check(CLI::IsMember({"geometric", "binomial"}));
   cmd->add_option("--lambda", opts->lambda, "sampling rate")->check(FiniteIn(0, 1));
-  cmd->add_option("--seed", opts->seed, "PRNG seed (OCaml seeds with the domain id), in [0, 2^64)")
+  cmd->add_option("--seed", opts->seed, "PRNG seed (OCaml seeds with the domain id)")
       ->check(UnsignedIn());
-  cmd->add_option("--count", opts->count, "number of draws, in [0, 2^64)")->check(UnsignedIn());
-  cmd->add_option("--length", opts->length,
-                  "block length in words (binomial draws), in [0, 2^62 - 1)")
+  cmd->add_option("--count", opts->count, "number of draws")->check(UnsignedIn());
+  cmd->add_option("--length", opts->length, "block length in words (binomial draws)")
       ->check(UnsignedIn(0, sampler::kMaxLong - 1));
-  cmd->add_option("--max-draws", opts->max_draws,
-                  "work budget in generator draws (default 10^8), in [0, 2^64)")
+  cmd->add_option("--max-draws", opts->max_draws, "work budget in generator draws (default 10^8)")
       ->check(UnsignedIn());
   cmd->add_flag("--json", opts->json, "print one JSON object");
   cmd->callback([opts] { RunSample(*opts); });
