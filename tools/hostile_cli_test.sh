@@ -144,6 +144,10 @@ expect "folded of a FIFO" 2 memtrace folded "$tmp/fifo"
 expect "dump of a directory" 2 memtrace dump "$tmp"
 err_has "is a directory"
 expect "copy onto a directory" 2 memtrace copy "$good" "$tmp"
+expect "copy into a missing directory" 2 memtrace copy "$good" "$tmp/no/such/dir/out.ctf"
+echo "a file" >"$tmp/plain"
+expect_quiet "demo --out naming a file" 2 demo --out "$tmp/plain" --steps 10
+[ "$(cat "$tmp/plain")" = "a file" ] || fail "demo --out changed a file"
 
 # ---- 4. Arguments are validated: malformed numbers are usage errors ------------------
 # Each runs with valid other options, so only the number under test can fail; a
