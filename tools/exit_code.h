@@ -1,5 +1,9 @@
-// The process exit code chosen by whichever subcommand ran. Subcommands run inside
-// CLI11 callbacks, which cannot return a value; they record it here instead.
+// The process exit code chosen by whichever subcommand ran, and the one exit-code policy
+// of the program. Subcommands run inside CLI11 callbacks, which cannot return a value;
+// they record it here instead.
+//
+// Policy: 0 success; 1 the input is bad (a typed error was printed); 2 usage or I/O
+// problem, including a missing input and a failed write to stdout or to a file.
 #pragma once
 
 #include <string>
@@ -8,7 +12,6 @@
 
 namespace mpo::tools {
 
-// 0 success; 1 the input is bad (a typed error was printed); 2 usage or I/O problem.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitBadInput = 1;
 inline constexpr int kExitUsage = 2;
@@ -16,8 +19,19 @@ inline constexpr int kExitUsage = 2;
 void SetExitCode(int code);
 int ExitCode();
 
-// Prints "memprof-oracle: <context>: <status>" to stderr and records the exit code
-// that fits the error (kExitUsage for invalid arguments and I/O, kExitBadInput else).
+// The exit code a failure with this status gets: kExitUsage for invalid arguments, I/O
+// and a missing input (kInvalidArgument, kIo, kNotFound), kExitBadInput for the rest.
+int ExitCodeFor(const Status& status);
+
+// Prints "memprof-oracle: <context>: <status>" to stderr and records ExitCodeFor(status).
 void ReportError(const std::string& context, const Status& status);
+
+// True once a write to stdout has failed (a full disk, a closed descriptor): long
+// outputs check it to stop early instead of computing what nobody can read.
+bool StdoutFailed();
+
+// Flushes and closes stdout, checking both (a failed write is often only seen here). On
+// failure prints "memprof-oracle: stdout: <reason>" and returns kExitUsage; else `code`.
+int FinishStdout(int code);
 
 }  // namespace mpo::tools

@@ -1,6 +1,10 @@
 // memprof-oracle: one program, one subcommand group per subsystem. Each group lives in
-// tools/<area>/ and registers itself here; this file only wires them together and
-// turns a parse failure into CLI11's message and exit code 2.
+// tools/<area>/ and registers itself here; this file only wires them together, turns a
+// parse failure into CLI11's message and exit code 2, and checks that everything
+// written to stdout got there (exit 2 otherwise).
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 
 #include "tools/corpus/corpus_command.h"
@@ -12,7 +16,23 @@
 #include "tools/ring/events_command.h"
 #include "tools/sampler/sample_command.h"
 
+namespace {
+
+// A program started with stdin, stdout or stderr closed would hand that descriptor to the
+// first file it opens, and its prints would land in that file. Occupy them first: a
+// read-only /dev/null on stdout makes every print to it fail, which FinishStdout reports.
+void OccupyStandardDescriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1) continue;
+    const int opened = ::open("/dev/null", O_RDONLY);
+    if (opened >= 0 && opened != fd) ::close(opened);
+  }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  OccupyStandardDescriptors();
   CLI::App app{
       "memprof-oracle: a reference implementation of OCaml's allocation-profiling stack "
       "(memprof sampler and engine, runtime events ring, memtrace codec)"};
@@ -29,7 +49,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // Prints help or the usage error; any usage error exits 2, whatever CLI11's code.
     const int code = app.exit(e);
-    return code == 0 ? mpo::tools::kExitOk : mpo::tools::kExitUsage;
+    return mpo::tools::FinishStdout(code == 0 ? mpo::tools::kExitOk : mpo::tools::kExitUsage);
   }
-  return mpo::tools::ExitCode();
+  return mpo::tools::FinishStdout(mpo::tools::ExitCode());
 }

@@ -29,10 +29,11 @@ CLI::Validator FiniteIn(double lo, double hi) {
   return CLI::Validator(
       [lo, hi, range](std::string& text) -> std::string {
         char* end = nullptr;
-        errno = 0;
         const double v = text.empty() ? NAN : std::strtod(text.c_str(), &end);
         const bool whole = end != nullptr && *end == '\0';
-        if (!whole || errno == ERANGE || !std::isfinite(v) || v < lo || v > hi) {
+        // Overflow gives ±HUGE_VAL (not finite); underflow (ERANGE too) gives a tiny or
+        // zero value, which is the nearest double and stays accepted.
+        if (!whole || !std::isfinite(v) || v < lo || v > hi) {
           return "'" + text + "' is not " + range;
         }
         return std::string();

@@ -34,7 +34,9 @@ TEST(UnsignedIn, RefusesOutOfRange) {
 
 TEST(FiniteIn, AcceptsNumbersInRange) {
   const auto v = FiniteIn(0.0, 1.0);
-  for (const char* ok : {"0", "1", "0.5", "1e-5", ".25"}) EXPECT_EQ(Check(v, ok), "") << ok;
+  for (const char* ok : {"0", "1", "0.5", "1e-5", ".25", "1e-310", "1e-400"}) {
+    EXPECT_EQ(Check(v, ok), "") << ok;
+  }
 }
 
 TEST(FiniteIn, RefusesNanInfEmptyAndTrailingText) {

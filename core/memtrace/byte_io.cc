@@ -1,7 +1,6 @@
 #include "core/memtrace/byte_io.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -81,17 +80,12 @@ class FileSink : public ByteSink {
 
 }  // namespace
 
-Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return IoError("cannot open", path, errno);
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    int err = errno;
-    ::close(fd);
-    return IoError("cannot stat", path, err);
-  }
+Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path, io::FileId* id) {
+  auto in = io::OpenInput(path);
+  if (!in.ok()) return in.status();
+  if (id != nullptr) *id = in->id;
   return std::unique_ptr<ByteSource>(
-      std::make_unique<FileSource>(fd, static_cast<std::uint64_t>(st.st_size), path));
+      std::make_unique<FileSource>(in->fd.Release(), in->size, path));
 }
 
 std::unique_ptr<ByteSource> MemorySource(std::span<const std::uint8_t> bytes) {
@@ -102,6 +96,13 @@ Result<std::unique_ptr<ByteSink>> OpenFileSink(const std::string& path) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return IoError("cannot create", path, errno);
   return std::unique_ptr<ByteSink>(std::make_unique<FileSink>(fd, path));
+}
+
+Result<std::unique_ptr<AtomicFileSink>> AtomicFileSink::Create(const std::string& path,
+                                                               std::span<const io::FileId> inputs) {
+  auto out = io::AtomicOutput::Create(path, inputs);
+  if (!out.ok()) return out.status();
+  return std::make_unique<AtomicFileSink>(std::move(*out));
 }
 
 }  // namespace mpo::memtrace

@@ -2,6 +2,9 @@
 //
 // Readers pull packets by offset so that memory stays bounded by one packet; writers
 // push whole packets (memtrace writes each packet with one write call).
+// Inputs are regular files only (io::OpenInput: a FIFO, socket, device or directory is an
+// error, never a hang). Tools write through AtomicFileSink, so that a failed or refused
+// write leaves any existing file untouched.
 // Failure: every operation returns a typed kIo error naming the path and errno text.
 // Threading: an instance is used by one thread at a time.
 #pragma once
@@ -11,9 +14,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/io/input_file.h"
+#include "core/io/output_file.h"
 
 namespace mpo::memtrace {
 
@@ -34,13 +40,32 @@ class ByteSink {
   virtual Status Write(std::span<const std::uint8_t> bytes) = 0;
 };
 
-// A file opened read-only; its size is taken at open.
-Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path);
+// A regular file opened read-only; its size is taken at open. `id` (optional) receives
+// the file's identity, for refusing an output that is the same file.
+Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path,
+                                                   io::FileId* id = nullptr);
 // A view of memory the caller keeps alive.
 std::unique_ptr<ByteSource> MemorySource(std::span<const std::uint8_t> bytes);
 
-// A file created or truncated for writing.
+// A file created or truncated in place for writing (what was there is lost at once;
+// prefer AtomicFileSink).
 Result<std::unique_ptr<ByteSink>> OpenFileSink(const std::string& path);
+
+// A file written beside its target and renamed into place by Commit(); destroyed
+// uncommitted, it leaves the target as it was (io::AtomicOutput).
+class AtomicFileSink : public ByteSink {
+ public:
+  explicit AtomicFileSink(io::AtomicOutput out) : out_(std::move(out)) {}
+  // kInvalidArgument if `path` is one of `inputs` (after links) or a directory.
+  static Result<std::unique_ptr<AtomicFileSink>> Create(const std::string& path,
+                                                        std::span<const io::FileId> inputs = {});
+  Status Write(std::span<const std::uint8_t> bytes) override { return out_.Write(bytes); }
+  Status Commit() { return out_.Commit(); }
+  const std::string& path() const { return out_.path(); }
+
+ private:
+  io::AtomicOutput out_;
+};
 
 class VectorSink : public ByteSink {
  public:

@@ -10,6 +10,7 @@
 
 #include "tools/demo/demo_run.h"
 #include "tools/exit_code.h"
+#include "tools/numeric_options.h"
 
 namespace mpo::tools {
 namespace {
@@ -105,18 +106,28 @@ void AddDemoCommands(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "demo",
       "Trace a deterministic multi-domain workload on the simulated runtime, write "
-      "trace.ctf and the runtime events ring, read both back and check them");
+      "trace.ctf and the runtime events ring, read both back and check them. Work limit: "
+      "--steps x --domains x (1 + 20 x --lambda) at most --max-steps (default 10^6, "
+      "about 20 s and 200 MB); beyond it the run is refused (exit 1)");
   cmd->add_option("--out", o->out, "output directory (created; default ./memprof-oracle-demo)");
   cmd->add_option("--seed", o->seed,
                   "workload and external-sampler seed (memprof seeds each domain's PRNG with "
-                  "its id, as OCaml does)");
-  cmd->add_option("--lambda", o->lambda, "memprof sampling rate, in [0, 1]");
-  cmd->add_option("--domains", o->domains, "domains, in [1, 64]");
-  cmd->add_option("--steps", o->steps, "workload steps per domain");
-  cmd->add_option("--format-version", o->format_version, "memtrace format: 3 (default) or 2");
+                  "its id, as OCaml does)")
+      ->check(UnsignedIn());
+  cmd->add_option("--lambda", o->lambda, "memprof sampling rate")->check(FiniteIn(0, 1));
+  cmd->add_option("--domains", o->domains, "domains")->check(UnsignedIn(1, 64));
+  cmd->add_option("--steps", o->steps, "workload steps per domain")->check(UnsignedIn());
+  cmd->add_option("--max-steps", o->max_steps,
+                  "work budget: --steps x --domains x (1 + 20 x --lambda) at most this "
+                  "(default " +
+                      std::to_string(demo::kDefaultMaxSteps) + ", about 20 s and 200 MB)")
+      ->check(UnsignedIn());
+  cmd->add_option("--format-version", o->format_version, "memtrace format: 3 (default) or 2")
+      ->check(UnsignedIn(2, 3));
   cmd->add_option("--ring-log2-words", o->ring_log2_words,
-                  "words per domain ring, as a power of two in [4, 26] (small rings wrap and "
-                  "lose events; the check then counts exactly the lost words)");
+                  "words per domain ring, as a power of two (small rings wrap and "
+                  "lose events; the check then counts exactly the lost words)")
+      ->check(UnsignedIn(4, 26));
   cmd->callback([o] {
     demo::DemoOptions opts = *o;
     opts.out = ResolveOut(opts.out);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -136,7 +137,7 @@ class Demo {
   tracer::VirtualClock clock_;
   tracer::ExternalSampler ext_model_;
   tracer::FrameLocations frames_;
-  std::unique_ptr<memtrace::ByteSink> sink_;
+  std::unique_ptr<memtrace::AtomicFileSink> sink_;
   std::unique_ptr<tracer::Tracer> tracer_;
   std::unique_ptr<tracer::RingReporter> ring_;
   std::unique_ptr<sim::SimRuntime> rt_;
@@ -160,7 +161,7 @@ Status Demo::Setup() {
   if (ec) return Status(ErrorCode::kIo, o_.out + ": " + ec.message()).WithField("--out");
   o_.out = out.lexically_normal().string();
   trace_path_ = (out / "trace.ctf").lexically_normal().string();
-  auto sink = memtrace::OpenFileSink(trace_path_);
+  auto sink = memtrace::AtomicFileSink::Create(trace_path_);
   if (!sink.ok()) return sink.status();
   sink_ = std::move(*sink);
 
@@ -499,6 +500,7 @@ Status Demo::Teardown() {
   if (!stop.status.ok()) return stop.status;
   if (stop.raised) return Status(ErrorCode::kInternal, "a tracer callback raised");
   MPO_RETURN_IF_ERROR(tracer_->Close());
+  MPO_RETURN_IF_ERROR(sink_->Commit());
   return ring_->Stop();
 }
 
@@ -547,6 +549,19 @@ Result<DemoReport> Demo::Run() {
   }
   if (o_.format_version != 2 && o_.format_version != 3) {
     return Status(ErrorCode::kInvalidArgument, "must be 2 or 3").WithField("--format-version");
+  }
+  // In double: the product of two 64-bit options may not fit an integer.
+  const double work = static_cast<double>(o_.steps) * static_cast<double>(o_.domains) *
+                      (1.0 + kSampledStepCost * o_.lambda);
+  if (work > static_cast<double>(o_.max_steps)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", work);
+    return Status(ErrorCode::kResourceExhausted,
+                  std::string("exceeds the work limit: --steps x --domains x (1 + 20 x --lambda) "
+                              "is ") +
+                      text + " against a budget of " + std::to_string(o_.max_steps) +
+                      "; raise it with --max-steps")
+        .WithField("--steps");
   }
   MPO_RETURN_IF_ERROR(Setup());
   MPO_RETURN_IF_ERROR(Workload());

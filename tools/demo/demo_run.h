@@ -5,6 +5,8 @@
 // Files: <out>/trace.ctf and <out>/<pid>.events (pid: DemoOptions::pid, fixed so that the
 // same seed gives the same bytes). Everything is a pure function of the options: time is
 // virtual (VirtualClock), randomness comes from the seed and the domains' ids.
+// trace.ctf is written beside its final name and renamed into place once complete, so a
+// failed run leaves an earlier trace as it was and never writes through a planted link.
 // Failure: an I/O or setup problem is a Status; check failures are listed in
 // DemoReport::failures (the run itself completed).
 #pragma once
@@ -17,14 +19,23 @@
 
 namespace mpo::tools::demo {
 
+// Default work budget (see DemoOptions::max_steps): about 20 s of CPU and 200 MB.
+inline constexpr std::uint64_t kDefaultMaxSteps = 1'000'000;
+// A sampled step costs about this many unsampled ones (time and memory: the run keeps
+// every sampled event to check the trace against).
+inline constexpr double kSampledStepCost = 20.0;
+
 struct DemoOptions {
   std::string out;  // directory, created if missing
   std::uint64_t seed = 1;
   double lambda = 1e-3;
   std::uint32_t domains = 4;    // >= 1; with >= 2 the last one ends while its blocks live
   std::uint64_t steps = 40000;  // workload steps per domain
-  int format_version = 3;       // memtrace format: 3 or 2
-  std::int64_t pid = 4242;      // the simulated process's pid (trace info, ring file)
+  // steps x domains x (1 + kSampledStepCost x lambda) above this is refused
+  // (kResourceExhausted) before anything is written: time and memory grow with it.
+  std::uint64_t max_steps = kDefaultMaxSteps;
+  int format_version = 3;   // memtrace format: 3 or 2
+  std::int64_t pid = 4242;  // the simulated process's pid (trace info, ring file)
   // Tests of the checks: the tracer never hears of the n-th deallocation (1-based; 0 =
   // off), so the trace lacks a collect the engine reported.
   std::uint64_t fault_skip_dealloc = 0;

@@ -3,18 +3,28 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/sim/sim_runtime.h"
 #include "tools/exit_code.h"
+#include "tools/numeric_options.h"
 
 namespace mpo::tools {
 namespace {
+
+// Default work budget: 10^6 blocks at the default rate; about 20 s of CPU, and 210 MB at
+// survival 1.
+constexpr std::uint64_t kDefaultMaxBlocks = 1'200'000;
+// An allocation at rate λ costs about 1 + kSampledCost x λ unsampled ones (an average
+// allocation is ~150 words, each sample is tracked until the block dies).
+constexpr double kSampledCost = 16.0;
 
 struct SimOptions {
   double lambda = 1e-3;
   std::int64_t callstack_size = 8;
   std::uint64_t blocks = 100000;
+  std::uint64_t max_blocks = kDefaultMaxBlocks;
   std::uint64_t seed = 1;
   double survival = 0.1;
   bool json = false;
@@ -46,6 +56,19 @@ void RunSim(const SimOptions& o) {
   if (!(o.survival >= 0.0 && o.survival <= 1.0)) {
     ReportError("memprof-sim",
                 Status(ErrorCode::kInvalidArgument, "must lie in [0, 1]").WithField("--survival"));
+    return;
+  }
+  // In double: only the order of magnitude matters, and it cannot overflow.
+  if (const double work = static_cast<double>(o.blocks) * (1.0 + kSampledCost * o.lambda);
+      work > static_cast<double>(o.max_blocks)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", work);
+    ReportError("memprof-sim",
+                Status(ErrorCode::kResourceExhausted,
+                       std::string("exceeds the work limit: --blocks x (1 + 16 x --lambda) is ") +
+                           text + " against a budget of " + std::to_string(o.max_blocks) +
+                           "; raise it with --max-blocks")
+                    .WithField("--blocks"));
     return;
   }
   sim::SimRuntime rt;
@@ -150,12 +173,19 @@ void AddMemprofCommands(CLI::App& app) {
   auto opts = std::make_shared<SimOptions>();
   CLI::App* cmd = app.add_subcommand(
       "memprof-sim",
-      "Run a seeded workload on the simulated runtime under Gc.Memprof and print the counts");
-  cmd->add_option("--lambda", opts->lambda, "sampling rate, in [0, 1]");
-  cmd->add_option("--callstack-size", opts->callstack_size, "frames recorded per sample");
-  cmd->add_option("--blocks", opts->blocks, "allocations to perform");
-  cmd->add_option("--seed", opts->seed, "workload seed");
-  cmd->add_option("--survival", opts->survival, "probability that a block stays reachable");
+      "Run a seeded workload on the simulated runtime under Gc.Memprof and print the counts. "
+      "Work limit: --blocks x (1 + 16 x --lambda) at most --max-blocks (default 1.2 x 10^6, "
+      "about 20 s and 210 MB); beyond it the run is refused (exit 1)");
+  cmd->add_option("--lambda", opts->lambda, "sampling rate")->check(FiniteIn(0, 1));
+  cmd->add_option("--callstack-size", opts->callstack_size, "frames recorded per sample")
+      ->check(UnsignedIn(0, UINT32_MAX));
+  cmd->add_option("--blocks", opts->blocks, "allocations to perform")->check(UnsignedIn());
+  cmd->add_option("--max-blocks", opts->max_blocks,
+                  "work budget in allocations, sampled ones weighing more (default 1.2 x 10^6)")
+      ->check(UnsignedIn());
+  cmd->add_option("--seed", opts->seed, "workload seed")->check(UnsignedIn());
+  cmd->add_option("--survival", opts->survival, "probability that a block stays reachable")
+      ->check(FiniteIn(0, 1));
   cmd->add_flag("--json", opts->json, "print one JSON object");
   cmd->callback([opts] { RunSim(*opts); });
 }

@@ -17,6 +17,7 @@
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/trace_writer.h"
 #include "tools/exit_code.h"
+#include "tools/numeric_options.h"
 
 namespace mpo::tools {
 namespace {
@@ -46,14 +47,31 @@ class Progress {
   std::uint64_t calls_ = 0;
 };
 
-std::unique_ptr<ByteSource> OpenOrReport(const std::string& cmd, const std::string& path) {
-  auto src = OpenFileSource(path);
+std::unique_ptr<ByteSource> OpenOrReport(const std::string& cmd, const std::string& path,
+                                         io::FileId* id = nullptr) {
+  auto src = OpenFileSource(path, id);
   if (!src.ok()) {
     ReportError(cmd, src.status());
     return nullptr;
   }
   return std::move(*src);
 }
+
+// Reads from `inner` until a write to stdout has failed, then fails: a dump of a huge
+// trace then stops within a packet of the failed write instead of decoding the rest for
+// nobody.
+class UntilStdoutFails : public ByteSource {
+ public:
+  explicit UntilStdoutFails(ByteSource& inner) : inner_(inner) {}
+  Result<std::size_t> ReadAt(std::uint64_t offset, std::span<std::uint8_t> out) override {
+    if (StdoutFailed()) return Status(ErrorCode::kIo, "write error").WithField("stdout");
+    return inner_.ReadAt(offset, out);
+  }
+  std::uint64_t size() const override { return inner_.size(); }
+
+ private:
+  ByteSource& inner_;
+};
 
 struct DumpOptions {
   std::string file;
@@ -63,16 +81,18 @@ struct DumpOptions {
 };
 
 void RunDump(const DumpOptions& o) {
-  auto src = OpenOrReport("memtrace dump", o.file);
-  if (!src) return;
+  auto file = OpenOrReport("memtrace dump", o.file);
+  if (!file) return;
+  UntilStdoutFails src(*file);
   FileTextSink out(stdout);
-  Progress bar(src->size());
+  Progress bar(src.size());
   const ProgressFn progress = [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); };
-  Status s = o.json     ? WriteJsonLines(*src, out, !o.no_backtraces, progress)
-             : o.oracle ? WriteOracleDump(*src, out, progress)
-                        : WriteDumpTrace(*src, out, !o.no_backtraces, progress);
+  Status s = o.json     ? WriteJsonLines(src, out, !o.no_backtraces, progress)
+             : o.oracle ? WriteOracleDump(src, out, progress)
+                        : WriteDumpTrace(src, out, !o.no_backtraces, progress);
   std::fflush(stdout);
-  if (!s.ok()) ReportError("memtrace dump: " + o.file, s);
+  // A failed write is reported once, by main's FinishStdout.
+  if (!s.ok() && !StdoutFailed()) ReportError("memtrace dump: " + o.file, s);
 }
 
 struct CheckOptions {
@@ -130,8 +150,29 @@ struct CopyOptions {
   int version = 0;
 };
 
+// A copy must not hide damage the reader skipped with a warning (a truncated final
+// packet, a packet from another process): the copy would read as a clean trace.
+Status RefuseSkippedData(ByteSource& src) {
+  ReaderOptions fast;
+  fast.parse_backtraces = false;
+  auto r = TraceReader::Open(BorrowSource(src), fast);
+  if (!r.ok()) return r.status();
+  while ((*r)->NextEvent() != nullptr) {
+  }
+  if (!(*r)->status().ok()) return (*r)->status();
+  const auto& warnings = (*r)->warnings();
+  if (warnings.empty()) return Status::Ok();
+  const ReaderWarning& w = warnings.front();
+  const bool truncated = w.message.find("truncated") != std::string::npos;
+  return Status(truncated ? ErrorCode::kTruncated : ErrorCode::kCorrupt,
+                "the reader skipped data (" + w.message + "; " + std::to_string(warnings.size()) +
+                    " warning(s) in all), which a copy would hide; no output written")
+      .AtOffset(w.offset);
+}
+
 void RunCopy(const CopyOptions& o) {
-  auto src = OpenOrReport("memtrace copy", o.in);
+  io::FileId in_id;
+  auto src = OpenOrReport("memtrace copy", o.in, &in_id);
   if (!src) return;
   int version = o.version;
   if (version == 0) {
@@ -142,7 +183,9 @@ void RunCopy(const CopyOptions& o) {
     }
     version = std::max(2, (*r)->version());
   }
-  auto sink = OpenFileSink(o.out);
+  // Written beside OUT and renamed over it only once complete: on any error below, an
+  // existing OUT is left as it was and the temporary file is removed.
+  auto sink = AtomicFileSink::Create(o.out, std::span<const io::FileId>(&in_id, 1));
   if (!sink.ok()) {
     ReportError("memtrace copy", sink.status());
     return;
@@ -151,7 +194,9 @@ void RunCopy(const CopyOptions& o) {
   Progress bar(src->size());
   Status s = CopyTrace(*src, **sink, version, &stats,
                        [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); });
-  if (!s.ok()) ReportError("memtrace copy: " + o.in, s);
+  if (s.ok()) s = RefuseSkippedData(*src);
+  if (!s.ok()) return ReportError("memtrace copy: " + o.in, s);
+  if (Status c = (*sink)->Commit(); !c.ok()) ReportError("memtrace copy", c);
 }
 
 std::string Frames(TraceReader& r, OcamlInt code) {
@@ -361,11 +406,15 @@ void AddMemtraceCommands(CLI::App& app) {
   c->callback([check] { RunCheck(*check); });
 
   auto copy = std::make_shared<CopyOptions>();
-  CLI::App* cp = mt->add_subcommand("copy", "Decode and re-encode a trace");
+  CLI::App* cp = mt->add_subcommand(
+      "copy",
+      "Decode and re-encode a trace. OUT is written beside its name and renamed into place "
+      "only when complete; OUT may not be IN (nor a link to it), and an input the reader "
+      "skips data of (a truncated final packet) is refused (exit 1)");
   cp->add_option("in", copy->in, "input trace")->required();
   cp->add_option("out", copy->out, "output trace")->required();
   cp->add_option("--format-version", copy->version, "2 or 3 (default: the input's)")
-      ->check(CLI::IsMember({2, 3}));
+      ->check(UnsignedIn(2, 3));
   cp->callback([copy] { RunCopy(*copy); });
 
   auto diff = std::make_shared<DiffOptions>();
@@ -377,7 +426,8 @@ void AddMemtraceCommands(CLI::App& app) {
   auto stats = std::make_shared<StatsOptions>();
   CLI::App* st = mt->add_subcommand("stats", "Totals, top allocation sites, rates, lifetimes");
   st->add_option("file", stats->file, "trace file")->required();
-  st->add_option("--top", stats->top, "number of sites to list");
+  st->add_option("--top", stats->top, "number of sites to list, in [0, 10^9]")
+      ->check(UnsignedIn(0, 1'000'000'000));
   st->callback([stats] { RunStats(*stats); });
 }
 

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Hostile and careless use of the real program (issue 11): outputs that would clobber
+# their input, failed copies, planted symlinks, stdout that cannot be written, missing
+# and non-regular inputs, malformed numbers, work beyond a budget. Every command runs
+# under `timeout`, so a regression to a hang fails the check instead of the whole test.
+#
+#   hostile_cli_test.sh BIN   (from the repository root or its runfiles)
+source tools/cli_test_lib.sh
+bin="$(abs_path "$1")"
+T=testdata/memtrace
+good=$T/arrays_major.ocaml5.3.native.r1e-3.ctf
+other=$T/rate_one.ocaml5.3.memtrace-head.r1.ctf
+bad=$T/long_columns.ocaml4.13.bc.r1e-3.ctf
+limit="${HOSTILE_TIME_LIMIT:-20}"  # seconds; every command here takes well under one
+
+# Runs BIN with a time limit; stdout to $out, stderr to $err.
+run() { timeout "$limit" "$bin" "$@"; }
+
+# expect NAME WANT_EXIT ARGS...: like check, with the time limit.
+expect() {
+  local name="$1" want="$2"
+  shift 2
+  check "$name" "$want" run "$@"
+}
+
+# Like expect, with stdout thrown away (a regression may print without end).
+expect_quiet() {
+  local name="$1" want="$2" got=0
+  shift 2
+  run "$@" >/dev/null 2>"$err" || got=$?
+  if [ "$got" != "$want" ]; then
+    fail "$name: exit $got, want $want"
+    head -c 2000 "$err"
+  else
+    echo "ok   $name"
+  fi
+}
+
+# err_has TEXT: stderr of the last check mentions TEXT.
+err_has() { grep -q -- "$1" "$err" || fail "stderr lacks '$1': $(head -c 500 "$err")"; }
+
+# no_temporaries DIR: no temporary file of an atomic output was left behind.
+no_temporaries() {
+  if ls -A "$1" | grep -q '\.tmp-'; then fail "temporary file left in $1: $(ls -A "$1")"; fi
+}
+
+# ---- 1. Outputs are atomic and never clobber inputs ----------------------------------
+w="$tmp/copy"
+mkdir -p "$w"
+cp "$good" "$w/x.ctf"
+expect "copy X X is refused" 2 memtrace copy "$w/x.ctf" "$w/x.ctf"
+cmp -s "$good" "$w/x.ctf" || fail "copy X X changed X"
+err_has "same file as an input"
+ln -s x.ctf "$w/link.ctf"
+expect "copy X link-to-X is refused" 2 memtrace copy "$w/x.ctf" "$w/link.ctf"
+cmp -s "$good" "$w/x.ctf" || fail "copy through a symlink changed X"
+ln "$w/x.ctf" "$w/hard.ctf"
+expect "copy X hard-link-of-X is refused" 2 memtrace copy "$w/link.ctf" "$w/hard.ctf"
+cmp -s "$good" "$w/x.ctf" || fail "copy onto a hard link changed X"
+no_temporaries "$w"
+
+echo "old contents" >"$w/out.ctf"
+expect "failed copy exits 1" 1 memtrace copy "$bad" "$w/out.ctf"
+[ "$(cat "$w/out.ctf")" = "old contents" ] || fail "a failed copy replaced the existing OUT"
+no_temporaries "$w"
+
+# A truncated final packet is skipped by the reader with a warning: the copy would be a
+# clean trace that hides the damage, so there must be none.
+head -c 5000 "$good" >"$w/trunc.ctf"
+expect "copy of a truncated trace exits 1" 1 memtrace copy "$w/trunc.ctf" "$w/trunc_copy.ctf"
+[ ! -e "$w/trunc_copy.ctf" ] || fail "a copy of a truncated trace was written"
+err_has "truncated"
+no_temporaries "$w"
+
+expect "a good copy still works" 0 memtrace copy "$good" "$w/out.ctf"
+cmp -s "$good" "$w/out.ctf" || fail "copy differs from its input"
+
+# demo --out DIR with trace.ctf planted as a symlink to a file of the victim's.
+d="$tmp/demo"
+mkdir -p "$d"
+echo "victim" >"$tmp/victim"
+ln -s "$tmp/victim" "$d/trace.ctf"
+expect_quiet "demo with a planted trace.ctf symlink" 0 demo --out "$d" --steps 200 --domains 2
+[ "$(cat "$tmp/victim")" = "victim" ] || fail "demo wrote through a planted symlink"
+[ -f "$d/trace.ctf" ] && [ ! -L "$d/trace.ctf" ] || fail "demo's trace.ctf is not a regular file"
+no_temporaries "$d"
+ring="$(ls "$d"/*.events 2>/dev/null | head -1)"
+
+# ---- 2. Every write is checked: stdout on a full device is exit 2 naming stdout ------
+full() {
+  local name="$1" got=0
+  shift
+  run "$@" >/dev/full 2>"$err" || got=$?
+  if [ "$got" != 2 ]; then
+    fail "$name > /dev/full: exit $got, want 2"
+    head -c 500 "$err"
+  elif ! grep -q stdout "$err"; then
+    fail "$name > /dev/full: the message does not name stdout: $(head -c 500 "$err")"
+  else
+    echo "ok   $name > /dev/full"
+  fi
+}
+full "--help" --help
+full "sample" sample
+full "sample --json" sample --json
+full "sample binomial" sample binomial --count 3
+full "memprof-sim" memprof-sim --blocks 1000
+full "memprof-sim --json" memprof-sim --blocks 1000 --json
+full "demo" demo --out "$tmp/demo_full" --steps 200 --domains 2
+full "memtrace dump" memtrace dump "$good"
+full "memtrace dump --json" memtrace dump --json "$good"
+full "memtrace dump --oracle" memtrace dump --oracle "$good"
+full "memtrace check" memtrace check "$good"
+full "memtrace stats" memtrace stats "$good"
+full "memtrace diff" memtrace diff "$good" "$other"
+full "memtrace folded" memtrace folded "$good"
+if [ -n "$ring" ]; then full "events dump" events dump "$ring"; else fail "the demo wrote no ring"; fi
+# A closed stdout: the prints fail; nothing may land in a file the program opens.
+got=0
+run sample >&- 2>"$err" || got=$?
+[ "$got" = 2 ] || fail "sample with stdout closed: exit $got, want 2"
+got=0
+run memtrace copy "$good" "$w/closed.ctf" >&- 2>"$err" || got=$?
+[ "$got" = 0 ] && cmp -s "$good" "$w/closed.ctf" ||
+  fail "copy with stdout closed: exit $got or its output differs"
+
+# ---- 3. Inputs are opened safely: a missing input is 2, a FIFO or directory no hang --
+missing="$tmp/no/such.ctf"
+expect "dump of a missing file" 2 memtrace dump "$missing"
+expect "check of a missing file" 2 memtrace check "$missing"
+expect "copy of a missing file" 2 memtrace copy "$missing" "$tmp/m.ctf"
+expect "stats of a missing file" 2 memtrace stats "$missing"
+expect "diff of a missing file" 2 memtrace diff "$good" "$missing"
+expect "folded of a missing file" 2 memtrace folded "$missing"
+mkfifo "$tmp/fifo"
+expect "dump of a FIFO" 2 memtrace dump "$tmp/fifo"
+err_has "FIFO"
+expect "check of a FIFO" 2 memtrace check "$tmp/fifo"
+expect "copy of a FIFO" 2 memtrace copy "$tmp/fifo" "$tmp/f.ctf"
+[ ! -e "$tmp/f.ctf" ] || fail "copy of a FIFO wrote an output"
+expect "stats of a FIFO" 2 memtrace stats "$tmp/fifo"
+expect "diff with a FIFO" 2 memtrace diff "$good" "$tmp/fifo"
+expect "folded of a FIFO" 2 memtrace folded "$tmp/fifo"
+expect "dump of a directory" 2 memtrace dump "$tmp"
+err_has "is a directory"
+expect "copy onto a directory" 2 memtrace copy "$good" "$tmp"
+expect "copy into a missing directory" 2 memtrace copy "$good" "$tmp/no/such/dir/out.ctf"
+echo "a file" >"$tmp/plain"
+expect_quiet "demo --out naming a file" 2 demo --out "$tmp/plain" --steps 10
+[ "$(cat "$tmp/plain")" = "a file" ] || fail "demo --out changed a file"
+
+# ---- 4. Arguments are validated: malformed numbers are usage errors ------------------
+# Each runs with valid other options, so only the number under test can fail; a
+# regression that accepts it may start a huge run, which the time limit stops.
+ints=("-1" "18446744073709551616" "" "nan" "1.5" " 3")
+reals=("" "nan" "inf" "-inf" "1e999" "0x" "-1")
+int_option() {
+  local v
+  for v in "${ints[@]}"; do expect_quiet "$* '$v'" 2 "$@" "$v"; done
+}
+real_option() {
+  local v
+  for v in "${reals[@]}"; do expect_quiet "$* '$v'" 2 "$@" "$v"; done
+}
+dd="$tmp/demo_args"
+int_option sample --count
+int_option sample --seed
+int_option sample binomial --length
+int_option sample --max-draws
+real_option sample --lambda
+int_option memprof-sim --blocks
+int_option memprof-sim --seed
+int_option memprof-sim --callstack-size
+int_option memprof-sim --max-blocks
+real_option memprof-sim --lambda
+real_option memprof-sim --survival
+int_option demo --out "$dd" --steps
+int_option demo --out "$dd" --seed
+int_option demo --out "$dd" --domains
+int_option demo --out "$dd" --max-steps
+int_option demo --out "$dd" --ring-log2-words
+int_option demo --out "$dd" --format-version
+real_option demo --out "$dd" --lambda
+int_option memtrace stats "$good" --top
+int_option memtrace copy "$good" "$tmp/args.ctf" --format-version
+expect_quiet "sample --length 2^62 - 1" 2 sample binomial --length 4611686018427387903
+expect_quiet "demo --domains 65" 2 demo --out "$dd" --domains 65
+expect_quiet "memprof-sim --survival 1.5" 2 memprof-sim --survival 1.5
+[ ! -e "$tmp/args.ctf" ] || fail "a refused copy wrote its output"
+
+# ---- Work budgets: refused promptly with a typed error naming the option to raise ----
+expect_quiet "binomial draw of 2^62 - 2 words at 0.5" 1 \
+  sample binomial --length 4611686018427387902 --lambda 0.5
+err_has "--max-draws"
+expect_quiet "sample --count 10^12" 1 sample --count 1000000000000
+err_has "--max-draws"
+expect_quiet "demo --steps 10^9" 1 demo --out "$dd" --steps 1000000000
+err_has "--max-steps"
+[ ! -e "$dd/trace.ctf" ] || fail "a refused demo wrote a trace"
+expect_quiet "memprof-sim --blocks 10^12" 1 memprof-sim --blocks 1000000000000
+err_has "--max-blocks"
+# At lambda = 1 a binomial draw is a jump, whatever the length: no budget needed.
+expect "binomial at lambda 1 of 2^62 - 2 words" 0 \
+  sample binomial --length 4611686018427387902 --lambda 1 --count 3
+[ "$(head -1 "$out")" = 4611686018427387902 ] || fail "lambda 1 draw: $(head -1 "$out")"
+# Raising the budget lets a refused run through.
+expect_quiet "sample --max-draws raised" 0 sample --count 200 --max-draws 200
+expect_quiet "sample over a lowered budget" 1 sample --count 201 --max-draws 200
+
+cli_done
