@@ -511,10 +511,10 @@ std::uint64_t SimRuntime::major_words(std::uint32_t domain) const {
   return d ? d->major_words_ : 0;
 }
 
-const char* SimRuntime::CheckInvariants() const {
+Status SimRuntime::CheckInvariants() const {
   for (const auto& d : domains_) {
     if (!d) continue;
-    if (const char* bad = d->memprof_->CheckInvariants()) return bad;
+    if (Status engine = d->memprof_->CheckInvariants(); !engine.ok()) return engine;
     const char* bad = nullptr;
     d->memprof_->ForEachTable([&](const memprof::ProfiledTable<sync::StdPlatform>& pt,
                                   memprof::TableKind) {
@@ -546,9 +546,9 @@ const char* SimRuntime::CheckInvariants() const {
         }
       }
     });
-    if (bad != nullptr) return bad;
+    if (bad != nullptr) return Status(ErrorCode::kInternal, bad);
   }
-  return nullptr;
+  return Status::Ok();
 }
 
 }  // namespace mpo::sim

@@ -36,7 +36,7 @@
 #include "core/base/status.h"
 #include "core/memprof/api.h"
 #include "core/memprof/c_heap.h"
-#include "core/memprof/engine.h"
+#include "core/memprof/domain.h"
 #include "core/memprof/runtime_hooks.h"
 #include "core/sync/std_platform.h"
 
@@ -171,8 +171,11 @@ class SimRuntime {
   std::uint64_t minor_words(std::uint32_t domain) const;
   std::uint64_t major_words(std::uint32_t domain) const;
 
-  // The engine's invariants over every live domain; nullptr when fine.
-  const char* CheckInvariants() const;
+  // The engine's invariants over every live domain (Domain::CheckInvariants), and what
+  // only the runtime can check: tracked blocks are allocated, nothing before a table's
+  // `young` index refers to a minor heap, user data values name allocated blocks.
+  // kInternal naming the first violation.
+  Status CheckInvariants() const;
 
  private:
   class SimDomain;

@@ -185,7 +185,7 @@ class Harness {
     if (may_lose && Refusals() != refusals_before) {
       for (auto& [id, t] : tracks_) t.maybe_lost = true;
     }
-    if (const char* bad = rt_.CheckInvariants()) Violation(std::string("invariant: ") + bad);
+    if (Status bad = rt_.CheckInvariants(); !bad.ok()) Violation("invariant: " + bad.message());
   }
 
   RunReport Finish() {
