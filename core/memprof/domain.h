@@ -21,8 +21,8 @@
 #include "core/memprof/api.h"
 #include "core/memprof/c_heap.h"
 #include "core/memprof/entries.h"
+#include "core/memprof/faults.h"
 #include "core/memprof/global_state.h"
-#include "core/memprof/mutant.h"
 #include "core/memprof/profile.h"
 #include "core/memprof/profiled_table.h"
 #include "core/memprof/runtime_hooks.h"
@@ -34,7 +34,8 @@ namespace mpo::memprof {
 // What a minor collection did to a young block: its new (major) address, or death.
 using MinorFate = std::function<std::optional<BlockAddr>(BlockAddr)>;
 
-template <class P>
+// `Faults` is the test seam (faults.h); production uses NoFaults.
+template <class P, class Faults = NoFaults>
 class Domain {
  public:
   // caml_memprof_new_domain: the domain inherits its parent's profile, seeds its PRNG
@@ -267,7 +268,9 @@ class Domain {
     if (from.entries.size() == 0) return true;
     (void)Validated(from);
     (void)Validated(to);
-    return from.entries.TransferTo(to.entries);
+    if (!from.entries.CopyTo(to.entries)) return false;
+    Faults::ForgetTransferred(from.entries);
+    return true;
   }
 
   void RandInit() {

@@ -16,9 +16,9 @@
 
 namespace mpo::memprof {
 
-template <class P>
-Raised Domain<P>::SampleYoung(std::uint64_t wosize, bool from_caml,
-                              std::span<const std::uint64_t> lens) {
+template <class P, class Faults>
+Raised Domain<P, Faults>::SampleYoung(std::uint64_t wosize, bool from_caml,
+                                      std::span<const std::uint64_t> lens) {
   if (current_ == nullptr) return std::nullopt;
   ThreadState<P>& thread = *current_;
   const std::uint64_t whsize = wosize + 1;
@@ -73,8 +73,8 @@ Raised Domain<P>::SampleYoung(std::uint64_t wosize, bool from_caml,
   return raised;
 }
 
-template <class P>
-Raised Domain<P>::RunCallbacks() {
+template <class P, class Faults>
+Raised Domain<P, Faults>::RunCallbacks() {
   if (current_ == nullptr) return std::nullopt;
   ThreadState<P>& thread = *current_;
   if (thread.suspended_ || !pending_) return std::nullopt;
@@ -98,10 +98,10 @@ Raised Domain<P>::RunCallbacks() {
 }
 
 // run_callback_res for entry i of `pt`. `invoke` calls the user's callback.
-template <class P>
+template <class P, class Faults>
 template <class Invoke>
-Raised Domain<P>::RunCallback(ThreadState<P>& thread, ProfiledTable<P>& pt, std::size_t i,
-                              CallbackKind kind, Invoke&& invoke) {
+Raised Domain<P, Faults>::RunCallback(ThreadState<P>& thread, ProfiledTable<P>& pt, std::size_t i,
+                                      CallbackKind kind, Invoke&& invoke) {
   Entry& e = pt.entries.at(i);
   if (e.runner != nullptr) return std::nullopt;  // another thread got here first
   thread.running_.table = &pt.entries;
@@ -132,7 +132,7 @@ Raised Domain<P>::RunCallback(ThreadState<P>& thread, ProfiledTable<P>& pt, std:
   }
   after.user_data = result.data();
   // Young user data makes the entry a minor GC root again.
-  if (kMutant != Mutant::kYoungUserDataNotNoted && hooks_.IsYoungValue(after.user_data)) {
+  if (Faults::kNoteYoungUserData && hooks_.IsYoungValue(after.user_data)) {
     es->LowerYoung(j);
   }
   if (j < es->active() &&
@@ -143,8 +143,8 @@ Raised Domain<P>::RunCallback(ThreadState<P>& thread, ProfiledTable<P>& pt, std:
 }
 
 // The ProfiledTable holding `es`: tables move only within this domain.
-template <class P>
-ProfiledTable<P>* Domain<P>::OwnerOf(EntriesTable* es) {
+template <class P, class Faults>
+ProfiledTable<P>* Domain<P, Faults>::OwnerOf(EntriesTable* es) {
   if (es == &table_.entries) return &table_;
   for (auto& thread : threads_) {
     if (es == &thread->table_.entries) return &thread->table_;
@@ -155,8 +155,9 @@ ProfiledTable<P>* Domain<P>::OwnerOf(EntriesTable* es) {
   return nullptr;
 }
 
-template <class P>
-Raised Domain<P>::RunAllocCallback(ThreadState<P>& thread, ProfiledTable<P>& pt, std::size_t i) {
+template <class P, class Faults>
+Raised Domain<P, Faults>::RunAllocCallback(ThreadState<P>& thread, ProfiledTable<P>& pt,
+                                           std::size_t i) {
   Entry& e = pt.entries.at(i);
   std::unique_ptr<Callstack> callstack = pt.entries.Unstash(i);
   AllocationInfo info;
@@ -174,13 +175,12 @@ Raised Domain<P>::RunAllocCallback(ThreadState<P>& thread, ProfiledTable<P>& pt,
 
 // entries_run_callbacks_res: runs every due callback of one table, in entry order and
 // alloc -> promote -> dealloc within an entry.
-template <class P>
-Raised Domain<P>::RunTableCallbacks(ThreadState<P>& thread, ProfiledTable<P>& pt) {
+template <class P, class Faults>
+Raised Domain<P, Faults>::RunTableCallbacks(ThreadState<P>& thread, ProfiledTable<P>& pt) {
   Raised raised;
   EntriesTable& es = pt.entries;
   while (es.active() < es.size()) {
-    const ProfileRef<P> config =
-        kMutant == Mutant::kCallbackAfterDiscard ? pt.config : Validated(pt);
+    const ProfileRef<P> config = Faults::CallbackProfile(pt);
     if (!config) break;
     const std::size_t i = es.active();
     Entry& e = es.at(i);

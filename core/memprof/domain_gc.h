@@ -14,10 +14,10 @@
 
 namespace mpo::memprof {
 
-template <class P>
+template <class P, class Faults>
 template <class ValueVisitor, class BlockVisitor>
-void Domain<P>::ScanRoots(bool young_only, bool weak, ValueVisitor&& visit_value,
-                          BlockVisitor&& visit_block) {
+void Domain<P, Faults>::ScanRoots(bool young_only, bool weak, ValueVisitor&& visit_value,
+                                  BlockVisitor&& visit_block) {
   AdoptOrphans();
   std::vector<const Profile<P>*> scanned;
   ApplyToAll(
@@ -25,12 +25,12 @@ void Domain<P>::ScanRoots(bool young_only, bool weak, ValueVisitor&& visit_value
       [&](Entry& e) {
         // A stashed callstack is C memory, not a value; deleted and running entries
         // hold no data (0).
-        if (kMutant != Mutant::kSkipUserDataRoots && !e.stashed()) visit_value(e.user_data);
+        if (Faults::kScanUserDataRoots && !e.stashed()) visit_value(e.user_data);
         if (weak && !e.offset() && e.block != kNoBlock) visit_block(e.block);
         return false;
       },
       [&](ProfiledTable<P>& pt) {
-        if constexpr (kMutant == Mutant::kSkipConfigRoots) return;
+        if constexpr (!Faults::kScanTrackerRoots) return;
         Profile<P>* config = pt.config.get();
         if (std::find(scanned.begin(), scanned.end(), config) != scanned.end()) return;
         scanned.push_back(config);
@@ -38,8 +38,8 @@ void Domain<P>::ScanRoots(bool young_only, bool weak, ValueVisitor&& visit_value
       });
 }
 
-template <class P>
-void Domain<P>::AfterMinorGc(const MinorFate& fate) {
+template <class P, class Faults>
+void Domain<P, Faults>::AfterMinorGc(const MinorFate& fate) {
   AdoptOrphans();
   ApplyToAll(
       true,
@@ -59,12 +59,12 @@ void Domain<P>::AfterMinorGc(const MinorFate& fate) {
   SetActionPendingAsNeeded();
 }
 
-template <class P>
-void Domain<P>::AfterMajorGc(const std::function<bool(BlockAddr)>& alive) {
+template <class P, class Faults>
+void Domain<P, Faults>::AfterMajorGc(const std::function<bool(BlockAddr)>& alive) {
   AdoptOrphans();
   ApplyToAll(false, [&](Entry& e) {
     if (e.offset() || e.block == kNoBlock || hooks_.IsYoung(e.block)) return false;
-    if (kMutant != Mutant::kDeallocWhileAlive && alive(e.block)) return false;
+    if (Faults::SurvivesMajorGc(alive, e.block)) return false;
     e.block = kNoBlock;
     e.Set(entry_bits::kDeallocated, true);
     return true;
@@ -73,9 +73,9 @@ void Domain<P>::AfterMajorGc(const std::function<bool(BlockAddr)>& alive) {
   SetActionPendingAsNeeded();
 }
 
-template <class P>
+template <class P, class Faults>
 template <class Action, class Finish>
-void Domain<P>::ApplyToAll(bool young_only, Action&& action, Finish&& finish) {
+void Domain<P, Faults>::ApplyToAll(bool young_only, Action&& action, Finish&& finish) {
   auto apply = [&](ProfiledTable<P>& pt) {
     if (!Validated(pt)) return;
     EntriesTable& es = pt.entries;

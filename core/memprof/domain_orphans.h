@@ -13,22 +13,18 @@
 
 namespace mpo::memprof {
 
-template <class P>
-Domain<P>::~Domain() {
+template <class P, class Faults>
+Domain<P, Faults>::~Domain() {
   (void)OrphansCreate();
-  std::unique_ptr<OrphanTable<P>> orphans = std::move(orphans_);
-  if constexpr (kMutant == Mutant::kOrphanLost) {
-    orphans.reset();
-  }
-  engine_.orphans().Abandon(std::move(orphans));
+  engine_.orphans().Abandon(Faults::OrphansToAbandon(std::move(orphans_)));
   threads_.clear();
 }
 
 // orphans_create: offsets cleared, then the domain's and threads' entries move to a
 // fresh orphan table at the head of this domain's list. False (entries left where they
 // were) when the C heap refuses the table.
-template <class P>
-bool Domain<P>::OrphansCreate() {
+template <class P, class Faults>
+bool Domain<P, Faults>::OrphansCreate() {
   std::size_t total = 0;
   for (auto& thread : threads_) {
     thread->table_.entries.ClearOffsets();
@@ -50,8 +46,8 @@ bool Domain<P>::OrphansCreate() {
 }
 
 // Appends every globally abandoned table to this domain's list.
-template <class P>
-void Domain<P>::AdoptOrphans() {
+template <class P, class Faults>
+void Domain<P, Faults>::AdoptOrphans() {
   std::unique_ptr<OrphanTable<P>> adopted = engine_.orphans().Adopt();
   if (!adopted) return;
   std::unique_ptr<OrphanTable<P>>* tail = &orphans_;
@@ -60,8 +56,8 @@ void Domain<P>::AdoptOrphans() {
 }
 
 // orphans_update_pending: drops emptied tables, recomputes orphans_pending_.
-template <class P>
-void Domain<P>::OrphansUpdatePending() {
+template <class P, class Faults>
+void Domain<P, Faults>::OrphansUpdatePending() {
   bool pending = false;
   std::unique_ptr<OrphanTable<P>>* p = &orphans_;
   while (*p) {

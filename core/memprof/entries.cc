@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/memprof/mutant.h"
-
 namespace mpo::memprof {
 
 void EntriesTable::Reallocate(std::size_t new_capacity) {
@@ -109,7 +107,7 @@ void EntriesTable::ClearInactive() {
   Evict();
 }
 
-bool EntriesTable::TransferTo(EntriesTable& to) {
+bool EntriesTable::CopyTo(EntriesTable& to) {
   if (size_ == 0) return true;
   // Grow `to` only when it must: unlike OCaml's entries_transfer, never shrink it here.
   // orphans_create pre-sizes the orphan table for the domain's and every thread's
@@ -130,14 +128,13 @@ bool EntriesTable::TransferTo(EntriesTable& to) {
   if (to.young_ == delta) to.young_ = young_ + delta;
   if (to.evict_ == delta) to.evict_ = evict_ + delta;
   if (to.active_ == delta) to.active_ = active_ + delta;
-  if constexpr (kMutant == Mutant::kTransferKeepsSource) {
-    for (std::size_t i = 0; i < size_; ++i) t_[i].runner = nullptr;  // copies stay behind
-    return true;
-  }
+  return true;
+}
+
+void EntriesTable::ForgetMoved() {
   // The stashes moved with the entries: forget them here without freeing.
   size_ = young_ = evict_ = active_ = 0;
   (void)Ensure(0);
-  return true;
 }
 
 void EntriesTable::Clear() {

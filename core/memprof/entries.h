@@ -168,7 +168,18 @@ class EntriesTable {
   // runners. `from` is left empty. `to` grows if needed but never shrinks here (so a
   // table pre-sized for several transfers keeps its room). False (nothing moved) when
   // `to` could not grow.
-  bool TransferTo(EntriesTable& to);
+  bool TransferTo(EntriesTable& to) {
+    if (size_ == 0) return true;
+    if (!CopyTo(to)) return false;
+    ForgetMoved();
+    return true;
+  }
+  // TransferTo in its two steps, so that a fault policy (faults.h) can replace the
+  // second. CopyTo appends this table's entries to `to` (the deletions and runner fixes
+  // above included); they then belong to `to`, so ForgetMoved must follow: it empties
+  // this table without freeing their stashes.
+  bool CopyTo(EntriesTable& to);
+  void ForgetMoved();
 
   // Frees everything.
   void Clear();

@@ -13,7 +13,7 @@
 
 namespace mpo::memprof {
 
-template <class P>
+template <class P, class Faults>
 class Domain;
 
 template <class P>
@@ -30,7 +30,8 @@ class ThreadState {
   const ProfiledTable<P>& table() const { return table_; }
 
  private:
-  friend class Domain<P>;
+  template <class, class>
+  friend class Domain;
   // No sampling and no callbacks while set: the thread is running a callback, or the
   // engine is between rolling back and redoing a combined allocation.
   bool suspended_ = false;
