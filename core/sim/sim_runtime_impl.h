@@ -529,9 +529,11 @@ void BasicSimRuntime<Faults>::Compact() {
   }
 }
 
+// `frames` is moved into the domain (clang-tidy cannot see it through the dependent type).
 template <class Faults>
-void BasicSimRuntime<Faults>::SetCallstack(std::uint32_t domain,
-                                           std::vector<std::uint64_t> frames) {
+void BasicSimRuntime<Faults>::SetCallstack(
+    std::uint32_t domain,
+    std::vector<std::uint64_t> frames) {  // NOLINT(performance-unnecessary-value-param)
   if (SimDomain* d = Find(domain)) d->stack_ = std::move(frames);
 }
 
