@@ -268,9 +268,7 @@ class Domain {
     if (from.entries.size() == 0) return true;
     (void)Validated(from);
     (void)Validated(to);
-    if (!from.entries.CopyTo(to.entries)) return false;
-    Faults::ForgetTransferred(from.entries);
-    return true;
+    return Faults::TransferEntries(from.entries, to.entries);
   }
 
   void RandInit() {

@@ -131,6 +131,13 @@ bool EntriesTable::CopyTo(EntriesTable& to) {
   return true;
 }
 
+bool EntriesTable::TransferTo(EntriesTable& to) {
+  if (size_ == 0) return true;
+  if (!CopyTo(to)) return false;
+  ForgetMoved();
+  return true;
+}
+
 void EntriesTable::ForgetMoved() {
   // The stashes moved with the entries: forget them here without freeing.
   size_ = young_ = evict_ = active_ = 0;

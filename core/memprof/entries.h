@@ -168,18 +168,12 @@ class EntriesTable {
   // runners. `from` is left empty. `to` grows if needed but never shrinks here (so a
   // table pre-sized for several transfers keeps its room). False (nothing moved) when
   // `to` could not grow.
-  bool TransferTo(EntriesTable& to) {
-    if (size_ == 0) return true;
-    if (!CopyTo(to)) return false;
-    ForgetMoved();
-    return true;
-  }
-  // TransferTo in its two steps, so that a fault policy (faults.h) can replace the
-  // second. CopyTo appends this table's entries to `to` (the deletions and runner fixes
-  // above included); they then belong to `to`, so ForgetMoved must follow: it empties
-  // this table without freeing their stashes.
+  bool TransferTo(EntriesTable& to);
+  // TransferTo's first step, for fault policies (core/memprof/mutants.h) that replace
+  // the second: appends this table's entries to `to` (the deletions and runner fixes
+  // above included) and leaves them here too. They belong to `to`: this table must not
+  // run, free or delete them.
   bool CopyTo(EntriesTable& to);
-  void ForgetMoved();
 
   // Frees everything.
   void Clear();
@@ -190,6 +184,8 @@ class EntriesTable {
 
  private:
   void Reallocate(std::size_t new_capacity);
+  // TransferTo's second step: empties this table without freeing the stashes that moved.
+  void ForgetMoved();
 
   // Entries [0, size_) are in use; each entry's `runner`, when set, points back at it
   // (table and index) and its entry is not deleted.

@@ -5,7 +5,6 @@
 // ring::CorrectProtocol.
 #pragma once
 
-#include <cstddef>
 #include <functional>
 
 #include "core/memprof/api.h"
@@ -16,9 +15,9 @@
 namespace mpo::memprof {
 
 struct NoFaults {
-  // entries_transfer, last step: the source table forgets the entries that its
-  // destination now owns (EntriesTable::CopyTo).
-  static void ForgetTransferred(EntriesTable& from) { from.ForgetMoved(); }
+  // entries_transfer: moves every entry of `from` to `to`; false (nothing moved) when
+  // `to` cannot grow.
+  static bool TransferEntries(EntriesTable& from, EntriesTable& to) { return from.TransferTo(to); }
 
   // After a major GC: is a tracked major block still alive?
   static bool SurvivesMajorGc(const std::function<bool(BlockAddr)>& alive, BlockAddr block) {

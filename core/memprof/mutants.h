@@ -23,8 +23,10 @@ namespace mpo::memprof {
 // their promote and dealloc callbacks run twice.
 struct TransferKeepsSource : NoFaults {
   static constexpr std::string_view kName = "transfer_keeps_source";
-  static void ForgetTransferred(EntriesTable& from) {
+  static bool TransferEntries(EntriesTable& from, EntriesTable& to) {
+    if (!from.CopyTo(to)) return false;
     for (std::size_t i = 0; i < from.size(); ++i) from.at(i).runner = nullptr;
+    return true;
   }
 };
 
