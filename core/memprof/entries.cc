@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/memprof/mutant.h"
-
 namespace mpo::memprof {
 
 void EntriesTable::Reallocate(std::size_t new_capacity) {
@@ -109,7 +107,7 @@ void EntriesTable::ClearInactive() {
   Evict();
 }
 
-bool EntriesTable::TransferTo(EntriesTable& to) {
+bool EntriesTable::CopyTo(EntriesTable& to) {
   if (size_ == 0) return true;
   // Grow `to` only when it must: unlike OCaml's entries_transfer, never shrink it here.
   // orphans_create pre-sizes the orphan table for the domain's and every thread's
@@ -130,14 +128,20 @@ bool EntriesTable::TransferTo(EntriesTable& to) {
   if (to.young_ == delta) to.young_ = young_ + delta;
   if (to.evict_ == delta) to.evict_ = evict_ + delta;
   if (to.active_ == delta) to.active_ = active_ + delta;
-  if constexpr (kMutant == Mutant::kTransferKeepsSource) {
-    for (std::size_t i = 0; i < size_; ++i) t_[i].runner = nullptr;  // copies stay behind
-    return true;
-  }
+  return true;
+}
+
+bool EntriesTable::TransferTo(EntriesTable& to) {
+  if (size_ == 0) return true;
+  if (!CopyTo(to)) return false;
+  ForgetMoved();
+  return true;
+}
+
+void EntriesTable::ForgetMoved() {
   // The stashes moved with the entries: forget them here without freeing.
   size_ = young_ = evict_ = active_ = 0;
   (void)Ensure(0);
-  return true;
 }
 
 void EntriesTable::Clear() {
@@ -146,25 +150,28 @@ void EntriesTable::Clear() {
   capacity_ = size_ = young_ = evict_ = active_ = 0;
 }
 
-const char* EntriesTable::CheckInvariants() const {
-  if (size_ > capacity_) return "size exceeds capacity";
-  if (young_ > size_) return "young index beyond size";
-  if (evict_ > size_) return "evict index beyond size";
-  if (active_ > size_) return "active index beyond size";
-  if (capacity_ != 0 && capacity_ < min_capacity_) return "capacity below minimum";
+Status EntriesTable::CheckInvariants() const {
+  auto bad = [](const char* what) { return Status(ErrorCode::kInternal, what); };
+  if (size_ > capacity_) return bad("size exceeds capacity");
+  if (young_ > size_) return bad("young index beyond size");
+  if (evict_ > size_) return bad("evict index beyond size");
+  if (active_ > size_) return bad("active index beyond size");
+  if (capacity_ != 0 && capacity_ < min_capacity_) return bad("capacity below minimum");
   for (std::size_t i = 0; i < size_; ++i) {
     const Entry& e = t_[i];
-    if (i < evict_ && e.deleted()) return "deleted entry before evict index";
-    if (e.promoted() && !e.alloc_young()) return "promoted entry not allocated young";
+    if (i < evict_ && e.deleted()) return bad("deleted entry before evict index");
+    if (e.promoted() && !e.alloc_young()) return bad("promoted entry not allocated young");
     if (e.runner != nullptr && (e.runner->table != this || e.runner->index != i)) {
-      return "runner does not point back at its entry";
+      return bad("runner does not point back at its entry");
     }
-    if (e.runner != nullptr && e.deleted()) return "running entry deleted";
-    if (e.offset() && (e.promoted() || e.deallocated())) return "offset entry promoted or dead";
-    if (e.stashed() && e.Called(CallbackKind::kAlloc))
-      return "stash kept after allocation callback";
+    if (e.runner != nullptr && e.deleted()) return bad("running entry deleted");
+    if (e.offset() && (e.promoted() || e.deallocated()))
+      return bad("offset entry promoted or dead");
+    if (e.stashed() && e.Called(CallbackKind::kAlloc)) {
+      return bad("stash kept after allocation callback");
+    }
   }
-  return nullptr;
+  return Status::Ok();
 }
 
 }  // namespace mpo::memprof

@@ -16,6 +16,7 @@
 #include <span>
 #include <vector>
 
+#include "core/base/status.h"
 #include "core/memprof/api.h"
 #include "core/memprof/c_heap.h"
 
@@ -64,13 +65,16 @@ constexpr std::uint32_t CalledBit(CallbackKind kind) {
 }
 }  // namespace entry_bits
 
+// Invariants (EntriesTable::CheckInvariants): promoted implies alloc_young; an offset
+// entry is neither promoted nor deallocated; a stash never outlives the allocation
+// callback; a running entry is not deleted.
 struct Entry {
   BlockAddr block;          // the block, a comballoc offset (kOffset), or kNoBlock
   std::uint64_t user_data;  // the last callback's result, or a stashed Callstack*
   std::uint64_t samples;
   std::uint64_t wosize;  // words, header excluded
   RunningSlot* runner;   // the thread running a callback on this entry, if any
-  std::uint32_t flags;
+  std::uint32_t flags;   // entry_bits
   std::uint32_t spare;
 
   bool Has(std::uint32_t bit) const { return (flags & bit) != 0; }
@@ -165,22 +169,35 @@ class EntriesTable {
   // table pre-sized for several transfers keeps its room). False (nothing moved) when
   // `to` could not grow.
   bool TransferTo(EntriesTable& to);
+  // TransferTo's first step, for fault policies (core/memprof/mutants.h) that replace
+  // the second: appends this table's entries to `to` (the deletions and runner fixes
+  // above included) and leaves them here too. They belong to `to`: this table must not
+  // run, free or delete them.
+  bool CopyTo(EntriesTable& to);
 
   // Frees everything.
   void Clear();
 
-  // Checks the index invariants; returns a description of the first violation, or
-  // nullptr. For tests, fuzzers and property tests.
-  const char* CheckInvariants() const;
+  // Checks the invariants documented on the fields below and on Entry; kInternal
+  // naming the first violation. For tests, fuzzers and property tests.
+  Status CheckInvariants() const;
 
  private:
   void Reallocate(std::size_t new_capacity);
+  // TransferTo's second step: empties this table without freeing the stashes that moved.
+  void ForgetMoved();
 
+  // Entries [0, size_) are in use; each entry's `runner`, when set, points back at it
+  // (table and index) and its entry is not deleted.
   std::unique_ptr<Entry[]> t_;
   std::size_t min_capacity_;
   CHeapGate* gate_;
+  // size_ <= capacity_; an allocated array holds at least min_capacity_ entries.
   std::size_t capacity_ = 0;
   std::size_t size_ = 0;
+  // Hints, each <= size_: no entry before young_ refers to a minor heap (checked by the
+  // simulator, which knows the heaps), none before evict_ is deleted, none before
+  // active_ has a callback to run.
   std::size_t young_ = 0;
   std::size_t evict_ = 0;
   std::size_t active_ = 0;

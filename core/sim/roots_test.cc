@@ -1,14 +1,20 @@
 // Memprof's GC roots (caml_memprof_scan_roots) on the simulated runtime with user data
 // as values: what user data and a profile's tracker name stays alive, is promoted by a
 // minor GC and moved by compaction, for entries in each kind of table (domain, thread,
-// orphan); tracked blocks themselves stay weak. Each test fails on an engine that skips
-// the root it is about (see core/memprof/mutant.h and the *_mutant_caught tests).
+// orphan); tracked blocks themselves stay weak. Each scenario runs on any fault policy
+// (core/memprof/faults.h): on the correct engine it passes, and EachRootMutantIsCaught
+// shows that it fails on the mutants (core/memprof/mutants.h) that skip its root.
+#include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "core/memprof/mutants.h"
 #include "core/sim/sim_runtime.h"
+#include "core/sim/sim_runtime_impl.h"
 
 namespace mpo::sim {
 namespace {
@@ -31,7 +37,8 @@ SimConfig ValueConfig() {
 }
 
 // Which table of `domain` holds an entry whose user data names `block` (none: no entry).
-std::optional<TableKind> RootHolder(SimRuntime& rt, std::uint32_t domain, BlockId block) {
+template <class Rt>
+std::optional<TableKind> RootHolder(Rt& rt, std::uint32_t domain, BlockId block) {
   std::optional<TableKind> holder;
   rt.memprof(domain).ForEachTable([&](const memprof::ProfiledTable<P>& pt, TableKind kind) {
     for (const memprof::Entry& e : pt.entries.entries()) {
@@ -44,9 +51,10 @@ std::optional<TableKind> RootHolder(SimRuntime& rt, std::uint32_t domain, BlockI
 // A tracker whose allocation callback allocates a fresh young block, reachable only from
 // the user data it returns (or raises, the `raise_at`th time); its dealloc callback
 // records the block the user data names then.
+template <class Rt>
 struct ValueTracker {
-  explicit ValueTracker(SimRuntime& runtime) : rt(runtime) {}
-  SimRuntime& rt;
+  explicit ValueTracker(Rt& runtime) : rt(runtime) {}
+  Rt& rt;
   std::uint32_t domain = 0;
   int raise_at = -1;  // which allocation callback raises instead
   int calls = 0;
@@ -71,8 +79,8 @@ struct ValueTracker {
 
 // The held block survives minor and major GCs and compaction, the user data following it
 // each time it moves, while `holder` is the table kind holding it.
-void ExpectRootedThroughCollections(SimRuntime& rt, std::uint32_t domain, BlockId held,
-                                    TableKind holder) {
+template <class Rt>
+void ExpectRootedThroughCollections(Rt& rt, std::uint32_t domain, BlockId held, TableKind holder) {
   ASSERT_EQ(RootHolder(rt, domain, held), holder);
   EXPECT_TRUE(rt.IsAllocated(held));
   rt.MinorGc();
@@ -85,11 +93,12 @@ void ExpectRootedThroughCollections(SimRuntime& rt, std::uint32_t domain, BlockI
   rt.Compact();
   EXPECT_NE(*rt.AddressOf(held), before);
   EXPECT_EQ(RootHolder(rt, domain, held), holder) << "user data not updated by compaction";
-  EXPECT_EQ(rt.CheckInvariants(), nullptr);
+  EXPECT_TRUE(rt.CheckInvariants().ok()) << rt.CheckInvariants().ToString();
 }
 
-TEST(MemprofRootsTest, DomainTableUserDataIsAStrongRoot) {
-  SimRuntime rt(ValueConfig());
+template <class Faults>
+void DomainTableUserDataIsAStrongRoot() {
+  BasicSimRuntime<Faults> rt(ValueConfig());
   ValueTracker vt(rt);
   auto profile = rt.memprof(0).Start(1.0, 1, vt.Make());
   ASSERT_TRUE(profile.ok());
@@ -115,8 +124,9 @@ TEST(MemprofRootsTest, DomainTableUserDataIsAStrongRoot) {
   EXPECT_FALSE(rt.IsAllocated(held));
 }
 
-TEST(MemprofRootsTest, ThreadTableUserDataIsAStrongRoot) {
-  SimRuntime rt(ValueConfig());
+template <class Faults>
+void ThreadTableUserDataIsAStrongRoot() {
+  BasicSimRuntime<Faults> rt(ValueConfig());
   ValueTracker vt(rt);
   vt.raise_at = 1;  // the second allocation callback raises
   ASSERT_TRUE(rt.memprof(0).Start(1.0, 1, vt.Make()).ok());
@@ -130,8 +140,9 @@ TEST(MemprofRootsTest, ThreadTableUserDataIsAStrongRoot) {
   ExpectRootedThroughCollections(rt, 0, vt.made[0], TableKind::kThread);
 }
 
-TEST(MemprofRootsTest, OrphanTableUserDataIsAStrongRoot) {
-  SimRuntime rt(ValueConfig());
+template <class Faults>
+void OrphanTableUserDataIsAStrongRoot() {
+  BasicSimRuntime<Faults> rt(ValueConfig());
   ValueTracker vt(rt);
   ASSERT_TRUE(rt.memprof(0).Start(1.0, 1, vt.Make()).ok());
   ASSERT_TRUE(rt.AllocMajor(0, kTrackedWords).ok());
@@ -146,8 +157,9 @@ TEST(MemprofRootsTest, OrphanTableUserDataIsAStrongRoot) {
   ExpectRootedThroughCollections(rt, 0, vt.made[0], TableKind::kOrphan);
 }
 
-TEST(MemprofRootsTest, GlobalOrphansAreAdoptedAndScanned) {
-  SimRuntime rt(ValueConfig());
+template <class Faults>
+void GlobalOrphansAreAdoptedAndScanned() {
+  BasicSimRuntime<Faults> rt(ValueConfig());
   ValueTracker vt(rt);
   ASSERT_TRUE(rt.memprof(0).Start(1.0, 1, vt.Make()).ok());
   auto child = rt.NewDomain(0);
@@ -173,8 +185,9 @@ TEST(MemprofRootsTest, GlobalOrphansAreAdoptedAndScanned) {
   EXPECT_EQ(vt.dealloc_saw[0], held);
 }
 
-TEST(MemprofRootsTest, TrackerRootsLiveAsLongAsATableUsesTheProfile) {
-  SimRuntime rt(ValueConfig());
+template <class Faults>
+void TrackerRootsLiveAsLongAsATableUsesTheProfile() {
+  BasicSimRuntime<Faults> rt(ValueConfig());
   auto young = rt.AllocSmallFromC(0, 5, /*reachable=*/false);
   ASSERT_TRUE(young.ok());
   const BlockId captured = young.blocks[0];
@@ -203,8 +216,9 @@ TEST(MemprofRootsTest, TrackerRootsLiveAsLongAsATableUsesTheProfile) {
   EXPECT_FALSE(rt.IsAllocated(captured));
 }
 
-TEST(MemprofRootsTest, ImmediatesAndStashedCallstacksAreLeftAlone) {
-  SimRuntime rt(ValueConfig());
+template <class Faults>
+void ImmediatesAndStashedCallstacksAreLeftAlone() {
+  BasicSimRuntime<Faults> rt(ValueConfig());
   std::vector<std::uint64_t> frames;
   std::vector<UserData> deallocs;
   Tracker t;
@@ -233,8 +247,9 @@ TEST(MemprofRootsTest, ImmediatesAndStashedCallstacksAreLeftAlone) {
   EXPECT_EQ(deallocs, std::vector<UserData>{IntValue(-3)});
 }
 
-TEST(MemprofRootsTest, OpaqueUserDataIsNeverInterpreted) {
-  SimRuntime rt;  // user data as plain numbers (tracers' object ids)
+template <class Faults>
+void OpaqueUserDataIsNeverInterpreted() {
+  BasicSimRuntime<Faults> rt;  // user data as plain numbers (tracers' object ids)
   auto young = rt.AllocSmallFromC(0, 5, /*reachable=*/false);
   ASSERT_TRUE(young.ok());
   const UserData looks_like_a_block = rt.ValueOf(young.blocks[0]);
@@ -255,6 +270,68 @@ TEST(MemprofRootsTest, OpaqueUserDataIsNeverInterpreted) {
   rt.MajorGc();
   ASSERT_FALSE(rt.Poll(0));
   EXPECT_EQ(deallocs, std::vector<UserData>{looks_like_a_block});  // unchanged
+}
+
+template <class Faults>
+void RunEveryScenario() {
+  DomainTableUserDataIsAStrongRoot<Faults>();
+  ThreadTableUserDataIsAStrongRoot<Faults>();
+  OrphanTableUserDataIsAStrongRoot<Faults>();
+  GlobalOrphansAreAdoptedAndScanned<Faults>();
+  TrackerRootsLiveAsLongAsATableUsesTheProfile<Faults>();
+  ImmediatesAndStashedCallstacksAreLeftAlone<Faults>();
+  OpaqueUserDataIsNeverInterpreted<Faults>();
+}
+
+TEST(MemprofRootsTest, DomainTableUserDataIsAStrongRoot) {
+  DomainTableUserDataIsAStrongRoot<memprof::NoFaults>();
+}
+TEST(MemprofRootsTest, ThreadTableUserDataIsAStrongRoot) {
+  ThreadTableUserDataIsAStrongRoot<memprof::NoFaults>();
+}
+TEST(MemprofRootsTest, OrphanTableUserDataIsAStrongRoot) {
+  OrphanTableUserDataIsAStrongRoot<memprof::NoFaults>();
+}
+TEST(MemprofRootsTest, GlobalOrphansAreAdoptedAndScanned) {
+  GlobalOrphansAreAdoptedAndScanned<memprof::NoFaults>();
+}
+TEST(MemprofRootsTest, TrackerRootsLiveAsLongAsATableUsesTheProfile) {
+  TrackerRootsLiveAsLongAsATableUsesTheProfile<memprof::NoFaults>();
+}
+TEST(MemprofRootsTest, ImmediatesAndStashedCallstacksAreLeftAlone) {
+  ImmediatesAndStashedCallstacksAreLeftAlone<memprof::NoFaults>();
+}
+TEST(MemprofRootsTest, OpaqueUserDataIsNeverInterpreted) {
+  OpaqueUserDataIsNeverInterpreted<memprof::NoFaults>();
+}
+// Runs every scenario on the mutant `Faults`, intercepting their failures: the mutant is
+// caught when one of them reports `expected`. Prints how.
+template <class Faults>
+void ExpectCaught(const std::string& expected) {
+  testing::TestPartResultArray failures;
+  {
+    testing::ScopedFakeTestPartResultReporter intercept(
+        testing::ScopedFakeTestPartResultReporter::INTERCEPT_ONLY_CURRENT_THREAD, &failures);
+    RunEveryScenario<Faults>();
+  }
+  bool caught = false;
+  for (int i = 0; i < failures.size(); ++i) {
+    const testing::TestPartResult& failure = failures.GetTestPartResult(i);
+    if (std::string(failure.message()).find(expected) == std::string::npos) continue;
+    caught = true;
+    std::cout << "mutant " << Faults::kName << " caught: " << failure.file_name() << ":"
+              << failure.line_number() << ": " << expected << "\n";
+    break;
+  }
+  EXPECT_TRUE(caught) << "mutant " << Faults::kName << " escaped (" << failures.size()
+                      << " other failures); expected: " << expected;
+}
+
+// The mutants that skip a root, and what the scenario about that root reports.
+TEST(MemprofRootsTest, EachRootMutantIsCaught) {
+  ExpectCaught<memprof::SkipUserDataRoots>("a young block named only by user data died");
+  ExpectCaught<memprof::SkipConfigRoots>("a young tracker root was not scanned");
+  ExpectCaught<memprof::YoungUserDataNotNoted>("a young block named only by user data died");
 }
 
 }  // namespace

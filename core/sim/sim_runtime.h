@@ -20,6 +20,9 @@
 // C-heap exhaustion: c_heap().Fail(site, skip, count) makes the engine's allocations
 // at `site` fail deterministically (core/memprof/c_heap.h lists what each one does).
 //
+// The engine's fault policy (core/memprof/faults.h) is a parameter: SimRuntime runs the
+// correct engine; tests run a mutant's with BasicSimRuntime<Mutant> (sim_runtime_impl.h).
+//
 // Threading: single-threaded and deterministic; "domains" are interleaved by the caller.
 // Failure: bad requests (unknown domain, block too large for the minor heap) give typed
 // errors; callback exceptions come back as `raised`.
@@ -36,14 +39,14 @@
 #include "core/base/status.h"
 #include "core/memprof/api.h"
 #include "core/memprof/c_heap.h"
-#include "core/memprof/engine.h"
+#include "core/memprof/domain.h"
+#include "core/memprof/faults.h"
 #include "core/memprof/runtime_hooks.h"
 #include "core/sync/std_platform.h"
 
 namespace mpo::sim {
 
 using memprof::BlockAddr;
-using MemprofDomain = memprof::Domain<sync::StdPlatform>;
 using MemprofEngine = memprof::Engine<sync::StdPlatform>;
 using MemprofThread = memprof::ThreadState<sync::StdPlatform>;
 using BlockId = std::uint64_t;
@@ -96,12 +99,15 @@ struct AllocOutcome {
 // Which blocks survive a collection; default: those not Released.
 using SurvivorPolicy = std::function<bool(BlockId)>;
 
-class SimRuntime {
+template <class Faults = memprof::NoFaults>
+class BasicSimRuntime {
  public:
-  explicit SimRuntime(SimConfig config = {});
-  ~SimRuntime();
-  SimRuntime(const SimRuntime&) = delete;
-  SimRuntime& operator=(const SimRuntime&) = delete;
+  using MemprofDomain = memprof::Domain<sync::StdPlatform, Faults>;
+
+  explicit BasicSimRuntime(SimConfig config = {});
+  ~BasicSimRuntime();
+  BasicSimRuntime(const BasicSimRuntime&) = delete;
+  BasicSimRuntime& operator=(const BasicSimRuntime&) = delete;
 
   // ---- domains and threads ----
   // A new domain inheriting `parent`'s profile (caml_memprof_new_domain).
@@ -171,8 +177,11 @@ class SimRuntime {
   std::uint64_t minor_words(std::uint32_t domain) const;
   std::uint64_t major_words(std::uint32_t domain) const;
 
-  // The engine's invariants over every live domain; nullptr when fine.
-  const char* CheckInvariants() const;
+  // The engine's invariants over every live domain (Domain::CheckInvariants), and what
+  // only the runtime can check: tracked blocks are allocated, nothing before a table's
+  // `young` index refers to a minor heap, user data values name allocated blocks.
+  // kInternal naming the first violation.
+  Status CheckInvariants() const;
 
  private:
   class SimDomain;
@@ -213,5 +222,9 @@ class SimRuntime {
   std::size_t live_blocks_ = 0;
   std::function<void(BlockId)> death_observer_;
 };
+
+// Compiled once, in sim_runtime.cc.
+extern template class BasicSimRuntime<memprof::NoFaults>;
+using SimRuntime = BasicSimRuntime<>;
 
 }  // namespace mpo::sim

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "core/memprof/faults.h"
+
 namespace mpo::memprof::harness {
 
 enum class OpKind : std::uint8_t {
@@ -85,7 +87,12 @@ struct RunReport {
 };
 
 // Runs `ops`, then releases everything, collects, polls every thread of every domain,
-// and checks conservation. Never crashes on any sequence.
+// and checks conservation, on the engine with fault policy `Faults` (the correct one by
+// default; a mutant needs harness_impl.h). Never crashes on the correct engine.
+template <class Faults = NoFaults>
 RunReport Run(std::span<const Op> ops, const RunOptions& options = {});
+
+// Compiled once, in harness.cc.
+extern template RunReport Run<NoFaults>(std::span<const Op> ops, const RunOptions& options);
 
 }  // namespace mpo::memprof::harness

@@ -2,6 +2,9 @@
 // collections, compaction, start/stop/discard, callbacks that keep, drop, raise, stop,
 // restart or discard, threads and domains coming and going) run against the abstract
 // model of harness.h. A failing sequence is shrunk and printed one op per line.
+//
+// The engine is the correct one unless MPO_MEMPROF_FAULTS names a mutant
+// (core/memprof/mutants.h): then the property must fail (stateful_mutants_caught_test).
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -11,7 +14,9 @@
 #include <string>
 #include <string_view>
 
+#include "core/memprof/mutants.h"
 #include "proptests/memprof/harness.h"
+#include "proptests/memprof/harness_impl.h"
 
 namespace mpo::memprof::harness {
 
@@ -62,6 +67,12 @@ rc::Gen<std::vector<Op>> GenOps() {
   });
 }
 
+// The fault policy the property runs on: MPO_MEMPROF_FAULTS, or the correct engine.
+std::string_view FaultsName() {
+  const char* name = std::getenv("MPO_MEMPROF_FAULTS");
+  return name != nullptr && *name != '\0' ? name : kNoFaultsName;
+}
+
 std::string Describe(const RunReport& r) {
   std::ostringstream os;
   for (const auto& v : r.violations) os << v << "\n";
@@ -71,7 +82,10 @@ std::string Describe(const RunReport& r) {
 RC_GTEST_PROP(MemprofStateful, ModelHoldsForAnySequence, ()) {
   (void)kParamsSet;
   const std::vector<Op> ops = *GenOps();
-  const RunReport report = harness::Run(ops);
+  RunReport report;
+  const bool known =
+      WithFaultsNamed(FaultsName(), [&]<class Faults>() { report = harness::Run<Faults>(ops); });
+  RC_ASSERT(known);  // MPO_MEMPROF_FAULTS names no fault policy
   RC_CLASSIFY(report.tracks > 0, "tracked something");
   if (!report.violations.empty()) {
     RC_LOG() << "ops:\n";

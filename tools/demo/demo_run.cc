@@ -594,8 +594,8 @@ Result<DemoReport> Demo::Run() {
   CheckTrace(x, r, failures_);
   CheckRing(ring_path_, ring_->written(), r, failures_);
   CheckSamples(r);
-  if (const char* broken = rt_->CheckInvariants()) {
-    failures_.push_back(std::string("engine invariants: ") + broken);
+  if (Status broken = rt_->CheckInvariants(); !broken.ok()) {
+    failures_.push_back("engine invariants: " + broken.message());
   }
   r.failures = std::move(failures_);
   return r;
