@@ -101,39 +101,41 @@ void ChromeTraceWriter::Add(const DecodedEvent& e) {
 
 void ChromeTraceWriter::Finish() { write_(kDocumentClose); }
 
-StreamStats ComputeStats(const std::vector<DecodedEvent>& events) {
-  StreamStats s;
-  // Open phases per ring, innermost last.
-  std::map<std::uint32_t, std::vector<const DecodedEvent*>> open;
-  for (const DecodedEvent& e : events) {
-    RingStats& r = s.rings[e.ring];
-    ++r.events_by_kind[KindName(e.kind)];
-    if (e.kind == Kind::kLostEvents) {
-      r.lost_words += static_cast<std::uint64_t>(e.value);
-      open[e.ring].clear();  // what was open may have ended in the lost part
-    } else if (e.kind == Kind::kBegin) {
-      open[e.ring].push_back(&e);
-    } else if (e.kind == Kind::kEnd) {
-      auto& stack = open[e.ring];
-      // Match the innermost open begin of the same phase.
-      auto it = stack.end();
-      while (it != stack.begin()) {
-        --it;
-        if ((*it)->id == e.id) break;
-      }
-      if (stack.empty() || (*it)->id != e.id) {
-        ++r.unmatched_ends;
-        continue;
-      }
-      const std::uint64_t d = e.ts >= (*it)->ts ? e.ts - (*it)->ts : 0;
-      PhaseStats& p = s.phases[e.name];
-      ++p.count;
-      p.total_ns += d;
-      if (d > p.max_ns) p.max_ns = d;
-      stack.erase(it, stack.end());
+void StatsAccumulator::Add(const DecodedEvent& e) {
+  RingStats& r = s_.rings[e.ring];
+  ++r.events_by_kind[KindName(e.kind)];
+  if (e.kind == Kind::kLostEvents) {
+    r.lost_words += static_cast<std::uint64_t>(e.value);
+    open_[e.ring].clear();  // what was open may have ended in the lost part
+  } else if (e.kind == Kind::kBegin) {
+    auto& stack = open_[e.ring];
+    if (stack.size() == kMaxOpenPhases) stack.erase(stack.begin());
+    stack.push_back({e.id, e.ts});
+  } else if (e.kind == Kind::kEnd) {
+    auto& stack = open_[e.ring];
+    // Match the innermost open begin of the same phase.
+    auto it = stack.end();
+    while (it != stack.begin()) {
+      --it;
+      if (it->id == e.id) break;
     }
+    if (stack.empty() || it->id != e.id) {
+      ++r.unmatched_ends;
+      return;
+    }
+    const std::uint64_t d = e.ts >= it->ts ? e.ts - it->ts : 0;
+    PhaseStats& p = s_.phases[e.name];
+    ++p.count;
+    p.total_ns += d;
+    if (d > p.max_ns) p.max_ns = d;
+    stack.erase(it, stack.end());
   }
-  return s;
+}
+
+StreamStats ComputeStats(const std::vector<DecodedEvent>& events) {
+  StatsAccumulator a;
+  for (const DecodedEvent& e : events) a.Add(e);
+  return a.stats();
 }
 
 std::string FormatStats(const StreamStats& s) {

@@ -71,6 +71,25 @@ struct StreamStats {
   std::map<std::uint32_t, RingStats> rings;
 };
 
+// Statistics of a stream, event by event: memory depends on the number of rings and
+// phase names, not on the number of events. At most kMaxOpenPhases begins per ring are
+// kept open (real nesting is a few deep); beyond that the oldest is forgotten and its
+// end counts as unmatched, so hostile input cannot make matching quadratic.
+class StatsAccumulator {
+ public:
+  static constexpr std::size_t kMaxOpenPhases = 64;
+  void Add(const DecodedEvent& e);
+  const StreamStats& stats() const { return s_; }
+
+ private:
+  struct Open {
+    unsigned id;
+    std::uint64_t ts;
+  };
+  StreamStats s_;
+  std::map<std::uint32_t, std::vector<Open>> open_;  // per ring, innermost last
+};
+
 StreamStats ComputeStats(const std::vector<DecodedEvent>& events);
 std::string FormatStats(const StreamStats& s);
 nlohmann::json StatsJson(const StreamStats& s);

@@ -42,6 +42,20 @@ TEST(Stats, NestedPhasesAndLostEvents) {
   EXPECT_NE(FormatStats(s).find("domain 1: 3 events, 12 lost words"), std::string::npos);
 }
 
+TEST(Stats, HostileNestingStaysLinear) {
+  // 200,000 open begins, then 200,000 ends that match none: each end used to scan every
+  // open begin (4e10 steps); the open stack is now capped.
+  constexpr unsigned kN = 200000;
+  std::vector<DecodedEvent> events;
+  for (unsigned i = 0; i < kN; ++i) events.push_back(Ev(Kind::kBegin, 0, i, 1, "x"));
+  for (unsigned i = 0; i < kN; ++i) events.push_back(Ev(Kind::kEnd, 0, kN + i, 2, "y"));
+  events.push_back(Ev(Kind::kEnd, 0, 3 * kN, 1, "x"));
+  const StreamStats s = ComputeStats(events);
+  EXPECT_EQ(s.rings.at(0).unmatched_ends, kN);
+  EXPECT_EQ(s.phases.at("x").count, 1u);
+  EXPECT_EQ(s.phases.at("x").max_ns, 2 * kN + 1);  // the newest begin matched
+}
+
 TEST(Chrome, SpansCountersAndInstants) {
   std::vector<DecodedEvent> events = {
       Ev(Kind::kLifecycle, 0, 1000, 0, "ring_start", 42),
