@@ -285,10 +285,12 @@ Result<std::uint64_t> Cursor::ReadPoll(EventCallbacks& callbacks, std::uint64_t 
   if (!s.gate.TryEnter()) {
     return Status(ErrorCode::kBusy, "E_CURSOR_POLL_BUSY: poll called concurrently or re-entrantly");
   }
-  // A file that shrank since the last poll: report it before touching a vanished page.
-  if (Status intact = s.file.CheckIntact(); !intact.ok()) {
+  // Once a read has hit a vanished page the mapping holds zeros there: stay failed.
+  // (No fstat per poll: it would cost a system call per poll, and the guard already
+  // catches every read that a shrink affects.)
+  if (s.file.faulted()) {
     s.gate.Leave();
-    return intact;
+    return s.file.CheckIntact();
   }
   const MetadataHeader& m = s.meta;
   auto* bytes = reinterpret_cast<std::byte*>(s.base);

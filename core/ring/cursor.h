@@ -15,10 +15,10 @@
 // Threading: one poll at a time per cursor; a concurrent or re-entrant ReadPoll (from
 // a callback) is refused with kBusy. Close must not race with ReadPoll. Different
 // cursors are independent. A file that another process truncates while it is mapped
-// is kTruncated (E_CORRUPT_STREAM, field: the path), checked with fstat at each poll
-// and, for a truncation during a poll, by the mapping's fault guard (fault_guard.h):
-// OCaml's consumer dies of SIGBUS there. No event read from a vanished page is
-// delivered.
+// is kTruncated (E_CORRUPT_STREAM, field: the path) as soon as a poll reads a page
+// the file no longer has, caught by the mapping's fault guard (fault_guard.h): OCaml's
+// consumer dies of SIGBUS there. No event read from a vanished page is delivered, and
+// every later poll fails the same way.
 #pragma once
 
 #include <cstddef>

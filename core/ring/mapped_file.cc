@@ -19,9 +19,9 @@ Status IoError(const std::string& call, const std::string& path) {
 }
 
 Status Shrunk(const std::string& path, std::uint64_t now, std::uint64_t mapped) {
-  return Status(ErrorCode::kTruncated, "E_CORRUPT_STREAM: the file shrank to " +
-                                           std::to_string(now) + " bytes while mapped (" +
-                                           std::to_string(mapped) + " bytes when opened)")
+  return Status(ErrorCode::kTruncated, "E_CORRUPT_STREAM: the file shrank while mapped (" +
+                                           std::to_string(mapped) + " bytes when opened, " +
+                                           std::to_string(now) + " now)")
       .WithField(path);
 }
 

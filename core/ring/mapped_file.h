@@ -41,7 +41,8 @@ class MappedFile {
   bool mapped() const { return data_ != nullptr; }
 
   // For a read-only mapping: kTruncated (field: the path) if the file is now shorter
-  // than the mapping or a read has already hit a vanished page. One fstat.
+  // than the mapping or a read has already hit a vanished page. One fstat: the cursor
+  // calls it at open and after a fault, not at every poll.
   Status CheckIntact() const;
   // A read of the mapping has hit a vanished page (no system call).
   bool faulted() const { return guard_.faulted(); }
