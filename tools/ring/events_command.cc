@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
-#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -21,6 +20,7 @@
 #include "core/ring/event_names.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
+#include "tools/ring/pid_arg.h"
 #include "tools/ring/event_collector.h"
 #include "tools/ring/trace_views.h"
 
@@ -43,25 +43,6 @@ struct Source {
   std::string path;
   std::int64_t pid = -1;  // -1 when given a file
 };
-
-// A process id: decimal digits only, in [1, the largest pid_t]. 0 and negative values
-// name process groups for kill(), and larger values would be truncated by the cast.
-Result<std::int64_t> ParsePid(const std::string& text) {
-  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<pid_t>::max());
-  std::uint64_t v = 0;
-  bool ok = !text.empty() && text.size() <= 19;
-  for (const char c : text) {
-    if (c < '0' || c > '9') ok = false;
-    if (ok) v = v * 10 + static_cast<std::uint64_t>(c - '0');
-  }
-  if (!ok || v == 0 || v > kMax) {
-    return Status(
-               ErrorCode::kInvalidArgument,
-               "not a process id: '" + text + "' (an integer in [1, " + std::to_string(kMax) + "])")
-        .WithField("PID");
-  }
-  return static_cast<std::int64_t>(v);
-}
 
 Result<Source> ParseSource(const std::vector<std::string>& args) {
   if (args.size() == 1) return Source{args[0], -1};
