@@ -1,7 +1,6 @@
 #include "tools/ring/events_command.h"
 
 #include <signal.h>
-#include <sys/types.h>
 
 #include <cerrno>
 #include <chrono>
@@ -20,8 +19,8 @@
 #include "core/ring/event_names.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
-#include "tools/ring/pid_arg.h"
 #include "tools/ring/event_collector.h"
+#include "tools/ring/pid_arg.h"
 #include "tools/ring/trace_views.h"
 
 namespace mpo::tools {
