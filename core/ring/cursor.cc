@@ -139,8 +139,9 @@ namespace {
 // Turns ring messages into typed callbacks for one domain.
 class Decoder {
  public:
-  Decoder(EventCallbacks& cb, std::uint32_t ring, const std::byte* names, std::uint64_t names_limit)
-      : cb_(cb), ring_(ring), names_(names), names_limit_(names_limit) {}
+  Decoder(EventCallbacks& cb, std::uint32_t ring, const std::byte* names, std::uint64_t names_limit,
+          const MappedFile& file)
+      : cb_(cb), ring_(ring), names_(names), names_limit_(names_limit), file_(file) {}
 
   bool Lost(std::uint64_t words) { return cb_.LostEvents(ring_, words); }
 
@@ -150,6 +151,8 @@ class Decoder {
     const unsigned id = header::Id(h);
     bool go = true;
     if (!header::IsUser(h)) {
+      // Words copied from a vanished page read as zeros: never deliver them.
+      if (file_.faulted()) return Corrupt("the file shrank");
       switch (static_cast<RuntimeType>(header::Type(h))) {
         case RuntimeType::kBegin: go = cb_.RuntimeBegin(ring_, ts, id); break;
         case RuntimeType::kExit: go = cb_.RuntimeEnd(ring_, ts, id); break;
@@ -174,6 +177,7 @@ class Decoder {
       const char* slot = reinterpret_cast<const char*>(names_ + id * kUserEventNameBytes);
       std::memcpy(name_, slot, kUserEventNameBytes);
       const std::string_view name(name_, ::strnlen(name_, kUserEventNameBytes));
+      if (file_.faulted()) return Corrupt("the file shrank");
       switch (static_cast<UserType>(header::Type(h))) {
         case UserType::kUnit: go = cb_.UserUnit(ring_, ts, id, name); break;
         case UserType::kInt:
@@ -204,6 +208,7 @@ class Decoder {
   std::uint32_t ring_;
   const std::byte* names_;
   std::uint64_t names_limit_;  // bytes from the first slot to the end of the file
+  const MappedFile& file_;     // unmapped when reading bytes (never faults)
   char name_[kUserEventNameBytes];
   std::string why_;
 };
@@ -220,6 +225,7 @@ Result<Cursor> Cursor::Build(std::unique_ptr<State> s, CursorOptions o) {
     return ValidateMetadata(MetadataHeader{}, s->size);
   }
   std::memcpy(&s->meta, s->base, sizeof(MetadataHeader));
+  MPO_RETURN_IF_ERROR(s->file.CheckIntact());
   MPO_RETURN_IF_ERROR(ValidateMetadata(s->meta, s->size));
   s->positions.assign(s->meta.max_domains, 0);
   s->options = o;
@@ -279,6 +285,13 @@ Result<std::uint64_t> Cursor::ReadPoll(EventCallbacks& callbacks, std::uint64_t 
   if (!s.gate.TryEnter()) {
     return Status(ErrorCode::kBusy, "E_CURSOR_POLL_BUSY: poll called concurrently or re-entrantly");
   }
+  // Once a read has hit a vanished page the mapping holds zeros there: stay failed.
+  // (No fstat per poll: it would cost a system call per poll, and the guard already
+  // catches every read that a shrink affects.)
+  if (s.file.faulted()) {
+    s.gate.Leave();
+    return s.file.CheckIntact();
+  }
   const MetadataHeader& m = s.meta;
   auto* bytes = reinterpret_cast<std::byte*>(s.base);
   const std::byte* names = bytes + m.custom_events_offset;
@@ -293,7 +306,7 @@ Result<std::uint64_t> Cursor::ReadPoll(EventCallbacks& callbacks, std::uint64_t 
         reinterpret_cast<std::uint64_t*>(bytes + m.headers_offset + d * m.ring_header_size_bytes);
     auto* data = reinterpret_cast<std::uint64_t*>(bytes + m.data_offset + d * m.ring_size_bytes);
     MappedRing ring(header, data, m.ring_size_elements);
-    Decoder decoder(callbacks, static_cast<std::uint32_t>(d), names, names_limit);
+    Decoder decoder(callbacks, static_cast<std::uint32_t>(d), names, names_limit, s.file);
     const ReadResult r = ReadRing<sync::StdPlatform>(
         ring, &s.positions[d], decoder, max_events == 0 ? 0 : max_events - total,
         ReadBuffer{s.buffer, s.options.batch_messages});
@@ -311,6 +324,8 @@ Result<std::uint64_t> Cursor::ReadPoll(EventCallbacks& callbacks, std::uint64_t 
     }
     if (r.status != ReadStatus::kDrained) break;
   }
+  // A read that hit a vanished page saw zeros: whatever it concluded, the file shrank.
+  if (s.file.faulted()) status = s.file.CheckIntact();
   s.gate.Leave();
   if (!status.ok()) return status;
   return total;

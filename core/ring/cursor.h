@@ -14,8 +14,11 @@
 //
 // Threading: one poll at a time per cursor; a concurrent or re-entrant ReadPoll (from
 // a callback) is refused with kBusy. Close must not race with ReadPoll. Different
-// cursors are independent. As with OCaml's consumer, a file that another process
-// truncates while it is mapped faults (SIGBUS); producers never shrink their file.
+// cursors are independent. A file that another process truncates while it is mapped
+// is kTruncated (E_CORRUPT_STREAM, field: the path) as soon as a poll reads a page
+// the file no longer has, caught by the mapping's fault guard (fault_guard.h): OCaml's
+// consumer dies of SIGBUS there. No event read from a vanished page is delivered, and
+// every later poll fails the same way.
 #pragma once
 
 #include <cstddef>

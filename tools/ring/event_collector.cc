@@ -17,12 +17,12 @@ DecodedEvent& EventCollector::Add(Kind k, std::uint32_t ring, std::uint64_t ts, 
 
 bool EventCollector::RuntimeBegin(std::uint32_t ring, std::uint64_t ts, unsigned phase) {
   Add(Kind::kBegin, ring, ts, phase).name = ring::PhaseName(version_, phase).value_or("unknown");
-  return true;
+  return Deliver();
 }
 
 bool EventCollector::RuntimeEnd(std::uint32_t ring, std::uint64_t ts, unsigned phase) {
   Add(Kind::kEnd, ring, ts, phase).name = ring::PhaseName(version_, phase).value_or("unknown");
-  return true;
+  return Deliver();
 }
 
 bool EventCollector::RuntimeCounter(std::uint32_t ring, std::uint64_t ts, unsigned counter,
@@ -30,14 +30,14 @@ bool EventCollector::RuntimeCounter(std::uint32_t ring, std::uint64_t ts, unsign
   DecodedEvent& e = Add(Kind::kCounter, ring, ts, counter);
   e.name = ring::CounterName(version_, counter).value_or("unknown");
   e.value = ring::OcamlIntOfPayload(value);
-  return true;
+  return Deliver();
 }
 
 bool EventCollector::Alloc(std::uint32_t ring, std::uint64_t ts, std::span<const std::uint64_t> b) {
   DecodedEvent& e = Add(Kind::kAlloc, ring, ts, 0);
   e.name = "alloc";
   for (std::uint64_t w : b) e.buckets.push_back(ring::OcamlIntOfPayload(w));
-  return true;
+  return Deliver();
 }
 
 bool EventCollector::LifecycleEvent(std::uint32_t ring, std::uint64_t ts, unsigned kind,
@@ -45,20 +45,20 @@ bool EventCollector::LifecycleEvent(std::uint32_t ring, std::uint64_t ts, unsign
   DecodedEvent& e = Add(Kind::kLifecycle, ring, ts, kind);
   e.name = ring::LifecycleName(kind).value_or("unknown");
   e.value = data;
-  return true;
+  return Deliver();
 }
 
 bool EventCollector::LostEvents(std::uint32_t ring, std::uint64_t words) {
   DecodedEvent& e = Add(Kind::kLostEvents, ring, 0, 0);
   e.name = "lost_events";
   e.value = static_cast<std::int64_t>(words);
-  return true;
+  return Deliver();
 }
 
 bool EventCollector::UserUnit(std::uint32_t ring, std::uint64_t ts, unsigned id,
                               std::string_view name) {
   Add(Kind::kUserUnit, ring, ts, id).name = name;
-  return true;
+  return Deliver();
 }
 
 bool EventCollector::UserInt(std::uint32_t ring, std::uint64_t ts, unsigned id,
@@ -66,13 +66,13 @@ bool EventCollector::UserInt(std::uint32_t ring, std::uint64_t ts, unsigned id,
   DecodedEvent& e = Add(Kind::kUserInt, ring, ts, id);
   e.name = name;
   e.value = ring::OcamlIntOfPayload(value);
-  return true;
+  return Deliver();
 }
 
 bool EventCollector::UserSpan(std::uint32_t ring, std::uint64_t ts, unsigned id,
                               std::string_view name, bool begin) {
   Add(begin ? Kind::kUserSpanBegin : Kind::kUserSpanEnd, ring, ts, id).name = name;
-  return true;
+  return Deliver();
 }
 
 bool EventCollector::UserCustom(std::uint32_t ring, std::uint64_t ts, unsigned id,
@@ -85,6 +85,13 @@ bool EventCollector::UserCustom(std::uint32_t ring, std::uint64_t ts, unsigned i
   DecodedEvent& e = Add(Kind::kUserCustom, ring, ts, id);
   e.name = name;
   e.payload = *bytes;
+  return Deliver();
+}
+
+bool EventCollector::Deliver() {
+  if (!on_event_) return true;
+  for (const DecodedEvent& e : events_) on_event_(e);
+  events_.clear();
   return true;
 }
 

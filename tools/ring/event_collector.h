@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -39,6 +40,10 @@ struct DecodedEvent {
 class EventCollector : public ring::EventCallbacks {
  public:
   explicit EventCollector(ring::OcamlVersion version) : version_(version) {}
+  // Streaming: each event goes to `on_event` as soon as it is decoded instead of being
+  // kept, so memory does not grow with the number of events.
+  EventCollector(ring::OcamlVersion version, std::function<void(const DecodedEvent&)> on_event)
+      : version_(version), on_event_(std::move(on_event)) {}
   std::vector<DecodedEvent>& events() { return events_; }
   // The first malformed custom payload, if any (the event is then skipped).
   const Status& error() const { return error_; }
@@ -61,7 +66,9 @@ class EventCollector : public ring::EventCallbacks {
 
  private:
   DecodedEvent& Add(DecodedEvent::Kind k, std::uint32_t ring, std::uint64_t ts, unsigned id);
+  bool Deliver();
   ring::OcamlVersion version_;
+  std::function<void(const DecodedEvent&)> on_event_;
   std::vector<DecodedEvent> events_;
   Status error_;
 };

@@ -7,6 +7,10 @@ bin="$1"
 writer="$2"
 tags=(--tag oracle.unit=Ev_unit --tag oracle.int=Ev_int --tag oracle.span=Ev_span
       --tag oracle.string=Ev_str --tag oracle.second_unit=Ev_unit2)
+# The Chrome JSON of each ring, byte for byte, as written before `events chrome` streamed.
+declare -A chrome_sha=(
+  [single]=b98febd8f74749ee802c4a6ce670c3394df919bd5caa89228fb446bb4442cef0
+  [user]=d8792b7f508071a655cca7ec4b06e18e0d3991f09fd86292a27289ac905d4aea)
 for c in single:3995 user:4131; do
   name=${c%%:*}; pid=${c##*:}
   mkdir -p "$tmp/$name"
@@ -20,6 +24,7 @@ for c in single:3995 user:4131; do
   [ "$(wc -l < "$out")" = "$want" ] || fail "json line count"
   python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$out" || fail "json parse"
   check "chrome $name" 0 "$bin" events chrome "$tmp/$name/$pid.events" "$tmp/$name.json"
+  [ "$(sha256sum < "$tmp/$name.json" | cut -d' ' -f1)" = "${chrome_sha[$name]}" ] || fail "chrome $name bytes changed"
   python3 - "$tmp/$name.json" "$pid" <<'PY' || fail "chrome $name"
 import json, sys
 t = json.load(open(sys.argv[1]))
@@ -40,7 +45,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["phases"][
 check "dump --ocaml-version 5.2" 0 "$bin" events dump "$tmp/single/3995.events" --ocaml-version 5.2
 grep -q 'begin minor_local_roots #11' "$out" || fail "5.2 names"
 check "unknown version" 2 "$bin" events dump "$tmp/single/3995.events" --ocaml-version 4.14
-check "missing file" 1 "$bin" events dump "$tmp" 1
+check "missing file" 2 "$bin" events dump "$tmp" 1
 grep -q 'E_OPEN_FAILURE' "$err" || fail "missing file message"
 head -c 64 "$tmp/single/3995.events" > "$tmp/short.events"
 check "truncated file" 1 "$bin" events dump "$tmp/short.events"

@@ -5,17 +5,22 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "core/io/input_file.h"
+#include "core/io/output_file.h"
 #include "core/ring/cursor.h"
 #include "core/ring/dump_format.h"
 #include "core/ring/event_names.h"
 #include "tools/exit_code.h"
+#include "tools/numeric_options.h"
 #include "tools/ring/event_collector.h"
+#include "tools/ring/pid_arg.h"
 #include "tools/ring/trace_views.h"
 
 namespace mpo::tools {
@@ -41,12 +46,9 @@ struct Source {
 Result<Source> ParseSource(const std::vector<std::string>& args) {
   if (args.size() == 1) return Source{args[0], -1};
   if (args.size() == 2) {
-    char* end = nullptr;
-    errno = 0;
-    const long long pid = std::strtoll(args[1].c_str(), &end, 10);
-    if (errno != 0 || end == args[1].c_str() || *end != '\0' || pid < 0) {
-      return Status(ErrorCode::kInvalidArgument, "not a process id: " + args[1]).WithField("PID");
-    }
+    auto parsed = ParsePid(args[1]);
+    if (!parsed.ok()) return parsed.status();
+    const std::int64_t pid = *parsed;
     return Source{
         (args[0].empty() ? std::string(".") : args[0]) + "/" + std::to_string(pid) + ".events",
         pid};
@@ -75,6 +77,25 @@ Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::stri
   return m;
 }
 
+// A ring file input: a missing file is a usage/I/O error (exit 2) like every other
+// missing input, whatever code the cursor mirrors from OCaml (E_OPEN_FAILURE).
+Result<ring::Cursor> OpenRing(const std::string& path, std::size_t batch) {
+  auto c = ring::Cursor::OpenFile(path, ring::CursorOptions{batch});
+  if (!c.ok() && c.status().code() == ErrorCode::kNotFound) {
+    Status s(ErrorCode::kIo, c.status().message());
+    return std::move(s.WithField(c.status().field()));
+  }
+  return c;
+}
+
+// kIo naming stdout once a write to it has failed (a full disk, a closed pipe).
+Status StdoutStatus() {
+  if (std::ferror(stdout) || std::fflush(stdout) != 0) {
+    return Status(ErrorCode::kIo, "write failed").WithField("stdout");
+  }
+  return Status::Ok();
+}
+
 // Polls until a poll delivers nothing (a file no process writes any more).
 Result<std::pair<std::uint64_t, std::uint64_t>> Drain(ring::Cursor& c, ring::EventCallbacks& cb,
                                                       const std::function<void()>& after_poll) {
@@ -96,17 +117,15 @@ void RunDump(const EventsOptions& o) {
   if (!src.ok()) return ReportError("events dump", src.status());
   if (!version.ok()) return ReportError("events dump", version.status());
   if (!tags.ok()) return ReportError("events dump", tags.status());
-  auto cursor = ring::Cursor::OpenFile(src->path, ring::CursorOptions{o.batch});
+  auto cursor = OpenRing(src->path, o.batch);
   if (!cursor.ok()) return ReportError("events dump " + src->path, cursor.status());
   if (o.json) {
-    EventCollector collector(*version);
-    auto r = Drain(*cursor, collector, [&] {
-      for (const DecodedEvent& e : collector.events())
-        std::printf("%s\n", DumpJson(ToJson(e)).c_str());
-      collector.events().clear();
-    });
+    EventCollector collector(
+        *version, [](const DecodedEvent& e) { std::printf("%s\n", DumpJson(ToJson(e)).c_str()); });
+    auto r = Drain(*cursor, collector, [] {});
     if (!r.ok()) return ReportError("events dump " + src->path, r.status());
     if (!collector.error().ok()) return ReportError("events dump " + src->path, collector.error());
+    if (Status w = StdoutStatus(); !w.ok()) ReportError("events dump", w);
     return;
   }
   ring::GoldenLineWriter writer(*version, *tags);
@@ -115,7 +134,8 @@ void RunDump(const EventsOptions& o) {
   std::printf("# read_poll calls=%llu total_events=%llu\n",
               static_cast<unsigned long long>(r->first),
               static_cast<unsigned long long>(r->second));
-  if (!writer.error().ok()) ReportError("events dump " + src->path, writer.error());
+  if (!writer.error().ok()) return ReportError("events dump " + src->path, writer.error());
+  if (Status w = StdoutStatus(); !w.ok()) ReportError("events dump", w);
 }
 
 bool ProcessAlive(std::int64_t pid) {
@@ -134,75 +154,104 @@ void RunTail(const EventsOptions& o) {
                        Status(ErrorCode::kInvalidArgument, "tail follows a process: give DIR PID")
                            .WithField("arguments"));
   }
-  auto cursor = ring::Cursor::OpenFile(src->path, ring::CursorOptions{o.batch});
+  auto cursor = OpenRing(src->path, o.batch);
   if (!cursor.ok()) return ReportError("events tail " + src->path, cursor.status());
   ring::GoldenLineWriter writer(*version, *tags);
   const auto start = std::chrono::steady_clock::now();
+  // Every way out says why on stderr; stdout carries only events.
   while (true) {
     // Decide before polling, so that the last poll sees everything the process wrote.
     const bool alive = ProcessAlive(src->pid);
+    Status out;
     auto r = Drain(*cursor, writer, [&] {
       std::fputs(writer.TakeText().c_str(), stdout);
-      std::fflush(stdout);
+      if (out.ok()) out = StdoutStatus();
     });
     if (!r.ok()) return ReportError("events tail " + src->path, r.status());
-    if (!alive) return;
+    if (!out.ok()) return ReportError("events tail", out);
+    if (!alive) {
+      std::fprintf(stderr, "memprof-oracle: events tail: process %lld has exited\n",
+                   static_cast<long long>(src->pid));
+      return;
+    }
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (o.max_seconds > 0 && elapsed >= o.max_seconds) return;
+    if (o.max_seconds > 0 && elapsed >= o.max_seconds) {
+      std::fprintf(stderr,
+                   "memprof-oracle: events tail: stopped after --max-seconds %g; process %lld "
+                   "is still running\n",
+                   o.max_seconds, static_cast<long long>(src->pid));
+      return;
+    }
     std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(o.interval_ms));
   }
 }
 
-Result<std::vector<DecodedEvent>> Collect(const EventsOptions& o, const std::string& context,
-                                          std::int64_t* pid) {
+// Statistics of a whole ring, streamed: no event is kept.
+Result<StreamStats> Stats(const EventsOptions& o) {
   auto src = ParseSource(o.source);
   if (!src.ok()) return src.status();
   auto version = ParseVersion(o.version);
   if (!version.ok()) return version.status();
-  auto cursor = ring::Cursor::OpenFile(src->path, ring::CursorOptions{o.batch});
+  auto cursor = OpenRing(src->path, o.batch);
   if (!cursor.ok()) return cursor.status();
-  EventCollector collector(*version);
+  StatsAccumulator stats;
+  EventCollector collector(*version, [&](const DecodedEvent& e) { stats.Add(e); });
   auto r = Drain(*cursor, collector, [] {});
   if (!r.ok()) return r.status();
   if (!collector.error().ok()) return collector.error();
-  if (pid != nullptr) *pid = src->pid >= 0 ? src->pid : 1;
-  (void)context;
-  return std::move(collector.events());
+  return stats.stats();
+}
+
+// Two passes over the ring, each streaming: the first finds the time origin and the
+// pid, the second writes the JSON. Memory does not grow with the number of events.
+Status WriteChrome(const EventsOptions& o) {
+  auto version = ParseVersion(o.version);
+  if (!version.ok()) return version.status();
+  auto scan_cursor = OpenRing(o.file, o.batch);
+  if (!scan_cursor.ok()) return scan_cursor.status();
+  auto id = io::IdentityOf(o.file);
+  if (!id.ok()) return id.status();
+  std::vector<io::FileId> inputs;
+  if (id->has_value()) inputs.push_back(**id);
+  // Refuses OUT == the ring (also through a link) before anything is written.
+  auto out = io::AtomicOutput::Create(o.out, inputs);
+  if (!out.ok()) return out.status();
+
+  ChromeTraceScan scan;
+  EventCollector scanner(*version, [&](const DecodedEvent& e) { scan.Add(e); });
+  auto r = Drain(*scan_cursor, scanner, [] {});
+  if (!r.ok()) return r.status();
+  if (!scanner.error().ok()) return scanner.error();
+  scan_cursor->Close();
+
+  auto cursor = OpenRing(o.file, o.batch);
+  if (!cursor.ok()) return cursor.status();
+  ChromeTraceWriter writer(scan.origin(), scan.pid(1),
+                           [&](std::string_view text) { (void)out->Write(text); });
+  EventCollector collector(*version, [&](const DecodedEvent& e) { writer.Add(e); });
+  r = Drain(*cursor, collector, [] {});
+  if (!r.ok()) return r.status();
+  if (!collector.error().ok()) return collector.error();
+  writer.Finish();
+  // Write errors are sticky; Commit reports the first and removes the temporary file.
+  return out->Commit();
 }
 
 void RunChrome(const EventsOptions& o) {
-  std::int64_t pid = 1;
-  auto events = Collect(o, "events chrome", &pid);
-  if (!events.ok()) return ReportError("events chrome", events.status());
-  // Prefer the pid ring_start recorded.
-  for (const DecodedEvent& e : *events) {
-    if (e.kind == DecodedEvent::Kind::kLifecycle && e.id == 0 && e.value > 0) {
-      pid = e.value;
-      break;
-    }
-  }
-  const std::string text = DumpJson(ChromeTrace(*events, pid));
-  FILE* f = std::fopen(o.out.c_str(), "wb");
-  if (f == nullptr) {
-    return ReportError("events chrome",
-                       Status(ErrorCode::kIo, "cannot create the output file").WithField(o.out));
-  }
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) {
-    return ReportError("events chrome", Status(ErrorCode::kIo, "write failed").WithField(o.out));
-  }
+  if (Status s = WriteChrome(o); !s.ok()) ReportError("events chrome", s);
 }
 
 void RunStats(const EventsOptions& o) {
-  auto events = Collect(o, "events stats", nullptr);
-  if (!events.ok()) return ReportError("events stats", events.status());
-  const StreamStats s = ComputeStats(*events);
+  auto stats = Stats(o);
+  if (!stats.ok()) return ReportError("events stats", stats.status());
+  const StreamStats& s = *stats;
   if (o.json) {
     std::printf("%s\n", DumpJson(StatsJson(s), 2).c_str());
   } else {
     std::fputs(FormatStats(s).c_str(), stdout);
   }
+  if (Status w = StdoutStatus(); !w.ok()) ReportError("events stats", w);
 }
 
 void AddCommon(CLI::App* cmd, EventsOptions& o) {
@@ -211,7 +260,7 @@ void AddCommon(CLI::App* cmd, EventsOptions& o) {
       ->capture_default_str();
   cmd->add_option("--batch", o.batch,
                   "messages validated per fence and head re-check (1 = OCaml's algorithm)")
-      ->check(CLI::Range(1, 64));
+      ->check(UnsignedIn(1, 64));
 }
 
 }  // namespace
@@ -230,19 +279,26 @@ void AddEventsCommands(CLI::App& app) {
   AddCommon(dump, *o);
   dump->callback([o] { RunDump(*o); });
 
-  CLI::App* tail = events->add_subcommand("tail", "Follow a live ring until the process exits");
+  CLI::App* tail = events->add_subcommand(
+      "tail",
+      "Follow a live ring until the process exits (or --max-seconds); says on stderr why it "
+      "stopped. PID: an integer in [1, 2^31-1]. A ring file that shrinks is an error, never a "
+      "crash.");
   tail->add_option("source", o->source, "DIR PID")->required()->expected(2, 2);
   tail->add_option("--tag", o->tags, "NAME=TAG: the OCaml tag of a user event (default UNK)");
   tail->add_option("--interval-ms", o->interval_ms, "pause between polls")
-      ->check(CLI::Range(0.0, 60000.0));
+      ->check(FiniteIn(0.0, 60000.0));
   tail->add_option("--max-seconds", o->max_seconds,
                    "stop after this long (0: when the process exits)")
-      ->check(CLI::Range(0.0, 1e9));
+      ->check(FiniteIn(0.0, 1e9));
   AddCommon(tail, *o);
   tail->callback([o] { RunTail(*o); });
 
   CLI::App* chrome = events->add_subcommand(
-      "chrome", "Write Chrome trace-event JSON (Perfetto, chrome://tracing)");
+      "chrome",
+      "Write Chrome trace-event JSON (Perfetto, chrome://tracing). Streamed: memory does not "
+      "grow with the ring's size. OUT is written beside itself and renamed into place only on "
+      "success; OUT naming the input (also via a link) is refused.");
   chrome->add_option("file", o->file, "the .events file")->required();
   chrome->add_option("out", o->out, "output JSON file")->required();
   AddCommon(chrome, *o);
@@ -251,7 +307,10 @@ void AddEventsCommands(CLI::App& app) {
     RunChrome(*o);
   });
 
-  CLI::App* stats = events->add_subcommand("stats", "Time per phase and event counts per domain");
+  CLI::App* stats = events->add_subcommand(
+      "stats",
+      "Time per phase and event counts per domain (streamed: memory does not grow with the "
+      "ring's size; at most 64 nested begins per domain are matched)");
   stats->add_option("source", o->source, "DIR PID, or FILE")->required()->expected(1, 2);
   stats->add_flag("--json", o->json, "print JSON");
   AddCommon(stats, *o);

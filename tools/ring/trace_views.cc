@@ -7,91 +7,135 @@ namespace mpo::tools {
 
 using Kind = DecodedEvent::Kind;
 
-nlohmann::json ChromeTrace(const std::vector<DecodedEvent>& events, std::int64_t pid) {
-  std::uint64_t origin = 0;
-  for (const DecodedEvent& e : events) {
-    if (e.kind != Kind::kLostEvents && (origin == 0 || e.ts < origin)) origin = e.ts;
+namespace {
+
+// The thread-name record of a ring, emitted before its first event.
+nlohmann::json ThreadName(std::uint32_t ring, std::int64_t pid) {
+  return {{"ph", "M"},
+          {"name", "thread_name"},
+          {"pid", pid},
+          {"tid", ring},
+          {"args", {{"name", "domain " + std::to_string(ring)}}}};
+}
+
+nlohmann::json ChromeEvent(const DecodedEvent& e, std::uint64_t ts, std::uint64_t origin,
+                           std::int64_t pid) {
+  const double us = static_cast<double>(ts >= origin ? ts - origin : 0) / 1000.0;
+  nlohmann::json j = {{"pid", pid}, {"tid", e.ring}, {"ts", us}, {"name", e.name}};
+  switch (e.kind) {
+    case Kind::kBegin:
+    case Kind::kUserSpanBegin:
+      j["ph"] = "B";
+      j["cat"] = e.kind == Kind::kBegin ? "runtime" : "user";
+      break;
+    case Kind::kEnd:
+    case Kind::kUserSpanEnd:
+      j["ph"] = "E";
+      j["cat"] = e.kind == Kind::kEnd ? "runtime" : "user";
+      break;
+    case Kind::kCounter:
+      j["ph"] = "C";
+      j["args"] = {{"value", e.value}};
+      break;
+    default: {
+      j["ph"] = "i";
+      j["s"] = "t";
+      j["cat"] = KindName(e.kind);
+      nlohmann::json args = ToJson(e);
+      args.erase("ring");
+      args.erase("ts");
+      j["args"] = args;
+      break;
+    }
   }
+  return j;
+}
+
+// The document's keys in nlohmann's (sorted) order, around the event array.
+constexpr std::string_view kDocumentOpen = R"({"displayTimeUnit":"ns","traceEvents":[)";
+constexpr std::string_view kDocumentClose = "]}";
+
+}  // namespace
+
+nlohmann::json ChromeTrace(const std::vector<DecodedEvent>& events, std::int64_t pid) {
+  ChromeTraceScan scan;
+  for (const DecodedEvent& e : events) scan.Add(e);
   nlohmann::json out = nlohmann::json::array();
-  std::map<std::uint32_t, std::uint64_t> last_ts;  // lost events borrow their ring's time
-  std::map<std::uint32_t, bool> named;
+  std::map<std::uint32_t, std::uint64_t> last_ts;
   for (const DecodedEvent& e : events) {
-    if (!named[e.ring]) {
-      named[e.ring] = true;
-      out.push_back({{"ph", "M"},
-                     {"name", "thread_name"},
-                     {"pid", pid},
-                     {"tid", e.ring},
-                     {"args", {{"name", "domain " + std::to_string(e.ring)}}}});
-    }
-    const std::uint64_t ts = e.kind == Kind::kLostEvents ? last_ts[e.ring] : e.ts;
-    last_ts[e.ring] = ts;
-    const double us = static_cast<double>(ts >= origin ? ts - origin : 0) / 1000.0;
-    nlohmann::json j = {{"pid", pid}, {"tid", e.ring}, {"ts", us}, {"name", e.name}};
-    switch (e.kind) {
-      case Kind::kBegin:
-      case Kind::kUserSpanBegin:
-        j["ph"] = "B";
-        j["cat"] = e.kind == Kind::kBegin ? "runtime" : "user";
-        break;
-      case Kind::kEnd:
-      case Kind::kUserSpanEnd:
-        j["ph"] = "E";
-        j["cat"] = e.kind == Kind::kEnd ? "runtime" : "user";
-        break;
-      case Kind::kCounter:
-        j["ph"] = "C";
-        j["args"] = {{"value", e.value}};
-        break;
-      default: {
-        j["ph"] = "i";
-        j["s"] = "t";
-        j["cat"] = KindName(e.kind);
-        nlohmann::json args = ToJson(e);
-        args.erase("ring");
-        args.erase("ts");
-        j["args"] = args;
-        break;
-      }
-    }
-    out.push_back(std::move(j));
+    const auto [it, first] = last_ts.try_emplace(e.ring, 0);
+    if (first) out.push_back(ThreadName(e.ring, pid));
+    const std::uint64_t ts = e.kind == Kind::kLostEvents ? it->second : e.ts;
+    it->second = ts;
+    out.push_back(ChromeEvent(e, ts, scan.origin(), pid));
   }
   return {{"traceEvents", out}, {"displayTimeUnit", "ns"}};
 }
 
-StreamStats ComputeStats(const std::vector<DecodedEvent>& events) {
-  StreamStats s;
-  // Open phases per ring, innermost last.
-  std::map<std::uint32_t, std::vector<const DecodedEvent*>> open;
-  for (const DecodedEvent& e : events) {
-    RingStats& r = s.rings[e.ring];
-    ++r.events_by_kind[KindName(e.kind)];
-    if (e.kind == Kind::kLostEvents) {
-      r.lost_words += static_cast<std::uint64_t>(e.value);
-      open[e.ring].clear();  // what was open may have ended in the lost part
-    } else if (e.kind == Kind::kBegin) {
-      open[e.ring].push_back(&e);
-    } else if (e.kind == Kind::kEnd) {
-      auto& stack = open[e.ring];
-      // Match the innermost open begin of the same phase.
-      auto it = stack.end();
-      while (it != stack.begin()) {
-        --it;
-        if ((*it)->id == e.id) break;
-      }
-      if (stack.empty() || (*it)->id != e.id) {
-        ++r.unmatched_ends;
-        continue;
-      }
-      const std::uint64_t d = e.ts >= (*it)->ts ? e.ts - (*it)->ts : 0;
-      PhaseStats& p = s.phases[e.name];
-      ++p.count;
-      p.total_ns += d;
-      if (d > p.max_ns) p.max_ns = d;
-      stack.erase(it, stack.end());
+void ChromeTraceScan::Add(const DecodedEvent& e) {
+  if (e.kind != Kind::kLostEvents && (origin_ == 0 || e.ts < origin_)) origin_ = e.ts;
+  if (pid_ <= 0 && e.kind == Kind::kLifecycle && e.id == 0 && e.value > 0) pid_ = e.value;
+}
+
+ChromeTraceWriter::ChromeTraceWriter(std::uint64_t origin, std::int64_t pid,
+                                     std::function<void(std::string_view)> write)
+    : origin_(origin), pid_(pid), write_(std::move(write)) {
+  write_(kDocumentOpen);
+}
+
+void ChromeTraceWriter::Emit(const nlohmann::json& j) {
+  text_.clear();
+  if (!first_) text_ += ',';
+  first_ = false;
+  text_ += DumpJson(j);
+  write_(text_);
+}
+
+void ChromeTraceWriter::Add(const DecodedEvent& e) {
+  const auto [it, first] = last_ts_.try_emplace(e.ring, 0);
+  if (first) Emit(ThreadName(e.ring, pid_));
+  const std::uint64_t ts = e.kind == Kind::kLostEvents ? it->second : e.ts;
+  it->second = ts;
+  Emit(ChromeEvent(e, ts, origin_, pid_));
+}
+
+void ChromeTraceWriter::Finish() { write_(kDocumentClose); }
+
+void StatsAccumulator::Add(const DecodedEvent& e) {
+  RingStats& r = s_.rings[e.ring];
+  ++r.events_by_kind[KindName(e.kind)];
+  if (e.kind == Kind::kLostEvents) {
+    r.lost_words += static_cast<std::uint64_t>(e.value);
+    open_[e.ring].clear();  // what was open may have ended in the lost part
+  } else if (e.kind == Kind::kBegin) {
+    auto& stack = open_[e.ring];
+    if (stack.size() == kMaxOpenPhases) stack.erase(stack.begin());
+    stack.push_back({e.id, e.ts});
+  } else if (e.kind == Kind::kEnd) {
+    auto& stack = open_[e.ring];
+    // Match the innermost open begin of the same phase.
+    auto it = stack.end();
+    while (it != stack.begin()) {
+      --it;
+      if (it->id == e.id) break;
     }
+    if (stack.empty() || it->id != e.id) {
+      ++r.unmatched_ends;
+      return;
+    }
+    const std::uint64_t d = e.ts >= it->ts ? e.ts - it->ts : 0;
+    PhaseStats& p = s_.phases[e.name];
+    ++p.count;
+    p.total_ns += d;
+    if (d > p.max_ns) p.max_ns = d;
+    stack.erase(it, stack.end());
   }
-  return s;
+}
+
+StreamStats ComputeStats(const std::vector<DecodedEvent>& events) {
+  StatsAccumulator a;
+  for (const DecodedEvent& e : events) a.Add(e);
+  return a.stats();
 }
 
 std::string FormatStats(const StreamStats& s) {

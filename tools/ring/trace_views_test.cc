@@ -42,6 +42,20 @@ TEST(Stats, NestedPhasesAndLostEvents) {
   EXPECT_NE(FormatStats(s).find("domain 1: 3 events, 12 lost words"), std::string::npos);
 }
 
+TEST(Stats, HostileNestingStaysLinear) {
+  // 200,000 open begins, then 200,000 ends that match none: each end used to scan every
+  // open begin (4e10 steps); the open stack is now capped.
+  constexpr unsigned kN = 200000;
+  std::vector<DecodedEvent> events;
+  for (unsigned i = 0; i < kN; ++i) events.push_back(Ev(Kind::kBegin, 0, i, 1, "x"));
+  for (unsigned i = 0; i < kN; ++i) events.push_back(Ev(Kind::kEnd, 0, kN + i, 2, "y"));
+  events.push_back(Ev(Kind::kEnd, 0, 3 * kN, 1, "x"));
+  const StreamStats s = ComputeStats(events);
+  EXPECT_EQ(s.rings.at(0).unmatched_ends, kN);
+  EXPECT_EQ(s.phases.at("x").count, 1u);
+  EXPECT_EQ(s.phases.at("x").max_ns, 2 * kN + 1);  // the newest begin matched
+}
+
 TEST(Chrome, SpansCountersAndInstants) {
   std::vector<DecodedEvent> events = {
       Ev(Kind::kLifecycle, 0, 1000, 0, "ring_start", 42),
@@ -70,6 +84,49 @@ TEST(Chrome, SpansCountersAndInstants) {
   // Serialisable even with bytes that are not UTF-8 in names.
   events.back().name = std::string("\xc3\x28", 2);
   EXPECT_FALSE(DumpJson(ChromeTrace(events, 42)).empty());
+}
+
+std::string Streamed(const std::vector<DecodedEvent>& events, std::int64_t fallback_pid) {
+  ChromeTraceScan scan;
+  for (const DecodedEvent& e : events) scan.Add(e);
+  std::string out;
+  ChromeTraceWriter w(scan.origin(), scan.pid(fallback_pid),
+                      [&](std::string_view text) { out += text; });
+  for (const DecodedEvent& e : events) w.Add(e);
+  w.Finish();
+  return out;
+}
+
+TEST(Chrome, StreamedBytesEqualTheDocument) {
+  std::vector<DecodedEvent> events = {
+      Ev(Kind::kLostEvents, 2, 0, 0, "lost_events", 99),
+      Ev(Kind::kBegin, 2, 7000, 11, "minor"),
+      Ev(Kind::kLifecycle, 0, 1500, 0, "ring_start", 4242),
+      Ev(Kind::kCounter, 1, 1200, 4, "minor_promoted", -3),
+      Ev(Kind::kEnd, 2, 9000, 11, "minor"),
+      Ev(Kind::kLostEvents, 1, 0, 0, "lost_events", 5),
+      Ev(Kind::kUserInt, 0, 1400, 1, "before.origin", 1),
+      Ev(Kind::kLifecycle, 1, 1600, 0, "ring_start", 1),
+  };
+  events.push_back(Ev(Kind::kUserCustom, 0, 8000, 3, std::string("\xc3\x28", 2)));
+  events.back().payload = std::string("a\"\xff\n", 4);
+  events.push_back(Ev(Kind::kAlloc, 1, 8100, 0, "alloc"));
+  events.back().buckets = {1, 0, 5};
+  EXPECT_EQ(Streamed(events, 1), DumpJson(ChromeTrace(events, 4242)));
+  EXPECT_EQ(Streamed({}, 7), DumpJson(ChromeTrace({}, 7)));
+  EXPECT_EQ(Streamed({}, 7), R"({"displayTimeUnit":"ns","traceEvents":[]})");
+}
+
+TEST(Chrome, ScanFindsOriginAndFirstRecordedPid) {
+  ChromeTraceScan scan;
+  scan.Add(Ev(Kind::kLostEvents, 0, 0, 0, "lost_events", 3));
+  scan.Add(Ev(Kind::kBegin, 0, 900, 11, "minor"));
+  scan.Add(Ev(Kind::kLifecycle, 1, 800, 0, "ring_start", 0));
+  scan.Add(Ev(Kind::kLifecycle, 0, 950, 0, "ring_start", 31));
+  scan.Add(Ev(Kind::kLifecycle, 0, 960, 0, "ring_start", 32));
+  EXPECT_EQ(scan.origin(), 800u);
+  EXPECT_EQ(scan.pid(1), 31);
+  EXPECT_EQ(ChromeTraceScan().pid(1), 1);
 }
 
 }  // namespace
