@@ -1,8 +1,10 @@
 #include "core/corpus/json_diff.h"
 
-#include <set>
+#include <utility>
+#include <vector>
 
 #include "core/corpus/decode.h"
+#include "core/corpus/json_limits.h"
 
 namespace mpo::corpus {
 namespace {
@@ -22,7 +24,24 @@ std::string Escape(const std::string& key) {
   return out;
 }
 
+// Whether `j` nests deeper than `limit` levels, found without recursion.
+bool DeeperThan(const json& j, std::size_t limit) {
+  std::vector<std::pair<const json*, std::size_t>> stack{{&j, 1}};
+  while (!stack.empty()) {
+    const auto [v, depth] = stack.back();
+    stack.pop_back();
+    if (!v->is_structured()) continue;
+    if (depth > limit) return true;
+    for (const json& child : *v) stack.emplace_back(&child, depth + 1);
+  }
+  return false;
+}
+
+constexpr const char* kTooDeep = "(nested too deeply to print)";
+
 std::string Short(const json& j) {
+  // DumpJson recurses: a value the bounded parser did not make could overflow the stack.
+  if (DeeperThan(j, kMaxJsonDepth)) return kTooDeep;
   std::string s = DumpJson(j);
   if (s.size() > 200) s = s.substr(0, 197) + "...";
   return s;
@@ -42,8 +61,12 @@ bool NumbersEqual(const json& a, const json& b) {
   return a.get<double>() == b.get<double>();
 }
 
-std::optional<JsonDifference> Diff(const json& e, const json& g, const std::string& path) {
+std::optional<JsonDifference> Diff(const json& e, const json& g, const std::string& path,
+                                   std::size_t depth) {
   auto differ = [&] { return JsonDifference{path, Short(e), Short(g)}; };
+  // The recursion is bounded: values this deep are not compared but reported.
+  if (depth > kMaxJsonDepth && (e.is_structured() || g.is_structured()))
+    return JsonDifference{path, kTooDeep, kTooDeep};
   if (e.is_number() && g.is_number()) {
     if (NumbersEqual(e, g)) return std::nullopt;
     return differ();
@@ -54,7 +77,7 @@ std::optional<JsonDifference> Diff(const json& e, const json& g, const std::stri
       const std::string sub = path + "/" + Escape(it.key());
       auto found = g.find(it.key());
       if (found == g.end()) return JsonDifference{sub, Short(it.value()), "(absent)"};
-      if (auto d = Diff(it.value(), *found, sub)) return d;
+      if (auto d = Diff(it.value(), *found, sub, depth + 1)) return d;
     }
     for (auto it = g.begin(); it != g.end(); ++it) {
       if (!e.contains(it.key()))
@@ -65,7 +88,7 @@ std::optional<JsonDifference> Diff(const json& e, const json& g, const std::stri
   if (e.is_array()) {
     const std::size_t n = std::min(e.size(), g.size());
     for (std::size_t i = 0; i < n; ++i)
-      if (auto d = Diff(e[i], g[i], path + "/" + std::to_string(i))) return d;
+      if (auto d = Diff(e[i], g[i], path + "/" + std::to_string(i), depth + 1)) return d;
     if (e.size() != g.size()) {
       const std::string sub = path + "/" + std::to_string(n);
       return e.size() > n ? JsonDifference{sub, Short(e[n]), "(absent: array ends)"}
@@ -80,7 +103,7 @@ std::optional<JsonDifference> Diff(const json& e, const json& g, const std::stri
 }  // namespace
 
 std::optional<JsonDifference> FirstDifference(const json& expected, const json& got) {
-  return Diff(expected, got, "");
+  return Diff(expected, got, "", 1);
 }
 
 }  // namespace mpo::corpus
