@@ -191,6 +191,41 @@ TEST(HostileImpl, DeepButAllowedDocumentsStillCompare) {
   EXPECT_EQ(s->cases[0].reason.rfind("at /0/0/0/", 0), 0u) << s->cases[0].reason;
 }
 
+// --- Too much output: stopped at the cap, reported unparsed. ---
+
+TEST(HostileImpl, OutputPastTheCapIsReportedUnparsed) {
+  const fs::path dir = OneCaseCorpus("big_output");
+  CheckOptions o;
+  o.max_output_bytes = std::size_t{1} << 20;
+  for (const char* impl : {"head -c 5000000 /dev/zero # {file}", "yes '[' # {file}"}) {
+    o.impl = impl;
+    const auto start = std::chrono::steady_clock::now();
+    auto s = Check(dir.string(), o);
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    EXPECT_EQ(s->cases[0].reason,
+              "output exceeds the 1 MiB limit (--max-output-mib raises it); "
+              "not parsed")
+        << impl;
+    EXPECT_LT(took, 10.0) << impl << ": the command was not stopped at the cap";
+  }
+}
+
+TEST(HostileImpl, OutputJustUnderTheCapIsParsed) {
+  const fs::path dir = OneCaseCorpus("cap_edge");
+  CheckOptions o;
+  o.impl = "cat {file}.expected.json";
+  o.max_output_bytes = Get(dir / "sampler" / "a.sampler.json.expected.json").size();
+  auto s = Check(dir.string(), o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->passed, 1u) << s->cases[0].reason;
+  o.max_output_bytes -= 1;
+  s = Check(dir.string(), o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->cases[0].reason.rfind("output exceeds the", 0), 0u) << s->cases[0].reason;
+}
+
 // --- Processes the implementation leaves behind. ---
 
 TEST(HostileImpl, BackgroundChildIsKilledWhenTheImplExits) {
@@ -257,6 +292,33 @@ TEST(HostileImpl, CorrectOutputWithANonZeroExitFails) {
   auto s = CheckWith(dir, "cat {file}.expected.json; exit 4");
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->cases[0].reason, "exit code 4");
+}
+
+// --- gen never writes through a planted symlink. ---
+
+TEST(HostileCorpus, GenReplacesPlantedSymlinksInsteadOfFollowingThem) {
+  const fs::path dir = FreshDir("gen_symlink");
+  const fs::path victim = dir.parent_path() / "hostile_gen_victim";
+  Put(victim, "precious");
+  fs::create_symlink(victim, dir / "sampler" / "geometric_seed0_lambda1e-6.sampler.json");
+  fs::create_symlink(victim, dir / "MANIFEST.json");
+  auto g = Generate(dir.string());
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  EXPECT_EQ(Get(victim), "precious");
+  EXPECT_FALSE(fs::is_symlink(dir / "MANIFEST.json"));
+  EXPECT_FALSE(fs::is_symlink(dir / "sampler" / "geometric_seed0_lambda1e-6.sampler.json"));
+}
+
+TEST(HostileCorpus, GenRefusesASymlinkedSubdirectory) {
+  const fs::path dir = FreshDir("gen_symlink_dir");
+  const fs::path elsewhere = dir.parent_path() / "hostile_gen_elsewhere";
+  fs::remove_all(elsewhere);
+  fs::create_directories(elsewhere);
+  fs::create_symlink(elsewhere, dir / "ring");
+  auto g = Generate(dir.string());
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.status().code(), ErrorCode::kIo);
+  EXPECT_TRUE(fs::is_empty(elsewhere));
 }
 
 }  // namespace
