@@ -226,6 +226,16 @@ TEST(HostileImpl, OutputJustUnderTheCapIsParsed) {
   EXPECT_EQ(s->cases[0].reason.rfind("output exceeds the", 0), 0u) << s->cases[0].reason;
 }
 
+TEST(HostileImpl, OutputWithFarMoreValuesThanExpectedIsNotBuilt) {
+  const fs::path dir = OneCaseCorpus("many_values");
+  // 3 million zeros in 6 MB: a DOM of them would take ~150 MB.
+  auto s = CheckWith(dir, "{ printf '['; yes '0,' | head -c 9000000; printf '0]'; } # {file}");
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->cases[0].reason,
+            "output holds more than 1048576 JSON values (4 times the expected document's, at "
+            "least 2^20); not compared");
+}
+
 // --- Processes the implementation leaves behind. ---
 
 TEST(HostileImpl, BackgroundChildIsKilledWhenTheImplExits) {

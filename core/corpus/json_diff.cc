@@ -24,26 +24,37 @@ std::string Escape(const std::string& key) {
   return out;
 }
 
-// Whether `j` nests deeper than `limit` levels, found without recursion.
-bool DeeperThan(const json& j, std::size_t limit) {
-  std::vector<std::pair<const json*, std::size_t>> stack{{&j, 1}};
-  while (!stack.empty()) {
-    const auto [v, depth] = stack.back();
-    stack.pop_back();
-    if (!v->is_structured()) continue;
-    if (depth > limit) return true;
-    for (const json& child : *v) stack.emplace_back(&child, depth + 1);
-  }
-  return false;
-}
-
+constexpr std::size_t kShort = 200;
 constexpr const char* kTooDeep = "(nested too deeply to print)";
 
+// Appends `j` to `out`, stopping soon after `out` reaches kShort characters (a preview
+// of a 64 MiB document costs no more than one of a number) and below kMaxJsonDepth
+// levels (the recursion is bounded whatever built the document).
+void Preview(const json& j, std::size_t depth, std::string& out) {
+  if (out.size() > kShort) return;
+  if (!j.is_structured()) {
+    out += DumpJson(j);
+    return;
+  }
+  if (depth > kMaxJsonDepth) {
+    out += "...";
+    return;
+  }
+  out += j.is_array() ? '[' : '{';
+  bool first = true;
+  for (auto it = j.begin(); it != j.end() && out.size() <= kShort; ++it) {
+    if (!first) out += ',';
+    first = false;
+    if (j.is_object()) out += DumpJson(it.key()) + ":";
+    Preview(it.value(), depth + 1, out);
+  }
+  out += j.is_array() ? ']' : '}';
+}
+
 std::string Short(const json& j) {
-  // DumpJson recurses: a value the bounded parser did not make could overflow the stack.
-  if (DeeperThan(j, kMaxJsonDepth)) return kTooDeep;
-  std::string s = DumpJson(j);
-  if (s.size() > 200) s = s.substr(0, 197) + "...";
+  std::string s;
+  Preview(j, 1, s);
+  if (s.size() > kShort) s = s.substr(0, kShort - 3) + "...";
   return s;
 }
 

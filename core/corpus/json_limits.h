@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
@@ -21,8 +22,15 @@ inline constexpr std::size_t kMaxJsonDepth = 512;
 std::size_t NestingDepth(std::string_view text, std::size_t limit);
 
 // One JSON document. kCorrupt with "nested deeper than N levels" or the parser's
-// reason and byte offset; kResourceExhausted if memory runs out. Never throws.
+// reason and byte offset; kResourceExhausted with "holds more than N values" when the
+// document has more than `max_values` values (counted without building it, so a huge
+// document costs no memory), or if memory runs out. Never throws.
 Result<nlohmann::json> ParseJsonBounded(std::string_view text,
-                                        std::size_t max_depth = kMaxJsonDepth);
+                                        std::size_t max_depth = kMaxJsonDepth,
+                                        std::size_t max_values = SIZE_MAX);
+
+// The number of values (scalars, arrays and objects, at every level) in `j`; no
+// recursion.
+std::size_t CountValues(const nlohmann::json& j);
 
 }  // namespace mpo::corpus

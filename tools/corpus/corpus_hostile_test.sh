@@ -83,11 +83,18 @@ grep -q "^FAIL sampler/a: output exceeds the 1 MiB limit (--max-output-mib raise
   "$out" || fail "capped output: $(cat "$out")"
 # The 256 MiB bomb at the default 64 MiB cap: peak RSS well under the bomb's size.
 /usr/bin/time -f "%M %e" -o "$T/rss" timeout 120 "$BIN" corpus check "$C" \
-  --impl "head -c 268435456 /dev/zero # {file}" > "$out" 2> "$err"
+  --impl "{ printf '['; yes '0,' | head -c 268435455; printf '0]'; } # {file}" > "$out" 2> "$err"
 grep -q "output exceeds the 64 MiB limit" "$out" || fail "256 MiB bomb: $(cat "$out" "$err")"
 read -r rss_kb secs < <(tail -1 "$T/rss")
 echo "256 MiB output bomb: peak RSS $((rss_kb / 1024)) MiB, $secs s"
 [ "$rss_kb" -lt $((400 * 1024)) ] || fail "256 MiB bomb: peak RSS $((rss_kb / 1024)) MiB"
+# Just under the cap: 22 million values are counted, not built.
+/usr/bin/time -f "%M %e" -o "$T/rss" timeout 120 "$BIN" corpus check "$C" \
+  --impl "{ printf '['; yes '0,' | head -c 66060285; printf '0]'; } # {file}" > "$out" 2> "$err"
+grep -q "output holds more than 1048576 JSON values" "$out" || fail "63 MiB bomb: $(cat "$out" "$err")"
+read -r rss_kb secs < <(tail -1 "$T/rss")
+echo "63 MiB output of 22M values: peak RSS $((rss_kb / 1024)) MiB, $secs s"
+[ "$rss_kb" -lt $((400 * 1024)) ] || fail "63 MiB bomb: peak RSS $((rss_kb / 1024)) MiB"
 
 # --- Processes the impl leaves behind. ---
 alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null && ! grep -q '^[^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
