@@ -147,6 +147,23 @@ TEST(HostileCorpus, CaseFileThatIsADirectoryOrFifoIsTypedInDecode) {
   EXPECT_EQ(d.status().code(), ErrorCode::kIo);
 }
 
+TEST(HostileCorpus, ReadErrorsAreTyped) {
+  // /proc/self/mem is a regular file whose read at offset 0 fails with EIO.
+  const fs::path dir = OneCaseCorpus("eio");
+  fs::create_symlink("/proc/self/mem", dir / "eio.ctf");
+  auto d = DecodeFile((dir / "eio.ctf").string());
+  ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.status().code(), ErrorCode::kIo);
+  EXPECT_NE(d.status().message().find("Input/output error"), std::string::npos)
+      << d.status().ToString();
+  const fs::path expected = dir / "sampler" / "a.sampler.json.expected.json";
+  fs::remove(expected);
+  fs::create_symlink("/proc/self/mem", expected);
+  auto s = CheckWith(dir, "cat {file}");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), ErrorCode::kIo);
+}
+
 TEST(HostileCorpus, CaseFileThatIsADirectoryIsAnIoErrorInCheck) {
   const fs::path dir = OneCaseCorpus("case_dir");
   fs::remove(dir / "sampler" / "a.sampler.json");
