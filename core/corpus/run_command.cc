@@ -98,6 +98,7 @@ void KillEverything(pid_t impl) {
       ::dup2(devnull, 2);
     }
     ::dup2(out_w, 1);
+    if (out_w != 1) ::close(out_w);
     ::execl("/bin/sh", "sh", "-c", command, static_cast<char*>(nullptr));
     ::_exit(127);
   }
@@ -153,8 +154,10 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
     ::close(out_r.get());
     ::close(report_r.get());
     ::close(control_w.get());
-    // The implementation's stdout must not be close-on-exec.
+    // The implementation's stdout must not be close-on-exec; and no other copy of the
+    // write end may stay open here, or the kit would never see end of file.
     const int stdout_w = ::dup(out_w.get());
+    ::close(out_w.get());
     Supervise(command.c_str(), stdout_w, report_w.get(), control_r.get());
   }
   out_w.Reset();
