@@ -3,8 +3,12 @@
 //
 // Layout (SCHEMA.md): DIR/MANIFEST.json lists the cases; each case is
 // DIR/<kind>/<file> plus <file>.expected.json and <file>.expected.txt.
-// Failure: typed errors for I/O and a malformed manifest; an implementation that fails
-// on a case (crash, non-zero exit, timeout, bad JSON, different JSON) fails that case only.
+// Failure: typed errors for I/O (kIo: a missing, unreadable or non-regular manifest,
+// case or expected file) and a malformed manifest (kCorrupt, kUnsupportedVersion, with
+// the member as field); never an exception. An implementation that fails on a case
+// (crash, non-zero exit, time-out, too much output, bad or too deeply nested JSON,
+// different JSON) fails that case only, as does an expected file that does not parse.
+// A case passes only if the command exited 0 and printed the expected document.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +17,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/corpus/run_command.h"
 
 namespace mpo::corpus {
 
@@ -30,6 +35,9 @@ struct CheckOptions {
   std::string impl;
   double timeout_seconds = 20;
   std::string only;  // run only cases whose name contains this ("" = all)
+  // Output beyond this fails the case unparsed ("output exceeds ..."); the command is
+  // stopped there, so memory stays bounded whatever it prints.
+  std::size_t max_output_bytes = kDefaultMaxOutput;
 };
 
 struct CaseResult {

@@ -1,12 +1,12 @@
 #include "core/corpus/decode.h"
 
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <map>
+#include <new>
 #include <set>
 #include <vector>
 
+#include "core/corpus/read_file.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_reader.h"
@@ -343,17 +343,21 @@ Result<Decoded> DecodeSampler(std::string_view request_json) {
 Result<Decoded> DecodeFile(const std::string& path) {
   auto kind = KindOfPath(path);
   if (!kind.ok()) return kind.status();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status(ErrorCode::kIo, "cannot open " + path).WithField("case file");
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                  std::istreambuf_iterator<char>());
-  if (in.bad()) return Status(ErrorCode::kIo, "cannot read " + path).WithField("case file");
-  switch (*kind) {
-    case CaseKind::kMemtrace: return DecodeMemtrace(bytes);
-    case CaseKind::kRing: return DecodeRing(bytes, OcamlVersionFromPath(path));
-    case CaseKind::kSampler:
-      return DecodeSampler(
-          std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  auto bytes = ReadWholeFile(path);
+  if (!bytes.ok()) return bytes.status();
+  const auto* data = reinterpret_cast<const std::uint8_t*>(bytes->data());
+  // The decoders build JSON values, which throw only when memory runs out (or on a bug):
+  // neither may leave the kit as an exception.
+  try {
+    switch (*kind) {
+      case CaseKind::kMemtrace: return DecodeMemtrace({data, bytes->size()});
+      case CaseKind::kRing: return DecodeRing({data, bytes->size()}, OcamlVersionFromPath(path));
+      case CaseKind::kSampler: return DecodeSampler(*bytes);
+    }
+  } catch (const std::bad_alloc&) {
+    return Status(ErrorCode::kResourceExhausted, "out of memory decoding the case").WithField(path);
+  } catch (const nlohmann::json::exception& e) {
+    return Status(ErrorCode::kInternal, std::string("JSON: ") + e.what()).WithField(path);
   }
   return Status(ErrorCode::kInternal, "unreachable");
 }

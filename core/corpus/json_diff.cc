@@ -1,8 +1,10 @@
 #include "core/corpus/json_diff.h"
 
-#include <set>
+#include <utility>
+#include <vector>
 
 #include "core/corpus/decode.h"
+#include "core/corpus/json_limits.h"
 
 namespace mpo::corpus {
 namespace {
@@ -22,9 +24,37 @@ std::string Escape(const std::string& key) {
   return out;
 }
 
+constexpr std::size_t kShort = 200;
+constexpr const char* kTooDeep = "(nested too deeply to print)";
+
+// Appends `j` to `out`, stopping soon after `out` reaches kShort characters (a preview
+// of a 64 MiB document costs no more than one of a number) and below kMaxJsonDepth
+// levels (the recursion is bounded whatever built the document).
+void Preview(const json& j, std::size_t depth, std::string& out) {
+  if (out.size() > kShort) return;
+  if (!j.is_structured()) {
+    out += DumpJson(j);
+    return;
+  }
+  if (depth > kMaxJsonDepth) {
+    out += "...";
+    return;
+  }
+  out += j.is_array() ? '[' : '{';
+  bool first = true;
+  for (auto it = j.begin(); it != j.end() && out.size() <= kShort; ++it) {
+    if (!first) out += ',';
+    first = false;
+    if (j.is_object()) out += DumpJson(it.key()) + ":";
+    Preview(it.value(), depth + 1, out);
+  }
+  out += j.is_array() ? ']' : '}';
+}
+
 std::string Short(const json& j) {
-  std::string s = DumpJson(j);
-  if (s.size() > 200) s = s.substr(0, 197) + "...";
+  std::string s;
+  Preview(j, 1, s);
+  if (s.size() > kShort) s = s.substr(0, kShort - 3) + "...";
   return s;
 }
 
@@ -42,8 +72,12 @@ bool NumbersEqual(const json& a, const json& b) {
   return a.get<double>() == b.get<double>();
 }
 
-std::optional<JsonDifference> Diff(const json& e, const json& g, const std::string& path) {
+std::optional<JsonDifference> Diff(const json& e, const json& g, const std::string& path,
+                                   std::size_t depth) {
   auto differ = [&] { return JsonDifference{path, Short(e), Short(g)}; };
+  // The recursion is bounded: values this deep are not compared but reported.
+  if (depth > kMaxJsonDepth && (e.is_structured() || g.is_structured()))
+    return JsonDifference{path, kTooDeep, kTooDeep};
   if (e.is_number() && g.is_number()) {
     if (NumbersEqual(e, g)) return std::nullopt;
     return differ();
@@ -54,7 +88,7 @@ std::optional<JsonDifference> Diff(const json& e, const json& g, const std::stri
       const std::string sub = path + "/" + Escape(it.key());
       auto found = g.find(it.key());
       if (found == g.end()) return JsonDifference{sub, Short(it.value()), "(absent)"};
-      if (auto d = Diff(it.value(), *found, sub)) return d;
+      if (auto d = Diff(it.value(), *found, sub, depth + 1)) return d;
     }
     for (auto it = g.begin(); it != g.end(); ++it) {
       if (!e.contains(it.key()))
@@ -65,7 +99,7 @@ std::optional<JsonDifference> Diff(const json& e, const json& g, const std::stri
   if (e.is_array()) {
     const std::size_t n = std::min(e.size(), g.size());
     for (std::size_t i = 0; i < n; ++i)
-      if (auto d = Diff(e[i], g[i], path + "/" + std::to_string(i))) return d;
+      if (auto d = Diff(e[i], g[i], path + "/" + std::to_string(i), depth + 1)) return d;
     if (e.size() != g.size()) {
       const std::string sub = path + "/" + std::to_string(n);
       return e.size() > n ? JsonDifference{sub, Short(e[n]), "(absent: array ends)"}
@@ -80,7 +114,7 @@ std::optional<JsonDifference> Diff(const json& e, const json& g, const std::stri
 }  // namespace
 
 std::optional<JsonDifference> FirstDifference(const json& expected, const json& got) {
-  return Diff(expected, got, "");
+  return Diff(expected, got, "", 1);
 }
 
 }  // namespace mpo::corpus

@@ -15,7 +15,9 @@ struct JsonDifference {
 };
 
 // The first difference in document order (expected's member order is sorted), or
-// nullopt when the documents are equal.
+// nullopt when the documents are equal. Uses stack proportional to the nesting depth,
+// which it bounds: values nested deeper than kMaxJsonDepth (json_limits.h) are reported
+// as a difference, "(nested too deeply to print)", instead of being walked.
 std::optional<JsonDifference> FirstDifference(const nlohmann::json& expected,
                                               const nlohmann::json& got);
 

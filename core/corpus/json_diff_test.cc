@@ -50,5 +50,33 @@ TEST(JsonDiff, MissingExtraAndShorterArrays) {
   EXPECT_EQ(d->path, "/a");
 }
 
+// A document built in memory (not through the bounded parser) can be arbitrarily deep:
+// the diff must report it, not recurse through it.
+json Deep(std::size_t depth, const json& leaf) {
+  json j = leaf;
+  for (std::size_t i = 0; i < depth; ++i) j = json::array({std::move(j)});
+  return j;
+}
+
+TEST(JsonDiff, DeepDocumentsAreReportedNotWalked) {
+  const json a = Deep(100000, 1);
+  const json b = Deep(100000, 2);
+  auto d = FirstDifference(a, b);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->expected, "(nested too deeply to print)");
+  d = FirstDifference(json::object(), b);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->path, "");
+  EXPECT_EQ(d->got, std::string(197, '[') + "...");
+}
+
+TEST(JsonDiff, ModeratelyDeepDocumentsCompareFully) {
+  auto d = FirstDifference(Deep(300, 1), Deep(300, 2));
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->expected, "1");
+  EXPECT_EQ(d->got, "2");
+  EXPECT_FALSE(FirstDifference(Deep(300, 1), Deep(300, 1)).has_value());
+}
+
 }  // namespace
 }  // namespace mpo::corpus

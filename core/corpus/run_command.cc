@@ -2,33 +2,128 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <ctime>
+
+#include "core/base/unique_fd.h"
 
 namespace mpo::corpus {
 namespace {
 
-// Closes an fd when it goes out of scope.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() { Reset(); }
-  int get() const { return fd_; }
-  void Reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
+using Clock = std::chrono::steady_clock;
 
- private:
-  int fd_;
-};
+// How long output may still arrive after the implementation exited while a descendant
+// keeps its stdout open: long enough for a pipe that is being drained, short enough
+// that a forgotten background child costs nothing noticeable.
+constexpr auto kGrace = std::chrono::milliseconds(100);
+
+Status IoError(const char* what) {
+  return Status(ErrorCode::kIo, std::string(what) + ": " + std::strerror(errno))
+      .WithField("impl command");
+}
+
+void SleepMs(long ms) {
+  timespec ts{0, ms * 1000000L};
+  ::nanosleep(&ts, nullptr);
+}
+
+// The supervisor's children as the kernel lists them (Linux's
+// /proc/<pid>/task/<tid>/children); `kill_each` is called on every pid. Uses only
+// system calls: this runs in a forked child of a possibly multi-threaded program.
+template <class F>
+void ForEachChild(F kill_each) {
+  const int fd = ::open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  char buf[4096];
+  long pid = 0;
+  bool in_number = false;
+  while (true) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    for (ssize_t i = 0; i < n; ++i) {
+      if (buf[i] >= '0' && buf[i] <= '9') {
+        pid = pid * 10 + (buf[i] - '0');
+        in_number = true;
+      } else if (in_number) {
+        kill_each(static_cast<pid_t>(pid));
+        pid = 0;
+        in_number = false;
+      }
+    }
+  }
+  if (in_number) kill_each(static_cast<pid_t>(pid));
+  ::close(fd);
+}
+
+// Kills the implementation's process group and every process reparented to the
+// supervisor (it is a subreaper, so descendants that left the group with setsid land
+// here when their parent dies), until the supervisor has no child left.
+void KillEverything(pid_t impl) {
+  ::kill(-impl, SIGKILL);
+  for (int round = 0; round < 10000; ++round) {
+    ForEachChild([](pid_t p) { ::kill(p, SIGKILL); });
+    int status = 0;
+    pid_t w;
+    while ((w = ::waitpid(-1, &status, WNOHANG)) > 0) {
+    }
+    if (w < 0 && errno == ECHILD) return;
+    SleepMs(1);
+  }
+}
+
+// The supervisor process: starts the implementation in a new session, reports its wait
+// status on `report`, and kills everything it started when `control` is closed (the
+// kit is done with the case, timed out, or died).
+[[noreturn]] void Supervise(const char* command, int out_w, int report_w, int control_r) {
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  ::signal(SIGPIPE, SIG_IGN);  // a vanished kit must not kill us before the clean-up
+  const pid_t impl = ::fork();
+  if (impl < 0) ::_exit(126);
+  if (impl == 0) {
+    ::setsid();
+    ::signal(SIGPIPE, SIG_DFL);
+    const int devnull = ::open("/dev/null", O_RDWR);
+    if (devnull >= 0) {
+      ::dup2(devnull, 0);
+      ::dup2(devnull, 2);
+    }
+    ::dup2(out_w, 1);
+    if (out_w != 1) ::close(out_w);
+    ::execl("/bin/sh", "sh", "-c", command, static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(out_w);  // from here on only the implementation and its descendants hold it
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, impl, 0));
+  bool reported = false;
+  while (true) {
+    pollfd p[2] = {{control_r, POLLIN, 0}, {pidfd, POLLIN, 0}};
+    const bool watch_impl = !reported && pidfd >= 0;
+    // Without pidfd (old kernels), look at the implementation every 5 ms.
+    const int n = ::poll(p, watch_impl ? 2 : 1, reported || pidfd >= 0 ? -1 : 5);
+    if (n < 0 && errno != EINTR) break;
+    if (n > 0 && p[0].revents != 0) break;  // the kit closed the control pipe
+    if (!reported) {
+      int status = 0;
+      const pid_t w = ::waitpid(impl, &status, WNOHANG);
+      if (w == impl) {
+        (void)!::write(report_w, &status, sizeof status);
+        reported = true;
+      }
+    }
+  }
+  KillEverything(impl);
+  ::_exit(0);
+}
 
 }  // namespace
 
@@ -45,67 +140,97 @@ std::string ShellQuote(const std::string& s) {
 
 Result<CommandOutcome> RunCommand(const std::string& command, double timeout_seconds,
                                   std::size_t max_output) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0)
-    return Status(ErrorCode::kIo, std::string("pipe: ") + std::strerror(errno));
-  Fd read_end(fds[0]), write_end(fds[1]);
-  const pid_t pid = ::fork();
-  if (pid < 0) return Status(ErrorCode::kIo, std::string("fork: ") + std::strerror(errno));
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    const int devnull = ::open("/dev/null", O_RDWR);
-    if (devnull >= 0) {
-      ::dup2(devnull, 0);
-      ::dup2(devnull, 2);
-    }
-    ::dup2(write_end.get(), 1);
-    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
+  int out[2], report[2], control[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) return IoError("pipe");
+  UniqueFd out_r(out[0]), out_w(out[1]);
+  if (::pipe2(report, O_CLOEXEC) != 0) return IoError("pipe");
+  UniqueFd report_r(report[0]), report_w(report[1]);
+  if (::pipe2(control, O_CLOEXEC) != 0) return IoError("pipe");
+  UniqueFd control_r(control[0]), control_w(control[1]);
+  const pid_t supervisor = ::fork();
+  if (supervisor < 0) return IoError("fork");
+  if (supervisor == 0) {
+    // O_CLOEXEC would drop this in the implementation only: close the kit's ends here.
+    ::close(out_r.get());
+    ::close(report_r.get());
+    ::close(control_w.get());
+    // The implementation's stdout must not be close-on-exec; and no other copy of the
+    // write end may stay open here, or the kit would never see end of file.
+    const int stdout_w = ::dup(out_w.get());
+    ::close(out_w.get());
+    Supervise(command.c_str(), stdout_w, report_w.get(), control_r.get());
   }
-  ::setpgid(pid, pid);  // both sides, whichever runs first
-  write_end.Reset();
+  out_w.Reset();
+  report_w.Reset();
+  control_r.Reset();
+
   CommandOutcome r;
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::milliseconds(static_cast<long long>(timeout_seconds * 1000));
+  const auto deadline =
+      Clock::now() + std::chrono::microseconds(static_cast<long long>(timeout_seconds * 1e6));
+  bool out_open = true, reported = false, supervisor_gone = false;
+  int impl_status = 0;
+  Clock::time_point quiet_since{};  // after the implementation exited: last output seen
   char buf[1 << 16];
   while (true) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          deadline - std::chrono::steady_clock::now())
-                          .count();
-    if (left <= 0) {
-      r.timed_out = true;
+    const auto now = Clock::now();
+    if (reported && (!out_open || now - quiet_since >= kGrace)) break;
+    if (now >= deadline) {
+      r.timed_out = !reported;
       break;
     }
-    pollfd p{read_end.get(), POLLIN, 0};
-    const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
-    if (n < 0 && errno != EINTR) break;
+    auto wait = deadline - now;
+    if (reported) wait = std::min<Clock::duration>(wait, quiet_since + kGrace - now);
+    const auto wait_ms = std::chrono::ceil<std::chrono::milliseconds>(wait).count();
+    pollfd p[2] = {{report_r.get(), POLLIN, 0}, {out_open ? out_r.get() : -1, POLLIN, 0}};
+    const int n =
+        ::poll(p, supervisor_gone ? 0 : 2, static_cast<int>(std::min<long long>(wait_ms, 1000)));
+    if (n < 0 && errno != EINTR) return IoError("poll");
     if (n <= 0) continue;
-    const ssize_t got = ::read(read_end.get(), buf, sizeof buf);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;  // EOF: every writer closed stdout
-    const std::size_t keep =
-        std::min<std::size_t>(static_cast<std::size_t>(got), max_output - r.out.size());
-    r.out.append(buf, keep);
-    if (keep < static_cast<std::size_t>(got)) r.out_truncated = true;
-  }
-  if (r.timed_out) ::kill(-pid, SIGKILL);
-  int status = 0;
-  // The shell may have exited while a child keeps stdout open: wait with the deadline.
-  while (true) {
-    const pid_t w = ::waitpid(pid, &status, r.timed_out ? 0 : WNOHANG);
-    if (w == pid) break;
-    if (w < 0 && errno != EINTR) return r;
-    if (w == 0) {
-      if (std::chrono::steady_clock::now() >= deadline) {
-        r.timed_out = true;
-        ::kill(-pid, SIGKILL);
-      } else {
-        ::usleep(1000);
+    if (p[1].revents != 0) {
+      const ssize_t got = ::read(out_r.get(), buf, sizeof buf);
+      if (got < 0 && errno != EINTR && errno != EAGAIN) return IoError("read impl output");
+      if (got == 0) out_open = false;
+      if (got > 0) {
+        const std::size_t keep =
+            std::min<std::size_t>(static_cast<std::size_t>(got), max_output - r.out.size());
+        r.out.append(buf, keep);
+        if (reported) quiet_since = Clock::now();
+        if (keep < static_cast<std::size_t>(got)) {
+          r.out_truncated = true;  // stop here: the verdict is known, the rest is waste
+          break;
+        }
       }
     }
+    if (p[0].revents != 0 && !reported) {
+      const ssize_t got = ::read(report_r.get(), &impl_status, sizeof impl_status);
+      if (got == static_cast<ssize_t>(sizeof impl_status)) {
+        reported = true;
+        quiet_since = Clock::now();
+      } else if (got == 0) {
+        supervisor_gone = true;  // it died without a report: treated as a crash below
+        out_open = false;
+      }
+    }
+    if (supervisor_gone) break;
   }
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  // Closing the control pipe tells the supervisor to kill everything the case started.
+  control_w.Reset();
+  int sup_status = 0;
+  while (::waitpid(supervisor, &sup_status, 0) < 0 && errno == EINTR) {
+  }
+  if (!reported) {
+    // The implementation may have exited just as we stopped waiting.
+    const ssize_t got = ::read(report_r.get(), &impl_status, sizeof impl_status);
+    reported = got == static_cast<ssize_t>(sizeof impl_status);
+  }
+  if (!reported) {
+    if (!r.timed_out && !r.out_truncated)
+      return Status(ErrorCode::kIo, "the supervisor of the command died").WithField("impl command");
+    return r;
+  }
+  r.timed_out = false;
+  if (WIFEXITED(impl_status)) r.exit_code = WEXITSTATUS(impl_status);
+  if (WIFSIGNALED(impl_status)) r.signal = WTERMSIG(impl_status);
   return r;
 }
 

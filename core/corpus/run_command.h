@@ -1,7 +1,16 @@
-// Runs a shell command with a time limit and collects its standard output.
+// Runs an implementation's command with a time limit and an output cap, and leaves no
+// process of it behind.
+//
+// The command runs under a small supervisor process (a child subreaper, so descendants
+// that start their own session are reparented to it) in a new session of its own. When
+// the command exits, output is read until end of file or until the pipe has been quiet
+// for 100 ms (a background child may hold stdout open); then, or on time-out, or when
+// the output passes the cap, the supervisor kills the command's process group and every
+// process reparented to it. The outcome is the command's own exit, never a descendant's.
 // Threading: forks; call from one thread at a time.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "core/base/status.h"
@@ -9,17 +18,19 @@
 namespace mpo::corpus {
 
 struct CommandOutcome {
-  bool timed_out = false;
-  int exit_code = -1;  // valid when the process exited
-  int signal = 0;      // the signal that ended it, or 0
-  std::string out;     // stdout, capped at `max_output` bytes
-  bool out_truncated = false;
+  bool timed_out = false;      // the command had not exited by the deadline
+  int exit_code = -1;          // valid when the process exited
+  int signal = 0;              // the signal that ended it, or 0
+  std::string out;             // stdout, at most `max_output` bytes
+  bool out_truncated = false;  // stdout went past `max_output`: the command was stopped
 };
 
-// `/bin/sh -c command`, stdin from /dev/null, stderr discarded. On time-out the whole
-// process group is killed. kIo when the process cannot be started.
+inline constexpr std::size_t kDefaultMaxOutput = std::size_t{64} << 20;
+
+// `/bin/sh -c command`, stdin from /dev/null, stderr discarded. kIo when the process
+// cannot be started or the supervisor dies.
 Result<CommandOutcome> RunCommand(const std::string& command, double timeout_seconds,
-                                  std::size_t max_output = std::size_t{256} << 20);
+                                  std::size_t max_output = kDefaultMaxOutput);
 
 // `s` quoted for /bin/sh ('...' with embedded quotes escaped).
 std::string ShellQuote(const std::string& s);

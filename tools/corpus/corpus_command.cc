@@ -1,5 +1,6 @@
 #include "tools/corpus/corpus_command.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -7,6 +8,7 @@
 #include "core/corpus/corpus.h"
 #include "core/corpus/decode.h"
 #include "tools/exit_code.h"
+#include "tools/numeric_options.h"
 
 namespace mpo::tools {
 namespace {
@@ -16,6 +18,7 @@ struct CorpusOptions {
   std::string file;
   std::string impl;
   double timeout = 20;
+  std::uint64_t max_output_mib = corpus::kDefaultMaxOutput >> 20;
   std::string only;
   bool text = false;
   bool quiet = false;
@@ -43,6 +46,7 @@ void RunCheck(const CorpusOptions& o) {
   corpus::CheckOptions co;
   co.impl = o.impl;
   co.timeout_seconds = o.timeout;
+  co.max_output_bytes = static_cast<std::size_t>(o.max_output_mib) << 20;
   co.only = o.only;
   auto s = corpus::Check(o.dir, co, [&](const corpus::CaseResult& r) {
     if (r.passed && o.quiet) return;
@@ -66,26 +70,41 @@ void AddCorpusCommands(CLI::App& app) {
       "corpus", "Conformance kit: generate the corpus, check another decoder against it");
   c->require_subcommand(1);
 
-  CLI::App* gen = c->add_subcommand("gen", "Write the conformance corpus (deterministic)");
+  CLI::App* gen = c->add_subcommand(
+      "gen",
+      "Write the conformance corpus (deterministic). Each file is written beside its "
+      "target and renamed into place; a symlink in the corpus is replaced, never followed.");
   gen->add_option("dir", o->dir, "output directory")->required();
   gen->callback([o] { RunGen(*o); });
 
   CLI::App* check = c->add_subcommand(
-      "check", "Run a decoder on every case and compare its JSON with the expected decode");
+      "check",
+      "Run a decoder on every case and compare its JSON with the expected decode. A case "
+      "passes only if the command exits 0 within --timeout and prints the expected JSON "
+      "document (at most --max-output-mib, nested at most 512 deep). The command runs in "
+      "its own session; everything it started is killed when it exits or times out.");
   check->add_option("dir", o->dir, "corpus directory (from corpus gen)")->required();
   check
       ->add_option("--impl", o->impl,
                    "decoder command; {file} is replaced by the case file's path, e.g. "
                    "'memprof-oracle corpus decode {file}'")
       ->required();
-  check->add_option("--timeout", o->timeout, "seconds per case before it fails (default 20)")
-      ->check(CLI::Range(0.01, 3600.0));
+  check->add_option("--timeout", o->timeout, "seconds per case before it fails (0.01 to 3600)")
+      ->check(FiniteIn(0.01, 3600.0))
+      ->capture_default_str();
+  check
+      ->add_option("--max-output-mib", o->max_output_mib,
+                   "output per case beyond which it fails unparsed, in MiB (1 to 65536)")
+      ->check(UnsignedIn(1, 65536))
+      ->capture_default_str();
   check->add_option("--only", o->only, "run only cases whose name contains this");
   check->add_flag("--quiet,-q", o->quiet, "print failing cases and the summary only");
   check->callback([o] { RunCheck(*o); });
 
-  CLI::App* dec =
-      c->add_subcommand("decode", "Print the reference decode of a case file as JSON (SCHEMA.md)");
+  CLI::App* dec = c->add_subcommand(
+      "decode",
+      "Print the reference decode of a case file as JSON (SCHEMA.md). The file must be a "
+      "regular file of at most 1 GiB.");
   dec->add_option("file", o->file, "*.ctf, *.ocaml-5.N.events or *.sampler.json")->required();
   dec->add_flag("--text", o->text, "print the text form instead");
   dec->callback([o] { RunDecode(*o); });

@@ -1,0 +1,116 @@
+#include "core/corpus/json_limits.h"
+
+#include <new>
+#include <string>
+#include <vector>
+
+namespace mpo::corpus {
+namespace {
+
+using nlohmann::json;
+
+// Counts values while checking the syntax, and stops past a limit: the document is
+// refused before any of it is built.
+class CountingSax : public nlohmann::json_sax<json> {
+ public:
+  explicit CountingSax(std::size_t limit) : limit_(limit) {}
+  bool over() const { return over_; }
+
+  bool null() override { return Count(); }
+  bool boolean(bool) override { return Count(); }
+  bool number_integer(number_integer_t) override { return Count(); }
+  bool number_unsigned(number_unsigned_t) override { return Count(); }
+  bool number_float(number_float_t, const string_t&) override { return Count(); }
+  bool string(string_t&) override { return Count(); }
+  bool binary(binary_t&) override { return Count(); }
+  bool start_object(std::size_t) override { return Count(); }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return Count(); }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;  // the DOM parse that follows reports the error with its offset
+  }
+
+ private:
+  bool Count() {
+    if (++count_ > limit_) over_ = true;
+    return !over_;
+  }
+  std::size_t limit_, count_ = 0;
+  bool over_ = false;
+};
+
+}  // namespace
+
+std::size_t CountValues(const json& j) {
+  std::size_t n = 0;
+  std::vector<const json*> stack{&j};
+  while (!stack.empty()) {
+    const json* v = stack.back();
+    stack.pop_back();
+    ++n;
+    if (v->is_structured())
+      for (const json& child : *v) stack.push_back(&child);
+  }
+  return n;
+}
+
+std::size_t NestingDepth(std::string_view text, std::size_t limit) {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    switch (c) {
+      case '"': in_string = true; break;
+      case '[':
+      case '{':
+        if (++depth > deepest) {
+          deepest = depth;
+          if (deepest > limit) return deepest;
+        }
+        break;
+      case ']':
+      case '}':
+        if (depth > 0) --depth;
+        break;
+      default: break;
+    }
+  }
+  return deepest;
+}
+
+Result<nlohmann::json> ParseJsonBounded(std::string_view text, std::size_t max_depth,
+                                        std::size_t max_values) {
+  if (NestingDepth(text, max_depth) > max_depth)
+    return Status(ErrorCode::kCorrupt,
+                  "nested deeper than " + std::to_string(max_depth) + " levels");
+  try {
+    if (max_values != SIZE_MAX) {
+      CountingSax counter(max_values);
+      json::sax_parse(text, &counter, json::input_format_t::json, /*strict=*/true);
+      if (counter.over())
+        return Status(ErrorCode::kResourceExhausted,
+                      "holds more than " + std::to_string(max_values) + " values");
+    }
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte is 1-based: the byte at which the parser gave up.
+    return Status(ErrorCode::kCorrupt, "not one JSON document: " + std::string(e.what()))
+        .AtOffset(e.byte > 0 ? e.byte - 1 : 0);
+  } catch (const nlohmann::json::exception& e) {
+    return Status(ErrorCode::kCorrupt, std::string("not one JSON document: ") + e.what());
+  } catch (const std::bad_alloc&) {
+    return Status(ErrorCode::kResourceExhausted, "out of memory parsing JSON");
+  }
+}
+
+}  // namespace mpo::corpus

@@ -1,0 +1,153 @@
+#!/bin/bash
+# The real program against hostile corpora and hostile implementations: typed errors
+# with exit code 1 (bad input) or 2 (usage, I/O), never a crash, hang, leaked process
+# or unbounded memory. Every command runs under `timeout` so a hang is a failure.
+set -o pipefail
+source tools/cli_test_lib.sh
+BIN="$(abs_path "$1")"
+T="$tmp"
+run() { timeout 120 "$BIN" "$@"; }
+
+# A one-case corpus: a sampler request and its reference decode.
+make_corpus() {
+  local d="$1"
+  mkdir -p "$d/sampler"
+  echo '{"seed":1,"lambda":0.5,"mode":"geometric","count":3}' > "$d/sampler/a.sampler.json"
+  "$BIN" corpus decode "$d/sampler/a.sampler.json" > "$d/sampler/a.sampler.json.expected.json"
+  cat > "$d/MANIFEST.json" <<'M'
+{"schema":1,"cases":[{"name":"sampler/a","file":"sampler/a.sampler.json",
+ "expected_json":"sampler/a.sampler.json.expected.json"}]}
+M
+}
+no_crash() {  # no abort, signal or sanitizer report in the last command's stderr
+  if grep -qE "terminate called|Sanitizer|Segmentation|Aborted|core dumped" "$err"; then
+    fail "$1: crashed: $(head -3 "$err")"
+  fi
+}
+
+C="$T/c"
+make_corpus "$C"
+check "a sane impl passes" 0 run corpus check "$C" --impl "cat {file}.expected.json"
+
+# --- The manifest: typed errors naming the member. ---
+for m in '{"schema":"1","cases":[]}' '{"schema":null,"cases":[]}' '{"schema":1,"cases":{}}' \
+         '{"schema":1,"cases":[{"name":1,"file":"a","expected_json":"b"}]}' '[' ; do
+  cp "$C/MANIFEST.json" "$T/good_manifest"
+  printf '%s' "$m" > "$C/MANIFEST.json"
+  check "manifest $m" 1 run corpus check "$C" --impl "cat {file}.expected.json"
+  no_crash "manifest $m"
+  grep -q "MANIFEST.json" "$err" || fail "manifest $m: error does not name MANIFEST.json: $(cat "$err")"
+  cp "$T/good_manifest" "$C/MANIFEST.json"
+done
+printf '%s' '{"schema":2,"cases":[]}' > "$T/m2" && mkdir -p "$T/v2" && cp "$T/m2" "$T/v2/MANIFEST.json"
+check "manifest schema 2" 1 run corpus check "$T/v2" --impl "cat {file}"
+grep -q "unsupported" "$err" || fail "schema 2: $(cat "$err")"
+mkdir -p "$T/dirmanifest/MANIFEST.json"
+check "MANIFEST.json is a directory" 2 run corpus check "$T/dirmanifest" --impl "cat {file}"
+no_crash "MANIFEST.json is a directory"
+check "no corpus here" 2 run corpus check "$T/nothing" --impl "cat {file}"
+
+# --- Case files that are not regular files. ---
+mkdir -p "$T/x.ctf"
+check "decode a directory" 2 run corpus decode "$T/x.ctf"
+no_crash "decode a directory"
+grep -q "is a directory" "$err" || fail "decode a directory: $(cat "$err")"
+mkfifo "$T/y.ocaml-5.1.events"
+check "decode a FIFO" 2 run corpus decode "$T/y.ocaml-5.1.events"
+grep -q "FIFO" "$err" || fail "decode a FIFO: $(cat "$err")"
+check "decode a missing file" 2 run corpus decode "$T/missing.sampler.json"
+# A regular file whose read fails with EIO (/proc/self/mem at offset 0).
+ln -s /proc/self/mem "$T/eio.ctf"
+check "decode a file whose read fails (EIO)" 2 run corpus decode "$T/eio.ctf"
+no_crash "decode EIO"
+grep -q "Input/output error" "$err" || fail "decode EIO: $(cat "$err")"
+F="$T/f"
+make_corpus "$F"
+ln -sf /proc/self/mem "$F/sampler/a.sampler.json.expected.json"
+check "check with an unreadable (EIO) expected file" 2 run corpus check "$F" --impl "cat {file}"
+no_crash "check EIO"
+D="$T/d"
+make_corpus "$D"
+rm "$D/sampler/a.sampler.json" && mkdir "$D/sampler/a.sampler.json"
+check "check with a directory as case file" 2 run corpus check "$D" --impl "cat {file}.expected.json"
+no_crash "check with a directory as case file"
+
+# --- Deep JSON: a FAIL with a reason, not a stack overflow. ---
+python3 -c "print('[' * 100000 + ']' * 100000)" > "$T/deep.json"
+check "impl prints 100000 nested [" 1 run corpus check "$C" --impl "cat $T/deep.json # {file}"
+no_crash "deep output"
+grep -q "^FAIL sampler/a: output is not one JSON document (200001 bytes): nested deeper than 512 levels$" \
+  "$out" || fail "deep output: $(cat "$out")"
+E="$T/e"
+make_corpus "$E"
+cp "$T/deep.json" "$E/sampler/a.sampler.json.expected.json"
+check "expected file nested 100000 deep" 1 run corpus check "$E" --impl "cat {file}.expected.json"
+no_crash "deep expected"
+grep -q "^FAIL sampler/a: expected file .*nested deeper than 512 levels" "$out" \
+  || fail "deep expected: $(cat "$out")"
+
+# --- Too much output: capped, reported unparsed, memory bounded. ---
+check "output past --max-output-mib" 1 run corpus check "$C" --max-output-mib 1 \
+  --impl "head -c 5000000 /dev/zero # {file}"
+grep -q "^FAIL sampler/a: output exceeds the 1 MiB limit (--max-output-mib raises it); not parsed$" \
+  "$out" || fail "capped output: $(cat "$out")"
+# The 256 MiB bomb at the default 64 MiB cap: peak RSS well under the bomb's size.
+/usr/bin/time -f "%M %e" -o "$T/rss" timeout 120 "$BIN" corpus check "$C" \
+  --impl "{ printf '['; yes '0,' | head -c 268435455; printf '0]'; } # {file}" > "$out" 2> "$err"
+grep -q "output exceeds the 64 MiB limit" "$out" || fail "256 MiB bomb: $(cat "$out" "$err")"
+read -r rss_kb secs < <(tail -1 "$T/rss")
+echo "256 MiB output bomb: peak RSS $((rss_kb / 1024)) MiB, $secs s"
+[ "$rss_kb" -lt $((400 * 1024)) ] || fail "256 MiB bomb: peak RSS $((rss_kb / 1024)) MiB"
+# Just under the cap: 22 million values are counted, not built.
+/usr/bin/time -f "%M %e" -o "$T/rss" timeout 120 "$BIN" corpus check "$C" \
+  --impl "{ printf '['; yes '0,' | head -c 66060285; printf '0]'; } # {file}" > "$out" 2> "$err"
+grep -q "output holds more than 1048576 JSON values" "$out" || fail "63 MiB bomb: $(cat "$out" "$err")"
+read -r rss_kb secs < <(tail -1 "$T/rss")
+echo "63 MiB output of 22M values: peak RSS $((rss_kb / 1024)) MiB, $secs s"
+[ "$rss_kb" -lt $((400 * 1024)) ] || fail "63 MiB bomb: peak RSS $((rss_kb / 1024)) MiB"
+
+# --- Processes the impl leaves behind. ---
+alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null && ! grep -q '^[^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
+check "background child" 0 run corpus check "$C" \
+  --impl "sleep 300 </dev/null >/dev/null 2>&1 & echo \$! > $T/bg.pid; cat {file}.expected.json"
+pid=$(cat "$T/bg.pid")
+if alive "$pid"; then fail "background child $pid outlived the check"; kill -9 "$pid"; fi
+check "setsid grandchild" 0 run corpus check "$C" \
+  --impl "setsid sh -c 'echo \$\$ > $T/ss.pid; exec sleep 300' </dev/null >/dev/null 2>&1 & cat {file}.expected.json"
+sleep 0.2
+pid=$(cat "$T/ss.pid" 2>/dev/null)
+if alive "$pid"; then fail "setsid grandchild $pid outlived the check"; kill -9 "$pid"; fi
+check "setsid grandchild on time-out" 1 run corpus check "$C" --timeout 0.5 \
+  --impl "setsid sh -c 'echo \$\$ > $T/st.pid; exec sleep 300' </dev/null >/dev/null 2>&1 & sleep 300 # {file}"
+grep -q "^FAIL sampler/a: timed out" "$out" || fail "time-out: $(cat "$out")"
+sleep 0.2
+pid=$(cat "$T/st.pid" 2>/dev/null)
+if alive "$pid"; then fail "setsid grandchild $pid survived the time-out"; kill -9 "$pid"; fi
+start=$(date +%s)
+check "a child holding stdout" 0 run corpus check "$C" --timeout 10 \
+  --impl "sleep 300 & cat {file}.expected.json"
+[ $(($(date +%s) - start)) -lt 6 ] || fail "a child holding stdout delayed the verdict"
+check "right output, exit 3" 1 run corpus check "$C" --impl "cat {file}.expected.json; exit 3"
+grep -q "^FAIL sampler/a: exit code 3$" "$out" || fail "exit 3: $(cat "$out")"
+
+# --- Numeric options: usage errors. ---
+for v in nan -1 "" inf 0 1e9; do
+  check "--timeout '$v'" 2 run corpus check "$C" --timeout "$v" --impl "cat {file}"
+done
+for v in 0 -1 "" 1.5 65537 18446744073709551616; do
+  check "--max-output-mib '$v'" 2 run corpus check "$C" --max-output-mib "$v" --impl "cat {file}"
+done
+
+# --- gen replaces planted symlinks instead of writing through them. ---
+G="$T/g"
+mkdir -p "$G/sampler"
+echo precious > "$T/victim"
+ln -s "$T/victim" "$G/MANIFEST.json"
+ln -s "$T/victim" "$G/sampler/geometric_seed0_lambda1e-6.sampler.json"
+check "gen over planted symlinks" 0 run corpus gen "$G"
+[ "$(cat "$T/victim")" = precious ] || fail "gen wrote through a planted symlink"
+[ -L "$G/MANIFEST.json" ] && fail "MANIFEST.json is still a symlink"
+mkdir -p "$T/h" "$T/elsewhere" && ln -s "$T/elsewhere" "$T/h/ring"
+check "gen with a symlinked subdirectory" 2 run corpus gen "$T/h"
+[ -z "$(ls -A "$T/elsewhere")" ] || fail "gen wrote into a symlinked subdirectory"
+cli_done
