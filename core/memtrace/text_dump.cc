@@ -166,14 +166,17 @@ std::string OcamlHexFloat(double d) {
   return buf;
 }
 
-Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& progress) {
+Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& progress,
+                       const Limits& limits) {
   Printer p(out);
   const bool v3 = FirstPacketIsV3(source);
   p(v3 ? "# oracle_dump3 v1 (memtrace HEAD reader)\n"
        : "# oracle_dump v1 (memtrace 0.2.3 reader)\n");
   p("file_size %" PRIu64 "\n", source.size());
   MPO_RETURN_IF_ERROR(RawWalk(source, v3, p));
-  auto opened = TraceReader::Open(BorrowSource(source));
+  ReaderOptions opts;
+  opts.limits = limits;
+  auto opened = TraceReader::Open(BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
   TraceReader& r = **opened;
   const Info& info = r.info();
@@ -256,16 +259,20 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
 }
 
 Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
-                      const ProgressFn& progress) {
+                      const ProgressFn& progress, const Limits& limits) {
   Printer p(out);
   ReaderOptions opts;
   opts.parse_backtraces = parse_backtraces;
+  opts.limits = limits;
   auto opened = TraceReader::Open(BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
   TraceReader& r = **opened;
   // memtrace HEAD's dump_trace (the tool that reads v3) adds the domain to alloc lines.
   const bool head_format = r.version() >= 3;
   std::string line;
+  std::uint64_t text_left = limits.max_output_bytes;
+  // A line is written in pieces once it is long (a deep backtrace of long names).
+  constexpr std::size_t kLineChunk = 1 << 16;
   return ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
     p("%010" PRId64 " ", dt);
     switch (e.kind) {
@@ -288,6 +295,7 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
             return found.status();
           }
           const std::vector<Location>* locs = *found;
+          const std::size_t before = line.size();
           if (locs->empty()) {
             line += " $" + std::to_string(code);
           } else {
@@ -295,6 +303,19 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
               line += ' ';
               line += LocationToString(l);
             }
+          }
+          const std::size_t added = line.size() - before;
+          if (added > text_left) {
+            line.resize(before);
+            p.Str(line);
+            return LimitExceeded("location text written", limits.max_output_bytes,
+                                 "--max-output-bytes")
+                .AtOffset(r.event_offset());
+          }
+          text_left -= added;
+          if (line.size() >= kLineChunk) {
+            p.Str(line);
+            line.clear();
           }
         }
         line += '\n';
@@ -331,10 +352,11 @@ std::string JsonString(std::string_view s) {
 }  // namespace
 
 Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
-                      const ProgressFn& progress) {
+                      const ProgressFn& progress, const Limits& limits) {
   Printer p(out);
   ReaderOptions opts;
   opts.parse_backtraces = parse_backtraces;
+  opts.limits = limits;
   auto opened = TraceReader::Open(BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
   TraceReader& r = **opened;
