@@ -95,9 +95,16 @@ class FrameNames {
     } else {
       const memtrace::StringInterner& s = r_.strings();
       for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
+        // Codes share frames (and their long names): render and hash each once.
+        const FrameKey key{f->filename, f->defname, f->line};
+        if (auto known = by_frame_.find(key); known != by_frame_.end()) {
+          ids.push_back(known->second);
+          continue;
+        }
         std::string name = std::string(s.Get(f->defname)) + " (" + std::string(s.Get(f->filename)) +
                            ":" + std::to_string(f->line) + ")";
         if (!Add(Clean(std::move(name)), &ids)) return nullptr;
+        by_frame_.emplace(key, ids.back());
       }
     }
     return &by_code_.emplace(code, std::move(ids)).first->second;
@@ -124,6 +131,18 @@ class FrameNames {
   std::uint64_t bytes_left_;
   memtrace::StringInterner names_;
   std::unordered_map<OcamlInt, std::vector<std::uint32_t>> by_code_;
+  struct FrameKey {
+    std::uint32_t filename, defname;
+    OcamlInt line;
+    bool operator==(const FrameKey&) const = default;
+  };
+  struct FrameKeyHash {
+    std::size_t operator()(const FrameKey& k) const {
+      return ((std::uint64_t{k.filename} << 32 | k.defname) * 0x9e3779b97f4a7c15ull) ^
+             static_cast<std::uint64_t>(k.line);
+    }
+  };
+  std::unordered_map<FrameKey, std::uint32_t, FrameKeyHash> by_frame_;
 };
 
 // Lines sorted by their stack text. Within one node, each child contributes its own
@@ -239,7 +258,7 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memt
       if (frames == nullptr) return names.Exceeded();
       std::uint32_t node = path.empty() ? kRoot : path.back();
       for (std::uint32_t f : *frames) {
-        node = tree.Child(node, f, limits.max_held_frames);
+        node = tree.Child(node, f, limits.max_held_frames / 2);
         if (node == kNone)
           return LimitExceeded("folded stack tree nodes", limits.max_held_frames,
                                "--max-held-frames");

@@ -14,10 +14,10 @@
 // (caller stack, frame)), and each event only walks the part of its backtrace past the
 // common prefix it shares with the previous backtrace of its domain; a "staircase" of
 // ever longer backtraces costs one node per step. Budgets (limits.h): tree nodes
-// (max_held_frames), rendered frame names (max_location_bytes), written text
-// (max_output_bytes); the reader's own.
-// Failure: the reader's typed error or a passed budget. Decoding errors come before any
-// output; the output budget can stop a write part way (the lines so far stay).
+// (max_held_frames, a node counting as two entries: it takes 32 bytes), rendered frame names
+// (max_location_bytes), written text (max_output_bytes); the reader's own. Failure: the reader's
+// typed error or a passed budget. Decoding errors come before any output; the output budget can
+// stop a write part way (the lines so far stay).
 #pragma once
 
 #include <cstdint>

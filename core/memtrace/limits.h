@@ -27,7 +27,7 @@ struct Limits {
   std::uint64_t max_location_bytes = std::uint64_t{1} << 26;
   // Bytes of location text written out (dump_trace lines, folded stacks), where each
   // backtrace entry repeats its location's text.
-  std::uint64_t max_output_bytes = std::uint64_t{1} << 32;
+  std::uint64_t max_output_bytes = std::uint64_t{1} << 31;
 };
 
 // The kResourceExhausted error for a passed budget: "<what> exceeds the limit of

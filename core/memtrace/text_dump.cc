@@ -273,6 +273,11 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
   std::uint64_t text_left = limits.max_output_bytes;
   // A line is written in pieces once it is long (a deep backtrace of long names).
   constexpr std::size_t kLineChunk = 1 << 16;
+  // Each code's text, rendered once (deep backtraces repeat a few codes millions of
+  // times); the cache is bounded like the materialised locations it renders.
+  std::unordered_map<OcamlInt, std::string> rendered;
+  std::uint64_t rendered_left = limits.max_location_bytes / 4;
+  std::string scratch;
   return ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
     p("%010" PRId64 " ", dt);
     switch (e.kind) {
@@ -289,30 +294,40 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
         }
         line.clear();
         for (OcamlInt code : e.backtrace) {
-          auto found = r.LocationOfEntry(code, r.event_offset());
-          if (!found.ok()) {
-            p.Str(line);
-            return found.status();
-          }
-          const std::vector<Location>* locs = *found;
-          const std::size_t before = line.size();
-          if (locs->empty()) {
-            line += " $" + std::to_string(code);
+          const std::string* text;
+          if (auto it = rendered.find(code); it != rendered.end()) {
+            text = &it->second;
           } else {
-            for (const Location& l : *locs) {
-              line += ' ';
-              line += LocationToString(l);
+            auto found = r.LocationOfEntry(code, r.event_offset());
+            if (!found.ok()) {
+              p.Str(line);
+              return found.status();
+            }
+            const std::vector<Location>* locs = *found;
+            scratch.clear();
+            if (locs->empty()) {
+              scratch += " $" + std::to_string(code);
+            } else {
+              for (const Location& l : *locs) {
+                scratch += ' ';
+                scratch += LocationToString(l);
+              }
+            }
+            text = &scratch;
+            if (scratch.size() <= rendered_left) {
+              rendered_left -= scratch.size();
+              text = &rendered.emplace(code, scratch).first->second;
             }
           }
-          const std::size_t added = line.size() - before;
+          const std::size_t added = text->size();
           if (added > text_left) {
-            line.resize(before);
             p.Str(line);
             return LimitExceeded("location text written", limits.max_output_bytes,
                                  "--max-output-bytes")
                 .AtOffset(r.event_offset());
           }
           text_left -= added;
+          line += *text;
           if (line.size() >= kLineChunk) {
             p.Str(line);
             line.clear();
