@@ -122,11 +122,7 @@ bool TraceReader::Bad(Status s) {
   return false;
 }
 
-bool TraceReader::ChargeFrames(std::size_t n) {
-  if (n <= frames_left_) [[likely]] {
-    frames_left_ -= n;
-    return true;
-  }
+bool TraceReader::FramesExceeded() {
   return Bad(LimitExceeded("backtrace entries decoded over the trace", options_.limits.max_frames,
                            "--max-frames")
                  .AtOffset(event_off_));
@@ -323,7 +319,8 @@ bool TraceReader::ParseEvent(bool* produced) {
     BacktraceReader::Skip(in, nencoded);
   }
   if (!in.ok()) return Bad(in.status());
-  if (!ChargeFrames(e.backtrace.size())) return false;
+  if (!ChargeFrames(e.backtrace.size())) [[unlikely]]
+    return false;
   e.obj_id = alloc_id_;
   alloc_id_ = OcamlAdd(alloc_id_, 1);
   *produced = true;

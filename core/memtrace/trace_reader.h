@@ -134,7 +134,14 @@ class TraceReader {
   [[gnu::noinline]] Step SlowStep();
   bool Bad(Status s);
   // Charges an event's backtrace to limits.max_frames; false (error_ set) past it.
-  bool ChargeFrames(std::size_t n);
+  [[gnu::always_inline]] bool ChargeFrames(std::size_t n) {
+    if (n <= frames_left_) [[likely]] {
+      frames_left_ -= n;
+      return true;
+    }
+    return FramesExceeded();
+  }
+  [[gnu::cold, gnu::noinline]] bool FramesExceeded();
   // LookupLocation's work; *over_budget when it failed for max_location_bytes.
   const std::vector<Location>* Materialize(OcamlInt code, bool* over_budget) const;
 
