@@ -148,6 +148,16 @@ class RingJsonCollector : public ring::EventCallbacks {
   ring::OcamlVersion version_;
 };
 
+// The decode is held in memory (a JSON node per backtrace entry, the whole text):
+// tighter budgets than the streaming commands, so that a small trace cannot expand
+// past a few hundred MB (memtrace/limits.h).
+memtrace::Limits MemtraceLimits() {
+  memtrace::Limits l;
+  l.max_frames = std::uint64_t{1} << 20;
+  l.max_output_bytes = std::uint64_t{1} << 25;
+  return l;
+}
+
 }  // namespace
 
 Result<CaseKind> KindOfPath(std::string_view path) {
@@ -186,11 +196,13 @@ Result<Decoded> DecodeMemtrace(std::span<const std::uint8_t> bytes) {
   {
     memtrace::StringTextSink text;
     auto src = memtrace::MemorySource(bytes);
-    const Status s = memtrace::WriteDumpTrace(*src, text, true);
+    const Status s = memtrace::WriteDumpTrace(*src, text, true, {}, MemtraceLimits());
     d.text = std::move(text.text);
     if (!s.ok()) d.text += "error: " + s.ToString() + "\n";
   }
-  auto reader = memtrace::TraceReader::Open(memtrace::MemorySource(bytes));
+  memtrace::ReaderOptions options;
+  options.limits = MemtraceLimits();
+  auto reader = memtrace::TraceReader::Open(memtrace::MemorySource(bytes), options);
   if (!reader.ok()) {
     d.json["error"] = ErrorJson(reader.status());
     return d;

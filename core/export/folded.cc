@@ -1,15 +1,76 @@
 #include "core/export/folded.h"
 
-#include <map>
+#include <algorithm>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "core/memtrace/location_codec.h"
 #include "core/memtrace/trace_reader.h"
 
 namespace mpo::exporter {
 namespace {
 
+using memtrace::LimitExceeded;
+using memtrace::Limits;
 using memtrace::OcamlInt;
+
+constexpr std::uint32_t kRoot = 0;
+constexpr std::uint32_t kNone = 0xffffffff;
+
+// The stack tree: node 0 is the empty stack; a child adds one frame (an id of a
+// rendered frame name, so that codes rendering alike share nodes).
+class StackTree {
+ public:
+  StackTree() { nodes_.push_back(Node{kNone, kNone, kNone, kNone, 0}); }
+  // The child of `parent` for `frame`, created if new; kNone past `max_nodes`.
+  std::uint32_t Child(std::uint32_t parent, std::uint32_t frame, std::uint64_t max_nodes) {
+    if (!slots_.empty()) {
+      const std::size_t mask = slots_.size() - 1;
+      for (std::size_t i = Slot(parent, frame, mask);; i = (i + 1) & mask) {
+        const std::uint32_t s = slots_[i];
+        if (s == 0) break;
+        if (nodes_[s].parent == parent && nodes_[s].frame == frame) return s;
+      }
+    }
+    if (nodes_.size() > max_nodes || nodes_.size() >= kNone) return kNone;
+    if (nodes_.size() * 2 > slots_.size()) Grow();
+    const auto id = static_cast<std::uint32_t>(nodes_.size());
+    nodes_.push_back(Node{parent, frame, kNone, nodes_[parent].first_child, 0});
+    nodes_[parent].first_child = id;
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = Slot(parent, frame, mask);
+    while (slots_[i] != 0) i = (i + 1) & mask;
+    slots_[i] = id;
+    return id;
+  }
+  struct Node {
+    std::uint32_t parent;
+    std::uint32_t frame;
+    std::uint32_t first_child;
+    std::uint32_t next_sibling;
+    std::uint64_t count;
+  };
+  std::vector<Node>& nodes() { return nodes_; }
+
+ private:
+  static std::size_t Slot(std::uint32_t parent, std::uint32_t frame, std::size_t mask) {
+    const std::uint64_t k = (std::uint64_t{parent} << 32) | frame;
+    return static_cast<std::size_t>((k * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+  }
+  void Grow() {
+    std::vector<std::uint32_t> grown(slots_.empty() ? 1024 : slots_.size() * 2, 0);
+    const std::size_t mask = grown.size() - 1;
+    for (std::uint32_t id = 1; id < nodes_.size(); ++id) {
+      std::size_t i = Slot(nodes_[id].parent, nodes_[id].frame, mask);
+      while (grown[i] != 0) i = (i + 1) & mask;
+      grown[i] = id;
+    }
+    slots_.swap(grown);
+  }
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> slots_;  // node id, 0 = empty; load factor <= 1/2
+};
 
 std::string Clean(std::string s) {
   for (char& c : s)
@@ -17,53 +78,218 @@ std::string Clean(std::string s) {
   return s;
 }
 
-// The caller-first frames of a code, joined by ';'.
-std::string CodeFrames(const memtrace::TraceReader& r, OcamlInt code) {
-  const std::vector<memtrace::Location>* locs = r.LookupLocation(code);
-  if (locs == nullptr || locs->empty()) return "<unknown " + std::to_string(code) + ">";
-  std::string out;
-  for (auto it = locs->rbegin(); it != locs->rend(); ++it) {
-    if (!out.empty()) out += ';';
-    out += Clean(it->defname + " (" + it->filename + ":" + std::to_string(it->line) + ")");
+// Frame names, interned; each code's caller-first frame ids computed once.
+class FrameNames {
+ public:
+  FrameNames(const memtrace::TraceReader& r, const Limits& limits)
+      : r_(r), limits_(limits), bytes_left_(limits.max_location_bytes) {}
+  // The frame ids of `code`, or nullptr past max_location_bytes.
+  const std::vector<std::uint32_t>* Of(OcamlInt code) {
+    auto it = by_code_.find(code);
+    if (it != by_code_.end()) return &it->second;
+    std::vector<std::uint32_t> ids;
+    bool found;
+    const auto frames = r_.CompactFramesOf(code, &found);
+    if (frames.empty()) {
+      if (!Add("<unknown " + std::to_string(code) + ">", &ids)) return nullptr;
+    } else {
+      const memtrace::StringInterner& s = r_.strings();
+      for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
+        // Codes share frames (and their long names): render and hash each once.
+        const FrameKey key{f->filename, f->defname, f->line};
+        if (auto known = by_frame_.find(key); known != by_frame_.end()) {
+          ids.push_back(known->second);
+          continue;
+        }
+        std::string name = std::string(s.Get(f->defname)) + " (" + std::string(s.Get(f->filename)) +
+                           ":" + std::to_string(f->line) + ")";
+        if (!Add(Clean(std::move(name)), &ids)) return nullptr;
+        by_frame_.emplace(key, ids.back());
+      }
+    }
+    return &by_code_.emplace(code, std::move(ids)).first->second;
   }
-  return out;
+  std::string_view Name(std::uint32_t id) const { return names_.Get(id); }
+  Status Exceeded() const {
+    return LimitExceeded("rendered frame names", limits_.max_location_bytes,
+                         "--max-location-bytes");
+  }
+  // The id of `name` if it is already known (no budget needed).
+  std::uint32_t Intern(std::string_view name) { return names_.Intern(name); }
+
+ private:
+  bool Add(const std::string& name, std::vector<std::uint32_t>* ids) {
+    if (name.size() > bytes_left_) return false;
+    const std::size_t before = names_.size();
+    const std::uint32_t id = names_.Intern(name);
+    if (names_.size() != before) bytes_left_ -= name.size();
+    ids->push_back(id);
+    return true;
+  }
+  const memtrace::TraceReader& r_;
+  const Limits& limits_;
+  std::uint64_t bytes_left_;
+  memtrace::StringInterner names_;
+  std::unordered_map<OcamlInt, std::vector<std::uint32_t>> by_code_;
+  struct FrameKey {
+    std::uint32_t filename, defname;
+    OcamlInt line;
+    bool operator==(const FrameKey&) const = default;
+  };
+  struct FrameKeyHash {
+    std::size_t operator()(const FrameKey& k) const {
+      return ((std::uint64_t{k.filename} << 32 | k.defname) * 0x9e3779b97f4a7c15ull) ^
+             static_cast<std::uint64_t>(k.line);
+    }
+  };
+  std::unordered_map<FrameKey, std::uint32_t, FrameKeyHash> by_frame_;
+};
+
+// Lines sorted by their stack text. Within one node, each child contributes its own
+// line (key: its name) and its descendants' lines (key: its name and ';'); since names
+// contain no ';', comparing these keys orders the lines exactly as comparing whole
+// lines would.
+Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& out,
+                 const Limits& limits) {
+  auto& nodes = tree.nodes();
+  struct Item {
+    std::uint32_t node;
+    bool descendants;
+  };
+  auto key_less = [&](const Item& a, const Item& b) {
+    const std::string_view x = names.Name(nodes[a.node].frame);
+    const std::string_view y = names.Name(nodes[b.node].frame);
+    const std::size_t n = std::min(x.size(), y.size());
+    const int c = x.substr(0, n).compare(y.substr(0, n));
+    if (c != 0) return c < 0;
+    // One is a prefix of the other (or equal): continue with ';' or the end.
+    auto at = [](std::string_view s, bool desc, std::size_t i) -> int {
+      if (i < s.size()) return static_cast<unsigned char>(s[i]);
+      return i == s.size() && desc ? ';' : -1;
+    };
+    for (std::size_t i = n;; ++i) {
+      const int u = at(x, a.descendants, i), v = at(y, b.descendants, i);
+      if (u != v || u < 0) return u < v;
+    }
+  };
+  struct Level {
+    std::vector<Item> items;
+    std::size_t next = 0;
+  };
+  std::vector<Level> stack;
+  std::vector<std::uint32_t> path;  // the nodes of the current stack
+  std::uint64_t left = limits.max_output_bytes;
+  std::string line;
+  auto level_of = [&](std::uint32_t node) {
+    Level l;
+    for (std::uint32_t c = nodes[node].first_child; c != kNone; c = nodes[c].next_sibling) {
+      if (nodes[c].count > 0) l.items.push_back({c, false});
+      if (nodes[c].first_child != kNone) l.items.push_back({c, true});
+    }
+    std::sort(l.items.begin(), l.items.end(), key_less);
+    return l;
+  };
+  auto emit = [&](std::uint64_t count) -> Status {
+    line.clear();
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      if (i > 0) line += ';';
+      line += names.Name(nodes[path[i]].frame);
+      if (line.size() >= (1 << 16)) {
+        if (line.size() > left) break;
+        left -= line.size();
+        out.Write(line);
+        line.clear();
+      }
+    }
+    line += ' ';
+    line += std::to_string(count);
+    line += '\n';
+    if (line.size() > left)
+      return LimitExceeded("folded text written", limits.max_output_bytes, "--max-output-bytes");
+    left -= line.size();
+    out.Write(line);
+    return Status::Ok();
+  };
+  stack.push_back(level_of(kRoot));
+  while (!stack.empty()) {
+    Level& top = stack.back();
+    if (top.next == top.items.size()) {
+      stack.pop_back();
+      if (!path.empty()) path.pop_back();
+      continue;
+    }
+    const Item it = top.items[top.next++];
+    if (!it.descendants) {
+      path.push_back(it.node);
+      Status s = emit(nodes[it.node].count);
+      path.pop_back();
+      MPO_RETURN_IF_ERROR(s);
+    } else {
+      path.push_back(it.node);
+      stack.push_back(level_of(it.node));
+    }
+  }
+  return Status::Ok();
 }
 
 }  // namespace
 
-Result<std::string> FoldedStacks(std::unique_ptr<memtrace::ByteSource> source,
-                                 FoldedWeight weight) {
-  auto opened = memtrace::TraceReader::Open(std::move(source));
+Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memtrace::TextSink& out,
+                         const Limits& limits) {
+  memtrace::ReaderOptions opts;
+  opts.limits = limits;
+  auto opened = memtrace::TraceReader::Open(memtrace::BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
   memtrace::TraceReader& r = **opened;
-  // Stacks keyed by their codes first (cheap), rendered once at the end.
-  std::map<std::vector<OcamlInt>, std::uint64_t> counts;
-  std::vector<OcamlInt> key;
+  StackTree tree;
+  FrameNames names(r, limits);
+  // Per domain: the tree node after each entry of its previous backtrace.
+  std::unordered_map<std::uint16_t, std::vector<std::uint32_t>> paths;
   while (const memtrace::Event* ev = r.NextEvent()) {
     if (ev->kind != memtrace::EventKind::kAlloc) continue;
+    std::vector<std::uint32_t>& path = paths[ev->domain];
+    // The reader's backtrace shares its first common_prefix entries with the previous
+    // one of the domain (or is that one unchanged, when the prefix is longer).
+    const auto common = static_cast<std::uint64_t>(std::max<OcamlInt>(ev->common_prefix, 0));
+    std::size_t keep = std::min<std::uint64_t>({common, path.size(), ev->backtrace.size()});
+    path.resize(keep);
+    for (std::size_t k = keep; k < ev->backtrace.size(); ++k) {
+      const std::vector<std::uint32_t>* frames = names.Of(ev->backtrace[k]);
+      if (frames == nullptr) return names.Exceeded();
+      std::uint32_t node = path.empty() ? kRoot : path.back();
+      for (std::uint32_t f : *frames) {
+        node = tree.Child(node, f, limits.max_held_frames / 2);
+        if (node == kNone)
+          return LimitExceeded("folded stack tree nodes", limits.max_held_frames,
+                               "--max-held-frames");
+      }
+      path.push_back(node);
+    }
     const std::uint64_t w =
         static_cast<std::uint64_t>(weight == FoldedWeight::kSamples ? ev->nsamples : ev->length);
     if (w == 0 || ev->nsamples <= 0) continue;
-    key.assign(ev->backtrace.begin(), ev->backtrace.end());
-    counts[key] += w;
+    tree.nodes()[path.empty() ? kRoot : path.back()].count += w;
   }
   if (!r.status().ok()) return r.status();
-  std::unordered_map<OcamlInt, std::string> names;
-  std::map<std::string, std::uint64_t> lines;  // distinct codes may render alike
-  for (const auto& [codes, n] : counts) {
-    std::string stack;
-    for (OcamlInt c : codes) {
-      auto it = names.find(c);
-      if (it == names.end()) it = names.emplace(c, CodeFrames(r, c)).first;
-      if (!stack.empty()) stack += ';';
-      stack += it->second;
-    }
-    if (stack.empty()) stack = "<no backtrace>";
-    lines[stack] += n;
+  // Allocations without backtrace: the line "<no backtrace>", merged with a stack of
+  // one frame of that name if there is one.
+  auto& nodes = tree.nodes();
+  if (nodes[kRoot].count > 0) {
+    const std::uint32_t id = names.Intern("<no backtrace>");
+    const std::uint32_t node = tree.Child(kRoot, id, ~std::uint64_t{0});
+    if (node == kNone)
+      return LimitExceeded("folded stack tree nodes", limits.max_held_frames, "--max-held-frames");
+    tree.nodes()[node].count += tree.nodes()[kRoot].count;
+    tree.nodes()[kRoot].count = 0;
   }
-  std::string out;
-  for (const auto& [stack, n] : lines) out += stack + " " + std::to_string(n) + "\n";
-  return out;
+  return WriteTree(tree, names, out, limits);
+}
+
+Result<std::string> FoldedStacks(std::unique_ptr<memtrace::ByteSource> source, FoldedWeight weight,
+                                 const Limits& limits) {
+  memtrace::StringTextSink out;
+  MPO_RETURN_IF_ERROR(WriteFoldedStacks(*source, weight, out, limits));
+  return std::move(out.text);
 }
 
 }  // namespace mpo::exporter

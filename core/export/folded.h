@@ -9,21 +9,36 @@
 // is "<unknown CODE>"; an allocation without backtrace is "<no backtrace>".
 // Counts: `kSamples` sums nsamples (memtrace's samples), `kWords` sums the sampled blocks'
 // lengths in words (as `memtrace stats` does). Stacks whose count is 0 are omitted.
-// Failure: the reader's typed error; nothing is written then (the caller prints it).
-// Memory: one entry per distinct stack.
+//
+// Linear in the input: stacks are kept as a tree of frames (one node per distinct
+// (caller stack, frame)), and each event only walks the part of its backtrace past the
+// common prefix it shares with the previous backtrace of its domain; a "staircase" of
+// ever longer backtraces costs one node per step. Budgets (limits.h): tree nodes
+// (max_held_frames, a node counting as two entries: it takes 32 bytes), rendered frame names
+// (max_location_bytes), written text (max_output_bytes); the reader's own. Failure: the reader's
+// typed error or a passed budget. Decoding errors come before any output; the output budget can
+// stop a write part way (the lines so far stay).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "core/base/status.h"
 #include "core/memtrace/byte_io.h"
+#include "core/memtrace/limits.h"
+#include "core/memtrace/text_dump.h"
 
 namespace mpo::exporter {
 
 enum class FoldedWeight : std::uint8_t { kSamples, kWords };
 
-// The folded text of the trace in `source`.
-Result<std::string> FoldedStacks(std::unique_ptr<memtrace::ByteSource> source, FoldedWeight weight);
+// Writes the folded text of the trace in `source` to `out`.
+Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memtrace::TextSink& out,
+                         const memtrace::Limits& limits = {});
+
+// The same, as one string (tests and small traces).
+Result<std::string> FoldedStacks(std::unique_ptr<memtrace::ByteSource> source, FoldedWeight weight,
+                                 const memtrace::Limits& limits = {});
 
 }  // namespace mpo::exporter

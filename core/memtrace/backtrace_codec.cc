@@ -98,13 +98,19 @@ BacktraceReader::BacktraceReader()
     : next_(std::make_unique<std::uint16_t[]>(kCacheSize)),
       loc_(std::make_unique<OcamlInt[]>(kCacheSize)) {}
 
-void BacktraceReader::Buffer::Reserve(std::size_t n) {
-  if (n <= cap) return;
-  const std::size_t new_cap = std::max(n, cap * 2 + 64);
-  std::unique_ptr<OcamlInt[]> d(new OcamlInt[new_cap]);
+bool BacktraceReader::Buffer::Reserve(std::size_t n, std::uint64_t* budget) {
+  if (n <= cap) return true;
+  std::size_t new_cap = std::max(n, cap * 2 + 64);
+  if (budget != nullptr) {
+    if (new_cap - cap > *budget) new_cap = n;  // no headroom: exactly what is needed
+    if (new_cap - cap > *budget) return false;
+    *budget -= new_cap - cap;
+  }
+  auto d = std::make_unique_for_overwrite<OcamlInt[]>(new_cap);
   if (len > 0) std::memcpy(d.get(), data.get(), len * sizeof(OcamlInt));
   data = std::move(d);
   cap = new_cap;
+  return true;
 }
 
 void BacktraceReader::DecodeFailed(ByteReader& in, const std::uint8_t* at, Failure why) const {
@@ -117,6 +123,10 @@ void BacktraceReader::DecodeFailed(ByteReader& in, const std::uint8_t* at, Failu
       in.Fail(Status(ErrorCode::kOutOfRange,
                      "backtrace longer than " + std::to_string(max_len_) + " entries")
                   .WithField("backtrace: codeword"));
+      return;
+    case Failure::kBudget:
+      in.Fail(LimitExceeded("backtrace entries held by all domains", budget_limit_,
+                            "--max-held-frames"));
       return;
   }
 }

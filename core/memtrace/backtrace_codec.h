@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "core/memtrace/buf.h"
+#include "core/memtrace/limits.h"
 #include "core/memtrace/ocaml_int.h"
 
 namespace mpo::memtrace {
@@ -129,6 +130,13 @@ class BacktraceReader {
   // Backtraces longer than this fail with kOutOfRange instead of growing without bound
   // (a common prefix lets every event extend the previous backtrace).
   void set_max_length(std::size_t n) { max_len_ = n; }
+  // Buffer growth is charged to `*remaining` (entries), shared by every domain of a
+  // trace, so that many domains with deep backtraces cannot hold more than `limit`
+  // entries together (kResourceExhausted naming --max-held-frames). Not owned.
+  void set_budget(std::uint64_t* remaining, std::uint64_t limit) {
+    budget_ = remaining;
+    budget_limit_ = limit;
+  }
   bool Check(const CacheVerifier& v) const;
 
  private:
@@ -137,7 +145,8 @@ class BacktraceReader {
     std::unique_ptr<OcamlInt[]> data;
     std::size_t cap = 0;
     std::size_t len = 0;
-    void Reserve(std::size_t n);
+    // False (nothing changed) when growing to `n` would pass `*budget` (if any).
+    bool Reserve(std::size_t n, std::uint64_t* budget);
   };
   // Each codeword adds at most 1 + 255 entries; Decode's fill may store 3 more past them.
   static constexpr std::size_t kMaxPerCodeword = 256 + 3;
@@ -153,11 +162,10 @@ class BacktraceReader {
     if (static_cast<std::size_t>(in.limit() - p) < nencoded * kMaxCodewordBytes) return false;
     if (out.len + std::size_t{nencoded} * 256 > max_len_) return false;
     const std::size_t need = out.len + std::size_t{nencoded} * kMaxPerCodeword;
-    if (need > out.cap) out.Reserve(need);
-    return true;
+    return need <= out.cap || out.Reserve(need, budget_);
   }
   // What stopped Decode early; DecodeFailed records it in the ByteReader.
-  enum class Failure : std::uint8_t { kCodeword, kHitNCount, kMissCode, kTooLong };
+  enum class Failure : std::uint8_t { kCodeword, kHitNCount, kMissCode, kTooLong, kBudget };
   // kChecked = false only after Roomy said yes.
   template <bool kChecked>
   [[gnu::always_inline]] const std::uint8_t* Decode(ByteReader& in, const std::uint8_t* p,
@@ -172,6 +180,8 @@ class BacktraceReader {
   Buffer last_;
   Buffer scratch_;
   std::size_t max_len_ = std::size_t{1} << 20;
+  std::uint64_t* budget_ = nullptr;
+  std::uint64_t budget_limit_ = 0;
 };
 
 // Hot loop: raw pointers checked against the end of the packet, the output length and
@@ -198,7 +208,10 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
     p += 2;
     if (kChecked && len + kMaxPerCodeword > cap) [[unlikely]] {
       out.len = len;
-      out.Reserve(len + kMaxPerCodeword);
+      if (!out.Reserve(len + kMaxPerCodeword, budget_)) {
+        DecodeFailed(in, p - 2, Failure::kBudget);
+        return nullptr;
+      }
       data = out.data.get();
       cap = out.cap;
     }

@@ -166,14 +166,17 @@ std::string OcamlHexFloat(double d) {
   return buf;
 }
 
-Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& progress) {
+Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& progress,
+                       const Limits& limits) {
   Printer p(out);
   const bool v3 = FirstPacketIsV3(source);
   p(v3 ? "# oracle_dump3 v1 (memtrace HEAD reader)\n"
        : "# oracle_dump v1 (memtrace 0.2.3 reader)\n");
   p("file_size %" PRIu64 "\n", source.size());
   MPO_RETURN_IF_ERROR(RawWalk(source, v3, p));
-  auto opened = TraceReader::Open(BorrowSource(source));
+  ReaderOptions opts;
+  opts.limits = limits;
+  auto opened = TraceReader::Open(BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
   TraceReader& r = **opened;
   const Info& info = r.info();
@@ -256,16 +259,25 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
 }
 
 Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
-                      const ProgressFn& progress) {
+                      const ProgressFn& progress, const Limits& limits) {
   Printer p(out);
   ReaderOptions opts;
   opts.parse_backtraces = parse_backtraces;
+  opts.limits = limits;
   auto opened = TraceReader::Open(BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
   TraceReader& r = **opened;
   // memtrace HEAD's dump_trace (the tool that reads v3) adds the domain to alloc lines.
   const bool head_format = r.version() >= 3;
   std::string line;
+  std::uint64_t text_left = limits.max_output_bytes;
+  // A line is written in pieces once it is long (a deep backtrace of long names).
+  constexpr std::size_t kLineChunk = 1 << 16;
+  // Each code's text, rendered once (deep backtraces repeat a few codes millions of
+  // times); the cache is bounded like the materialised locations it renders.
+  std::unordered_map<OcamlInt, std::string> rendered;
+  std::uint64_t rendered_left = limits.max_location_bytes / 4;
+  std::string scratch;
   return ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
     p("%010" PRId64 " ", dt);
     switch (e.kind) {
@@ -282,19 +294,43 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
         }
         line.clear();
         for (OcamlInt code : e.backtrace) {
-          auto found = r.LocationOfEntry(code, r.event_offset());
-          if (!found.ok()) {
-            p.Str(line);
-            return found.status();
-          }
-          const std::vector<Location>* locs = *found;
-          if (locs->empty()) {
-            line += " $" + std::to_string(code);
+          const std::string* text;
+          if (auto it = rendered.find(code); it != rendered.end()) {
+            text = &it->second;
           } else {
-            for (const Location& l : *locs) {
-              line += ' ';
-              line += LocationToString(l);
+            auto found = r.LocationOfEntry(code, r.event_offset());
+            if (!found.ok()) {
+              p.Str(line);
+              return found.status();
             }
+            const std::vector<Location>* locs = *found;
+            scratch.clear();
+            if (locs->empty()) {
+              scratch += " $" + std::to_string(code);
+            } else {
+              for (const Location& l : *locs) {
+                scratch += ' ';
+                scratch += LocationToString(l);
+              }
+            }
+            text = &scratch;
+            if (scratch.size() <= rendered_left) {
+              rendered_left -= scratch.size();
+              text = &rendered.emplace(code, scratch).first->second;
+            }
+          }
+          const std::size_t added = text->size();
+          if (added > text_left) {
+            p.Str(line);
+            return LimitExceeded("location text written", limits.max_output_bytes,
+                                 "--max-output-bytes")
+                .AtOffset(r.event_offset());
+          }
+          text_left -= added;
+          line += *text;
+          if (line.size() >= kLineChunk) {
+            p.Str(line);
+            line.clear();
           }
         }
         line += '\n';
@@ -331,10 +367,11 @@ std::string JsonString(std::string_view s) {
 }  // namespace
 
 Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
-                      const ProgressFn& progress) {
+                      const ProgressFn& progress, const Limits& limits) {
   Printer p(out);
   ReaderOptions opts;
   opts.parse_backtraces = parse_backtraces;
+  opts.limits = limits;
   auto opened = TraceReader::Open(BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
   TraceReader& r = **opened;

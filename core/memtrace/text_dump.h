@@ -13,7 +13,9 @@
 //   [{"defname":..,"file":..,"line":..,"start":..,"end":..},...],...}} for every code
 //   used.
 // All three stream: lines are written as events are read. On a decoding error the lines
-// written so far stay written and the typed error is returned.
+// written so far stay written and the typed error is returned. `limits` bound the
+// decoding (limits.h); dump_trace, which repeats each entry's location text, also
+// stops at limits.max_output_bytes of such text.
 #pragma once
 
 #include <cstdio>
@@ -53,12 +55,13 @@ class FileTextSink : public TextSink {
 using ProgressFn = std::function<void(std::uint64_t, std::uint64_t)>;
 
 // `source` is read twice (raw header walk, then decoding); it is not owned.
-Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& progress = {});
+Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& progress = {},
+                       const Limits& limits = {});
 // Without backtraces, alloc lines end after the common prefix (memtrace's fast path).
 Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces = true,
-                      const ProgressFn& progress = {});
+                      const ProgressFn& progress = {}, const Limits& limits = {});
 Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
-                      const ProgressFn& progress = {});
+                      const ProgressFn& progress = {}, const Limits& limits = {});
 
 // A non-owning ByteSource over another one.
 std::unique_ptr<ByteSource> BorrowSource(ByteSource& source);

@@ -7,8 +7,11 @@
 namespace mpo::memtrace {
 
 Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats,
-                 const std::function<void(std::uint64_t, std::uint64_t)>& progress) {
-  auto reader = TraceReader::Open(BorrowSource(in));
+                 const std::function<void(std::uint64_t, std::uint64_t)>& progress,
+                 const Limits& limits) {
+  ReaderOptions ropts;
+  ropts.limits = limits;
+  auto reader = TraceReader::Open(BorrowSource(in), ropts);
   if (!reader.ok()) return reader.status();
   TraceReader& r = **reader;
   WriterOptions opts;
@@ -17,7 +20,15 @@ Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* s
   auto writer = TraceWriter::Create(out, r.info(), opts);
   if (!writer.ok()) return writer.status();
   TraceWriter& w = **writer;
-  const LocationLookup lookup = [&r](OcamlInt code) { return r.LookupLocation(code); };
+  // A lookup that fails on the location budget is reported as such, not as the
+  // writer's "unknown location".
+  Status lookup_error;
+  const LocationLookup lookup = [&r, &lookup_error](OcamlInt code) -> const std::vector<Location>* {
+    auto locs = r.LocationOfEntry(code, r.event_offset());
+    if (locs.ok()) return *locs;
+    if (locs.status().code() == ErrorCode::kResourceExhausted) lookup_error = locs.status();
+    return nullptr;
+  };
   std::uint64_t n = 0;
   while (true) {
     auto ev = r.Next();
@@ -25,6 +36,7 @@ Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* s
     if (*ev == nullptr) break;
     if (progress) progress(r.offset(), r.file_size());
     Status s = w.PutEvent(**ev, lookup);
+    if (!lookup_error.ok()) return lookup_error;
     if (!s.ok()) return Status(s).WithField("event " + std::to_string(n) + ": " + s.field());
     ++n;
   }

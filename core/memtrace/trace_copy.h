@@ -7,6 +7,7 @@
 
 #include "core/base/status.h"
 #include "core/memtrace/byte_io.h"
+#include "core/memtrace/limits.h"
 
 namespace mpo::memtrace {
 
@@ -15,9 +16,11 @@ struct CopyStats {
 };
 
 // Reads `in` and writes the same events to `out` in format `format_version` (2 or 3).
-// Streaming. Fails with the reader's or the writer's typed error.
+// Streaming. Fails with the reader's or the writer's typed error; every event keeps its
+// exact time (the writer flushes on any gap the 25-bit event time cannot carry).
 // `progress` (optional) gets (bytes read so far, input size) now and then.
 Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats = nullptr,
-                 const std::function<void(std::uint64_t, std::uint64_t)>& progress = {});
+                 const std::function<void(std::uint64_t, std::uint64_t)>& progress = {},
+                 const Limits& limits = {});
 
 }  // namespace mpo::memtrace

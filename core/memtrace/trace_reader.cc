@@ -27,6 +27,9 @@ Result<std::unique_ptr<TraceReader>> TraceReader::Open(std::unique_ptr<ByteSourc
                                                        ReaderOptions options) {
   std::unique_ptr<TraceReader> r(new TraceReader(std::move(source), options));
   r->file_size_ = r->source_->size();
+  r->frames_left_ = options.limits.max_frames;
+  r->held_left_ = options.limits.max_held_frames;
+  r->location_bytes_left_ = options.limits.max_location_bytes;
   Status s = r->ReadInfo();
   if (!s.ok()) return s;
   return r;
@@ -108,6 +111,7 @@ Result<TraceReader::DomainState*> TraceReader::Domain(std::uint16_t id) {
   auto st = std::make_unique<DomainState>();
   st->last_timestamp = info_.start_time;
   st->backtraces.set_max_length(options_.max_backtrace_length);
+  st->backtraces.set_budget(&held_left_, options_.limits.max_held_frames);
   DomainState* p = st.get();
   domains_.emplace(id, std::move(st));
   return p;
@@ -116,6 +120,12 @@ Result<TraceReader::DomainState*> TraceReader::Domain(std::uint16_t id) {
 bool TraceReader::Bad(Status s) {
   error_ = std::move(s);
   return false;
+}
+
+bool TraceReader::FramesExceeded() {
+  return Bad(LimitExceeded("backtrace entries decoded over the trace", options_.limits.max_frames,
+                           "--max-frames")
+                 .AtOffset(event_off_));
 }
 
 Status TraceReader::LoadPacket(bool* end) {
@@ -309,6 +319,8 @@ bool TraceReader::ParseEvent(bool* produced) {
     BacktraceReader::Skip(in, nencoded);
   }
   if (!in.ok()) return Bad(in.status());
+  if (!ChargeFrames(e.backtrace.size())) [[unlikely]]
+    return false;
   e.obj_id = alloc_id_;
   alloc_id_ = OcamlAdd(alloc_id_, 1);
   *produced = true;
@@ -404,6 +416,8 @@ constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
       return Step::kStop;
     }
     cursor_.Advance(p);
+    if (!ChargeFrames(e.backtrace.size())) [[unlikely]]
+      return Step::kStop;
   } else {
     cursor_.Advance(p);
     e.backtrace = {};
@@ -477,22 +491,58 @@ bool TraceReader::SkipToNextPacket() {
 }
 
 const std::vector<Location>* TraceReader::LookupLocation(OcamlInt code) const {
+  bool over_budget;
+  return Materialize(code, &over_budget);
+}
+
+const std::vector<Location>* TraceReader::Materialize(OcamlInt code, bool* over_budget) const {
+  *over_budget = false;
   auto m = materialized_.find(code);
   if (m != materialized_.end()) return &m->second;
   bool inserted;
   const FrameRun* run = const_cast<CodeTable&>(locs_).Find(code, false, &inserted);
   if (run == nullptr) return nullptr;
+  // Each code is materialised once, but a code may repeat a long string in all its
+  // frames: the copies are what the budget counts.
+  std::uint64_t bytes = 0;
+  for (std::uint32_t i = 0; i < run->count; ++i) {
+    const CompactFrame& f = frames_[run->begin + i];
+    bytes += sizeof(Location) + strings_.Get(f.filename).size() + strings_.Get(f.defname).size();
+  }
+  if (bytes > location_bytes_left_) {
+    *over_budget = true;
+    return nullptr;
+  }
+  location_bytes_left_ -= bytes;
   std::vector<Location> v;
   v.reserve(run->count);
   for (std::uint32_t i = 0; i < run->count; ++i)
-    v.push_back(Materialize(frames_[run->begin + i], strings_));
+    v.push_back(memtrace::Materialize(frames_[run->begin + i], strings_));
   return &materialized_.emplace(code, std::move(v)).first->second;
+}
+
+bool TraceReader::HasLocation(OcamlInt code) const {
+  bool inserted;
+  return const_cast<CodeTable&>(locs_).Find(code, false, &inserted) != nullptr;
+}
+
+std::span<const CompactFrame> TraceReader::CompactFramesOf(OcamlInt code, bool* found) const {
+  bool inserted;
+  const FrameRun* run = const_cast<CodeTable&>(locs_).Find(code, false, &inserted);
+  *found = run != nullptr;
+  if (run == nullptr) return {};
+  return std::span<const CompactFrame>(frames_).subspan(run->begin, run->count);
 }
 
 Result<const std::vector<Location>*> TraceReader::LocationOfEntry(
     OcamlInt code, std::uint64_t event_offset) const {
-  const std::vector<Location>* locs = LookupLocation(code);
+  bool over_budget;
+  const std::vector<Location>* locs = Materialize(code, &over_budget);
   if (locs != nullptr) return locs;
+  if (over_budget)
+    return LimitExceeded("location strings materialised", options_.limits.max_location_bytes,
+                         "--max-location-bytes")
+        .AtOffset(event_offset);
   char buf[96];
   std::snprintf(buf, sizeof buf, "invalid location code %08llx (never defined)",
                 static_cast<unsigned long long>(OcamlUnsigned(code)));

@@ -32,6 +32,7 @@
 #include "core/memtrace/backtrace_codec.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/event.h"
+#include "core/memtrace/limits.h"
 #include "core/memtrace/location.h"
 #include "core/memtrace/location_codec.h"
 #include "core/memtrace/packet_header.h"
@@ -47,6 +48,9 @@ struct ReaderOptions {
   std::size_t max_domains = 256;
   // Longer backtraces are refused (kOutOfRange); real stacks are far shorter.
   std::size_t max_backtrace_length = std::size_t{1} << 20;
+  // Budgets over the whole trace (see limits.h): max_frames, max_held_frames and
+  // max_location_bytes are enforced here; max_output_bytes by the text forms.
+  Limits limits;
 };
 
 struct ReaderWarning {
@@ -80,11 +84,21 @@ class TraceReader {
   bool SkipToNextPacket();
 
   // The frames of a location code seen so far, or nullptr. Built on first lookup and
-  // kept (the pointer stays valid as long as the reader).
+  // kept (the pointer stays valid as long as the reader). Also nullptr once the
+  // materialised strings would pass limits.max_location_bytes (LocationOfEntry tells
+  // which).
   const std::vector<Location>* LookupLocation(OcamlInt code) const;
+  // Whether a location event defined `code` (nothing materialised).
+  bool HasLocation(OcamlInt code) const;
+  // The frames of `code` as stored, strings interned in strings() (nothing
+  // materialised: for consumers that render many codes); empty and *found = false for
+  // an undefined code.
+  std::span<const CompactFrame> CompactFramesOf(OcamlInt code, bool* found) const;
+  const StringInterner& strings() const { return strings_; }
   // The same for a backtrace entry of the event at `event_offset` (see event_offset()):
   // a code no location event defined is a corrupt trace (memtrace's lookup fails too),
-  // kCorrupt "backtrace: location code" at that event.
+  // kCorrupt "backtrace: location code" at that event; passing max_location_bytes is
+  // kResourceExhausted.
   Result<const std::vector<Location>*> LocationOfEntry(OcamlInt code,
                                                        std::uint64_t event_offset) const;
   // The byte offset of the event Next/NextEvent returned last (its event header).
@@ -119,6 +133,17 @@ class TraceReader {
   Step FastEvent();
   [[gnu::noinline]] Step SlowStep();
   bool Bad(Status s);
+  // Charges an event's backtrace to limits.max_frames; false (error_ set) past it.
+  [[gnu::always_inline]] bool ChargeFrames(std::size_t n) {
+    if (n <= frames_left_) [[likely]] {
+      frames_left_ -= n;
+      return true;
+    }
+    return FramesExceeded();
+  }
+  [[gnu::cold, gnu::noinline]] bool FramesExceeded();
+  // LookupLocation's work; *over_budget when it failed for max_location_bytes.
+  const std::vector<Location>* Materialize(OcamlInt code, bool* over_budget) const;
 
   std::unique_ptr<ByteSource> source_;
   ReaderOptions options_;
@@ -162,6 +187,9 @@ class TraceReader {
   StringInterner strings_;
   std::vector<CompactFrame> loc_scratch_;
   mutable std::unordered_map<OcamlInt, std::vector<Location>> materialized_;
+  mutable std::uint64_t location_bytes_left_ = 0;
+  std::uint64_t frames_left_ = 0;  // of limits.max_frames
+  std::uint64_t held_left_ = 0;    // of limits.max_held_frames, shared by the domains
   std::vector<ReaderWarning> warnings_;
   Event event_;
   std::uint64_t event_off_ = 0;

@@ -151,8 +151,11 @@ Status TraceWriter::FlushAt(DomainWriter& w, std::int64_t now) {
 
 bool TraceWriter::NeedsFlush(const DomainWriter& w, std::int64_t now) const {
   return w.packet.remaining() < kMaxEventSize || w.new_locs.size() > kMaxPendingLocations ||
-         static_cast<std::int64_t>(static_cast<std::uint64_t>(now) - w.time_start) >
-             kPacketMaxTime ||
+         // now >= time_start (CheckUsable), so the unsigned difference is exact even
+         // for a gap of 2^63 us or more (a signed one would turn negative: no flush, and
+         // the event's 25-bit time would wrap).
+         static_cast<std::uint64_t>(now) - static_cast<std::uint64_t>(w.time_start) >
+             static_cast<std::uint64_t>(kPacketMaxTime) ||
          (options_.format_version >= 3 && !(w.next_id < w.last_id));
 }
 

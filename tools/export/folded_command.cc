@@ -6,7 +6,9 @@
 
 #include "core/export/folded.h"
 #include "core/memtrace/byte_io.h"
+#include "core/memtrace/text_dump.h"
 #include "tools/exit_code.h"
+#include "tools/memtrace/limit_options.h"
 
 namespace mpo::tools {
 namespace {
@@ -14,6 +16,7 @@ namespace {
 struct FoldedOptions {
   std::string file;
   std::string by = "samples";
+  memtrace::Limits limits;
 };
 
 void RunFolded(const FoldedOptions& o) {
@@ -21,9 +24,9 @@ void RunFolded(const FoldedOptions& o) {
   if (!src.ok()) return ReportError("memtrace folded", src.status());
   const auto weight =
       o.by == "words" ? exporter::FoldedWeight::kWords : exporter::FoldedWeight::kSamples;
-  auto text = exporter::FoldedStacks(std::move(*src), weight);
-  if (!text.ok()) return ReportError("memtrace folded " + o.file, text.status());
-  std::fwrite(text->data(), 1, text->size(), stdout);
+  memtrace::FileTextSink out(stdout);
+  const Status s = exporter::WriteFoldedStacks(**src, weight, out, o.limits);
+  if (!s.ok()) return ReportError("memtrace folded " + o.file, s);
 }
 
 }  // namespace
@@ -36,6 +39,7 @@ void AddMemtraceFoldedCommand(CLI::App& app) {
   f->add_option("file", o->file, "trace file")->required();
   f->add_option("--by", o->by, "count samples (default) or sampled words")
       ->check(CLI::IsMember({"samples", "words"}));
+  AddLimitOptions(f, &o->limits);
   f->callback([o] { RunFolded(*o); });
 }
 

@@ -14,9 +14,12 @@
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_copy.h"
+#include "core/memtrace/trace_diff.h"
 #include "core/memtrace/trace_reader.h"
+#include "core/memtrace/trace_stats.h"
 #include "core/memtrace/trace_writer.h"
 #include "tools/exit_code.h"
+#include "tools/memtrace/limit_options.h"
 #include "tools/numeric_options.h"
 
 namespace mpo::tools {
@@ -78,6 +81,7 @@ struct DumpOptions {
   bool json = false;
   bool no_backtraces = false;
   bool oracle = false;
+  Limits limits;
 };
 
 void RunDump(const DumpOptions& o) {
@@ -87,9 +91,9 @@ void RunDump(const DumpOptions& o) {
   FileTextSink out(stdout);
   Progress bar(src.size());
   const ProgressFn progress = [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); };
-  Status s = o.json     ? WriteJsonLines(src, out, !o.no_backtraces, progress)
-             : o.oracle ? WriteOracleDump(src, out, progress)
-                        : WriteDumpTrace(src, out, !o.no_backtraces, progress);
+  Status s = o.json     ? WriteJsonLines(src, out, !o.no_backtraces, progress, o.limits)
+             : o.oracle ? WriteOracleDump(src, out, progress, o.limits)
+                        : WriteDumpTrace(src, out, !o.no_backtraces, progress, o.limits);
   std::fflush(stdout);
   // A failed write is reported once, by main's FinishStdout.
   if (!s.ok() && !StdoutFailed()) ReportError("memtrace dump: " + o.file, s);
@@ -98,12 +102,15 @@ void RunDump(const DumpOptions& o) {
 struct CheckOptions {
   std::string file;
   bool keep_going = false;
+  Limits limits;
 };
 
 void RunCheck(const CheckOptions& o) {
   auto src = OpenOrReport("memtrace check", o.file);
   if (!src) return;
-  auto opened = TraceReader::Open(std::move(src));
+  ReaderOptions ropts;
+  ropts.limits = o.limits;
+  auto opened = TraceReader::Open(std::move(src), ropts);
   if (!opened.ok()) {
     ReportError("memtrace check: " + o.file, opened.status());
     return;
@@ -124,7 +131,7 @@ void RunCheck(const CheckOptions& o) {
     }
     if (*ev == nullptr) break;
     for (OcamlInt code : (*ev)->backtrace)
-      if (r.LookupLocation(code) == nullptr) ++missing_locs;
+      if (!r.HasLocation(code)) ++missing_locs;
     ++events;
     progress.Update(r.offset());
   }
@@ -148,13 +155,15 @@ void RunCheck(const CheckOptions& o) {
 struct CopyOptions {
   std::string in, out;
   int version = 0;
+  Limits limits;
 };
 
 // A copy must not hide damage the reader skipped with a warning (a truncated final
 // packet, a packet from another process): the copy would read as a clean trace.
-Status RefuseSkippedData(ByteSource& src) {
+Status RefuseSkippedData(ByteSource& src, const Limits& limits) {
   ReaderOptions fast;
   fast.parse_backtraces = false;
+  fast.limits = limits;
   auto r = TraceReader::Open(BorrowSource(src), fast);
   if (!r.ok()) return r.status();
   while ((*r)->NextEvent() != nullptr) {
@@ -192,197 +201,47 @@ void RunCopy(const CopyOptions& o) {
   }
   CopyStats stats;
   Progress bar(src->size());
-  Status s = CopyTrace(*src, **sink, version, &stats,
-                       [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); });
-  if (s.ok()) s = RefuseSkippedData(*src);
+  Status s = CopyTrace(
+      *src, **sink, version, &stats,
+      [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); }, o.limits);
+  if (s.ok()) s = RefuseSkippedData(*src, o.limits);
   if (!s.ok()) return ReportError("memtrace copy: " + o.in, s);
   if (Status c = (*sink)->Commit(); !c.ok()) ReportError("memtrace copy", c);
 }
 
-std::string Frames(TraceReader& r, OcamlInt code) {
-  const std::vector<Location>* locs = r.LookupLocation(code);
-  if (locs == nullptr) return "<undefined " + std::to_string(code) + ">";
-  if (locs->empty()) return "$" + std::to_string(code);
-  std::string s;
-  for (const Location& l : *locs) s += (s.empty() ? "" : " ") + LocationToString(l);
-  return s;
-}
-
 struct DiffOptions {
   std::string a, b;
+  Limits limits;
 };
 
 void RunDiff(const DiffOptions& o) {
   auto sa = OpenOrReport("memtrace diff", o.a);
   auto sb = OpenOrReport("memtrace diff", o.b);
   if (!sa || !sb) return;
-  auto ra = TraceReader::Open(std::move(sa));
-  auto rb = TraceReader::Open(std::move(sb));
-  if (!ra.ok()) return ReportError("memtrace diff: " + o.a, ra.status());
-  if (!rb.ok()) return ReportError("memtrace diff: " + o.b, rb.status());
-  TraceReader& A = **ra;
-  TraceReader& B = **rb;
-  auto differ = [&](const std::string& where, const std::string& field, const std::string& va,
-                    const std::string& vb) {
-    std::printf("%s: %s: %s | %s\n", where.c_str(), field.c_str(), va.c_str(), vb.c_str());
-    SetExitCode(kExitBadInput);
-  };
-  const Info& ia = A.info();
-  const Info& ib = B.info();
-  auto str = [](auto v) { return std::to_string(v); };
-  if (ia.sample_rate != ib.sample_rate) {
-    char a[40], b[40];
-    std::snprintf(a, sizeof a, "%.17g", ia.sample_rate);
-    std::snprintf(b, sizeof b, "%.17g", ib.sample_rate);
-    return differ("info", "sample_rate", a, b);
-  }
-  if (ia.word_size != ib.word_size)
-    return differ("info", "word_size", str(ia.word_size), str(ib.word_size));
-  if (ia.executable_name != ib.executable_name)
-    return differ("info", "executable_name", ia.executable_name, ib.executable_name);
-  if (ia.host_name != ib.host_name) return differ("info", "host_name", ia.host_name, ib.host_name);
-  if (ia.ocaml_runtime_params != ib.ocaml_runtime_params)
-    return differ("info", "ocaml_runtime_params", ia.ocaml_runtime_params, ib.ocaml_runtime_params);
-  if (ia.pid != ib.pid) return differ("info", "pid", str(ia.pid), str(ib.pid));
-  if (ia.start_time != ib.start_time)
-    return differ("info", "start_time", str(ia.start_time), str(ib.start_time));
-  if (ia.context != ib.context)
-    return differ("info", "context", ia.context.value_or("<none>"), ib.context.value_or("<none>"));
-  const char* kinds[] = {"alloc", "promote", "collect"};
-  for (std::uint64_t i = 0;; ++i) {
-    auto ea = A.Next();
-    auto eb = B.Next();
-    if (!ea.ok()) return ReportError("memtrace diff: " + o.a, ea.status());
-    if (!eb.ok()) return ReportError("memtrace diff: " + o.b, eb.status());
-    const std::string where = "event " + std::to_string(i);
-    if (*ea == nullptr || *eb == nullptr) {
-      if (*ea != *eb) differ(where, "presence", *ea ? "event" : "<end>", *eb ? "event" : "<end>");
-      return;
-    }
-    const Event& x = **ea;
-    const Event& y = **eb;
-    if (x.kind != y.kind) return differ(where, "kind", kinds[int(x.kind)], kinds[int(y.kind)]);
-    if (x.time - ia.start_time != y.time - ib.start_time)
-      return differ(where, "dt", str(x.time - ia.start_time), str(y.time - ib.start_time));
-    if (x.domain != y.domain) return differ(where, "domain", str(x.domain), str(y.domain));
-    if (x.obj_id != y.obj_id) return differ(where, "obj_id", str(x.obj_id), str(y.obj_id));
-    if (x.kind != EventKind::kAlloc) continue;
-    if (x.length != y.length) return differ(where, "length", str(x.length), str(y.length));
-    if (x.nsamples != y.nsamples)
-      return differ(where, "nsamples", str(x.nsamples), str(y.nsamples));
-    if (x.source != y.source)
-      return differ(where, "source", AllocationSourceName(x.source),
-                    AllocationSourceName(y.source));
-    if (x.backtrace.size() != y.backtrace.size())
-      return differ(where, "backtrace length", str(x.backtrace.size()), str(y.backtrace.size()));
-    for (std::size_t k = 0; k < x.backtrace.size(); ++k) {
-      std::string fa = Frames(A, x.backtrace[k]), fb = Frames(B, y.backtrace[k]);
-      if (fa != fb) return differ(where, "backtrace[" + std::to_string(k) + "]", fa, fb);
-    }
-  }
+  DiffFailure failure;
+  const std::optional<TraceDifference> d = DiffTraces(*sa, *sb, &failure, o.limits);
+  if (!failure.status.ok())
+    return ReportError("memtrace diff: " + (failure.side == 0 ? o.a : o.b), failure.status);
+  if (!d) return;
+  std::printf("%s: %s: %s | %s\n", d->where.c_str(), d->field.c_str(), d->a.c_str(), d->b.c_str());
+  SetExitCode(kExitBadInput);
 }
 
 struct StatsOptions {
   std::string file;
   std::size_t top = 10;
-};
-
-struct Site {
-  std::uint64_t allocs = 0;
-  std::uint64_t samples = 0;
-  std::uint64_t words = 0;
+  Limits limits;
 };
 
 void RunStats(const StatsOptions& o) {
   auto src = OpenOrReport("memtrace stats", o.file);
   if (!src) return;
-  auto opened = TraceReader::Open(std::move(src));
-  if (!opened.ok()) return ReportError("memtrace stats: " + o.file, opened.status());
-  TraceReader& r = **opened;
-  Progress progress(r.file_size());
-  std::uint64_t allocs = 0, promotes = 0, collects = 0, samples = 0, words = 0;
-  std::uint64_t by_source[3] = {0, 0, 0};
-  std::unordered_map<OcamlInt, Site> sites;  // by allocation-site location code
-  struct Live {
-    std::int64_t time;
-    bool promoted;
-  };
-  std::unordered_map<OcamlInt, Live> live;
-  std::vector<std::int64_t> lifetimes;
-  std::uint64_t collected_promoted = 0;
-  std::int64_t last_time = r.info().start_time;
-  while (true) {
-    auto ev = r.Next();
-    if (!ev.ok()) return ReportError("memtrace stats: " + o.file, ev.status());
-    if (*ev == nullptr) break;
-    const Event& e = **ev;
-    last_time = e.time;
-    progress.Update(r.offset());
-    switch (e.kind) {
-      case EventKind::kAlloc: {
-        ++allocs;
-        samples += static_cast<std::uint64_t>(e.nsamples);
-        words += static_cast<std::uint64_t>(e.length);
-        ++by_source[static_cast<int>(e.source)];
-        if (!e.backtrace.empty()) {
-          Site& s = sites[e.backtrace.back()];
-          ++s.allocs;
-          s.samples += static_cast<std::uint64_t>(e.nsamples);
-          s.words += static_cast<std::uint64_t>(e.length);
-        }
-        live[e.obj_id] = {e.time, false};
-        break;
-      }
-      case EventKind::kPromote: {
-        ++promotes;
-        auto it = live.find(e.obj_id);
-        if (it != live.end()) it->second.promoted = true;
-        break;
-      }
-      case EventKind::kCollect: {
-        ++collects;
-        auto it = live.find(e.obj_id);
-        if (it != live.end()) {
-          lifetimes.push_back(e.time - it->second.time);
-          collected_promoted += it->second.promoted;
-          live.erase(it);
-        }
-        break;
-      }
-    }
-  }
-  const Info& info = r.info();
-  std::printf("trace: %s (v%03d), %s, pid %" PRId64 ", sample rate %g\n", o.file.c_str(),
-              r.version(), info.executable_name.c_str(), info.pid, info.sample_rate);
-  std::printf("duration: %.6f s\n", static_cast<double>(last_time - info.start_time) / 1e6);
-  std::printf("events: %" PRIu64 " allocs (%" PRIu64 " minor, %" PRIu64 " major, %" PRIu64
-              " external), %" PRIu64 " promotes, %" PRIu64 " collects\n",
-              allocs, by_source[0], by_source[1], by_source[2], promotes, collects);
-  std::printf("samples: %" PRIu64 ", sampled words: %" PRIu64 "\n", samples, words);
-  const double a = allocs ? static_cast<double>(allocs) : 1.0;
-  std::printf("promotion rate: %.4f, collection rate: %.4f, still live at end: %zu\n",
-              static_cast<double>(promotes) / a, static_cast<double>(collects) / a, live.size());
-  if (!lifetimes.empty()) {
-    std::sort(lifetimes.begin(), lifetimes.end());
-    double sum = 0;
-    for (auto l : lifetimes) sum += static_cast<double>(l);
-    std::printf("lifetimes (us, collected objects): mean %.1f, median %" PRId64 ", p90 %" PRId64
-                ", max %" PRId64 "; promoted before collection: %" PRIu64 "\n",
-                sum / static_cast<double>(lifetimes.size()), lifetimes[lifetimes.size() / 2],
-                lifetimes[lifetimes.size() * 9 / 10], lifetimes.back(), collected_promoted);
-  }
-  std::vector<std::pair<OcamlInt, Site>> v(sites.begin(), sites.end());
-  auto print_top = [&](const char* title, auto key) {
-    std::sort(v.begin(), v.end(), [&](const auto& x, const auto& y) {
-      return key(x.second) != key(y.second) ? key(x.second) > key(y.second) : x.first < y.first;
-    });
-    std::printf("top allocation sites by %s:\n", title);
-    for (std::size_t i = 0; i < std::min(o.top, v.size()); ++i)
-      std::printf("  %10" PRIu64 " samples %12" PRIu64 " words  %s\n", v[i].second.samples,
-                  v[i].second.words, Frames(r, v[i].first).c_str());
-  };
-  print_top("samples", [](const Site& s) { return s.samples; });
-  print_top("words", [](const Site& s) { return s.words; });
+  Progress bar(src->size());
+  auto stats = ComputeTraceStats(*src, o.top, o.limits,
+                                 [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); });
+  if (!stats.ok()) return ReportError("memtrace stats: " + o.file, stats.status());
+  const std::string text = FormatTraceStats(*stats, o.file);
+  std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
 }  // namespace
@@ -397,12 +256,14 @@ void AddMemtraceCommands(CLI::App& app) {
   d->add_flag("--json", dump->json, "one JSON object per line");
   d->add_flag("--no-backtraces", dump->no_backtraces, "skip backtraces (fast path)");
   d->add_flag("--oracle", dump->oracle, "the golden oracle_dump format");
+  AddLimitOptions(d, &dump->limits);
   d->callback([dump] { RunDump(*dump); });
 
   auto check = std::make_shared<CheckOptions>();
   CLI::App* c = mt->add_subcommand("check", "Validate a trace");
   c->add_option("file", check->file, "trace file")->required();
   c->add_flag("--keep-going", check->keep_going, "report every bad packet");
+  AddLimitOptions(c, &check->limits);
   c->callback([check] { RunCheck(*check); });
 
   auto copy = std::make_shared<CopyOptions>();
@@ -415,12 +276,14 @@ void AddMemtraceCommands(CLI::App& app) {
   cp->add_option("out", copy->out, "output trace")->required();
   cp->add_option("--format-version", copy->version, "2 or 3 (default: the input's)")
       ->check(UnsignedIn(2, 3));
+  AddLimitOptions(cp, &copy->limits);
   cp->callback([copy] { RunCopy(*copy); });
 
   auto diff = std::make_shared<DiffOptions>();
   CLI::App* df = mt->add_subcommand("diff", "First semantic difference between two traces");
   df->add_option("a", diff->a, "first trace")->required();
   df->add_option("b", diff->b, "second trace")->required();
+  AddLimitOptions(df, &diff->limits);
   df->callback([diff] { RunDiff(*diff); });
 
   auto stats = std::make_shared<StatsOptions>();
@@ -428,6 +291,7 @@ void AddMemtraceCommands(CLI::App& app) {
   st->add_option("file", stats->file, "trace file")->required();
   st->add_option("--top", stats->top, "number of sites to list, in [0, 10^9]")
       ->check(UnsignedIn(0, 1'000'000'000));
+  AddLimitOptions(st, &stats->limits);
   st->callback([stats] { RunStats(*stats); });
 }
 

@@ -1,0 +1,115 @@
+#include "core/memtrace/trace_diff.h"
+
+#include <cstdio>
+#include <unordered_set>
+
+#include "core/memtrace/text_dump.h"
+#include "core/memtrace/trace_reader.h"
+
+namespace mpo::memtrace {
+namespace {
+
+// How `memtrace diff` names a code; kResourceExhausted past max_location_bytes.
+Result<std::string> Frames(const TraceReader& r, OcamlInt code) {
+  if (!r.HasLocation(code)) return "<undefined " + std::to_string(code) + ">";
+  auto locs = r.LocationOfEntry(code, r.event_offset());
+  if (!locs.ok()) return locs.status();
+  if ((*locs)->empty()) return "$" + std::to_string(code);
+  std::string s;
+  for (const Location& l : **locs) s += (s.empty() ? "" : " ") + LocationToString(l);
+  return s;
+}
+
+struct PairHash {
+  std::size_t operator()(const std::pair<OcamlInt, OcamlInt>& p) const {
+    return std::hash<OcamlInt>()(p.first) * 0x9e3779b97f4a7c15ull ^ std::hash<OcamlInt>()(p.second);
+  }
+};
+
+}  // namespace
+
+std::optional<TraceDifference> DiffTraces(ByteSource& a, ByteSource& b, DiffFailure* failure,
+                                          const Limits& limits) {
+  auto fail = [failure](int side, Status s) {
+    *failure = DiffFailure{side, std::move(s)};
+    return std::nullopt;
+  };
+  ReaderOptions opts;
+  opts.limits = limits;
+  auto ra = TraceReader::Open(BorrowSource(a), opts);
+  if (!ra.ok()) return fail(0, ra.status());
+  auto rb = TraceReader::Open(BorrowSource(b), opts);
+  if (!rb.ok()) return fail(1, rb.status());
+  TraceReader& A = **ra;
+  TraceReader& B = **rb;
+  auto differ = [](std::string where, std::string field, std::string va, std::string vb) {
+    return TraceDifference{std::move(where), std::move(field), std::move(va), std::move(vb)};
+  };
+  const Info& ia = A.info();
+  const Info& ib = B.info();
+  auto str = [](auto v) { return std::to_string(v); };
+  if (ia.sample_rate != ib.sample_rate) {
+    char x[40], y[40];
+    std::snprintf(x, sizeof x, "%.17g", ia.sample_rate);
+    std::snprintf(y, sizeof y, "%.17g", ib.sample_rate);
+    return differ("info", "sample_rate", x, y);
+  }
+  if (ia.word_size != ib.word_size)
+    return differ("info", "word_size", str(ia.word_size), str(ib.word_size));
+  if (ia.executable_name != ib.executable_name)
+    return differ("info", "executable_name", ia.executable_name, ib.executable_name);
+  if (ia.host_name != ib.host_name) return differ("info", "host_name", ia.host_name, ib.host_name);
+  if (ia.ocaml_runtime_params != ib.ocaml_runtime_params)
+    return differ("info", "ocaml_runtime_params", ia.ocaml_runtime_params, ib.ocaml_runtime_params);
+  if (ia.pid != ib.pid) return differ("info", "pid", str(ia.pid), str(ib.pid));
+  if (ia.start_time != ib.start_time)
+    return differ("info", "start_time", str(ia.start_time), str(ib.start_time));
+  if (ia.context != ib.context)
+    return differ("info", "context", ia.context.value_or("<none>"), ib.context.value_or("<none>"));
+  const char* kinds[] = {"alloc", "promote", "collect"};
+  // Entry pairs whose frames render alike; cleared when large (it only saves work).
+  std::unordered_set<std::pair<OcamlInt, OcamlInt>, PairHash> same;
+  constexpr std::size_t kMaxSame = 1 << 16;
+  for (std::uint64_t i = 0;; ++i) {
+    const Event* x = A.NextEvent();
+    if (x == nullptr && !A.status().ok()) return fail(0, A.status());
+    const Event* y = B.NextEvent();
+    if (y == nullptr && !B.status().ok()) return fail(1, B.status());
+    const std::string where = "event " + std::to_string(i);
+    if (x == nullptr || y == nullptr) {
+      if (x != y) return differ(where, "presence", x ? "event" : "<end>", y ? "event" : "<end>");
+      return std::nullopt;
+    }
+    if (x->kind != y->kind) return differ(where, "kind", kinds[int(x->kind)], kinds[int(y->kind)]);
+    // Both events are at or after their trace's start: exact as unsigned.
+    const std::uint64_t dx =
+        static_cast<std::uint64_t>(x->time) - static_cast<std::uint64_t>(ia.start_time);
+    const std::uint64_t dy =
+        static_cast<std::uint64_t>(y->time) - static_cast<std::uint64_t>(ib.start_time);
+    if (dx != dy) return differ(where, "dt", str(dx), str(dy));
+    if (x->domain != y->domain) return differ(where, "domain", str(x->domain), str(y->domain));
+    if (x->obj_id != y->obj_id) return differ(where, "obj_id", str(x->obj_id), str(y->obj_id));
+    if (x->kind != EventKind::kAlloc) continue;
+    if (x->length != y->length) return differ(where, "length", str(x->length), str(y->length));
+    if (x->nsamples != y->nsamples)
+      return differ(where, "nsamples", str(x->nsamples), str(y->nsamples));
+    if (x->source != y->source)
+      return differ(where, "source", AllocationSourceName(x->source),
+                    AllocationSourceName(y->source));
+    if (x->backtrace.size() != y->backtrace.size())
+      return differ(where, "backtrace length", str(x->backtrace.size()), str(y->backtrace.size()));
+    for (std::size_t k = 0; k < x->backtrace.size(); ++k) {
+      const std::pair<OcamlInt, OcamlInt> key{x->backtrace[k], y->backtrace[k]};
+      if (same.contains(key)) continue;
+      auto fa = Frames(A, key.first);
+      if (!fa.ok()) return fail(0, fa.status());
+      auto fb = Frames(B, key.second);
+      if (!fb.ok()) return fail(1, fb.status());
+      if (*fa != *fb) return differ(where, "backtrace[" + std::to_string(k) + "]", *fa, *fb);
+      if (same.size() >= kMaxSame) same.clear();
+      same.insert(key);
+    }
+  }
+}
+
+}  // namespace mpo::memtrace

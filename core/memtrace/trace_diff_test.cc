@@ -1,0 +1,77 @@
+#include "core/memtrace/trace_diff.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "core/memtrace/trace_writer.h"
+
+namespace mpo::memtrace {
+namespace {
+
+constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+
+std::vector<std::uint8_t> Trace(std::int64_t start, std::int64_t t, const std::string& file) {
+  VectorSink sink;
+  Info info;
+  info.pid = 3;
+  info.start_time = start;
+  auto w = TraceWriter::Create(sink, info);
+  EXPECT_TRUE(w.ok());
+  std::vector<Location> site = {{file, 3, 1, 2, "A.f"}};
+  const LocationLookup lookup = [&](OcamlInt) { return &site; };
+  const std::vector<OcamlInt> bt = {9, 9, 9};
+  for (int i = 0; i < 3; ++i)
+    EXPECT_TRUE((*w)->PutAlloc(0, t, 4, 2, AllocationSource::kMajor, bt, lookup).ok());
+  EXPECT_TRUE((*w)->Flush().ok());
+  return sink.data;
+}
+
+std::optional<TraceDifference> Diff(const std::vector<std::uint8_t>& a,
+                                    const std::vector<std::uint8_t>& b) {
+  DiffFailure f;
+  auto d = DiffTraces(*MemorySource(a), *MemorySource(b), &f);
+  EXPECT_TRUE(f.status.ok()) << f.status.ToString();
+  return d;
+}
+
+TEST(TraceDiff, Same) { EXPECT_FALSE(Diff(Trace(0, 5, "a.ml"), Trace(0, 5, "a.ml"))); }
+
+TEST(TraceDiff, Frames) {
+  auto d = Diff(Trace(0, 5, "a.ml"), Trace(0, 5, "b.ml"));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->where, "event 0");
+  EXPECT_EQ(d->field, "backtrace[0]");
+  EXPECT_EQ(d->a, "A.f@a.ml:3:1-2");
+  EXPECT_EQ(d->b, "A.f@b.ml:3:1-2");
+}
+
+TEST(TraceDiff, StartTime) {
+  auto d = Diff(Trace(0, 5, "a.ml"), Trace(1, 5, "a.ml"));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->field, "start_time");
+}
+
+// Times since the start of 2^64 - 2 us: exact, no signed overflow.
+TEST(TraceDiff, ExtremeTimes) {
+  EXPECT_FALSE(Diff(Trace(kMin + 1, kMax, "a.ml"), Trace(kMin + 1, kMax, "a.ml")));
+  auto d = Diff(Trace(kMin + 1, kMax, "a.ml"), Trace(kMin + 1, kMax - 1, "a.ml"));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->field, "dt");
+  EXPECT_EQ(d->a, "18446744073709551614");
+  EXPECT_EQ(d->b, "18446744073709551613");
+}
+
+TEST(TraceDiff, BadTraceNamesItsSide) {
+  auto a = Trace(0, 5, "a.ml");
+  auto b = a;
+  b[0] ^= 1;
+  DiffFailure f;
+  EXPECT_FALSE(DiffTraces(*MemorySource(a), *MemorySource(b), &f));
+  EXPECT_EQ(f.side, 1);
+  EXPECT_EQ(f.status.field(), "packet header: magic");
+}
+
+}  // namespace
+}  // namespace mpo::memtrace

@@ -1,0 +1,100 @@
+#include "core/memtrace/trace_stats.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "core/memtrace/trace_writer.h"
+
+namespace mpo::memtrace {
+namespace {
+
+constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+
+TEST(TraceStats, SaturatingSub) {
+  EXPECT_EQ(SaturatingSub(5, 3), 2);
+  EXPECT_EQ(SaturatingSub(kMax, -1), kMax);
+  EXPECT_EQ(SaturatingSub(kMin, 1), kMin);
+  EXPECT_EQ(SaturatingSub(-1, kMin), kMax);
+  EXPECT_EQ(SaturatingSub(kMin, kMax), kMin);
+}
+
+std::vector<std::uint8_t> Trace(std::int64_t start, const std::vector<std::int64_t>& times) {
+  VectorSink sink;
+  Info info;
+  info.pid = 3;
+  info.sample_rate = 0.5;
+  info.executable_name = "prog";
+  info.start_time = start;
+  auto w = TraceWriter::Create(sink, info);
+  EXPECT_TRUE(w.ok());
+  std::vector<Location> site = {{"a.ml", 3, 1, 2, "A.f"}};
+  const LocationLookup lookup = [&](OcamlInt) { return &site; };
+  const std::vector<OcamlInt> bt = {9};
+  OcamlInt id = -1;
+  for (std::int64_t t : times) {
+    if (id < 0) {
+      id = *(*w)->PutAlloc(0, t, 4, 2, AllocationSource::kMajor, bt, lookup);
+    } else {
+      EXPECT_TRUE((*w)->PutCollect(0, t, id).ok());
+      id = -1;
+    }
+  }
+  EXPECT_TRUE((*w)->Flush().ok());
+  return sink.data;
+}
+
+TEST(TraceStats, Totals) {
+  const auto bytes = Trace(1000, {1010, 1030, 1040});
+  auto st = ComputeTraceStats(*MemorySource(bytes), 10);
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  EXPECT_EQ(st->allocs, 2u);
+  EXPECT_EQ(st->collects, 1u);
+  EXPECT_EQ(st->by_source[1], 2u);
+  EXPECT_EQ(st->samples, 4u);
+  EXPECT_EQ(st->words, 8u);
+  EXPECT_EQ(st->duration_us, 40u);
+  EXPECT_EQ(st->lifetimes, 1u);
+  EXPECT_EQ(st->lifetime_max, 20);
+  EXPECT_EQ(st->live_at_end, 1u);
+  ASSERT_EQ(st->top_by_samples.size(), 1u);
+  EXPECT_EQ(st->top_by_samples[0].frames, "A.f@a.ml:3:1-2");
+  const std::string text = FormatTraceStats(*st, "t.ctf");
+  EXPECT_NE(text.find("trace: t.ctf (v"), std::string::npos) << text;
+  EXPECT_NE(text.find("duration: 0.000040 s\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("         4 samples            8 words  A.f@a.ml:3:1-2\n"), std::string::npos)
+      << text;
+}
+
+// Times at both ends of the int64 range: the duration is exact (2^64 - 2), the lifetime
+// saturates; no signed overflow (UBSan is fatal under --config=asan-ubsan).
+TEST(TraceStats, ExtremeTimes) {
+  const auto bytes = Trace(kMin + 1, {kMin + 1, kMax});
+  auto st = ComputeTraceStats(*MemorySource(bytes), 10);
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  EXPECT_EQ(st->duration_us, ~std::uint64_t{0} - 1);
+  EXPECT_EQ(st->lifetime_max, kMax);
+  EXPECT_EQ(st->lifetime_median, kMax);
+}
+
+TEST(TraceStats, TopZeroAndHuge) {
+  const auto bytes = Trace(0, {1, 2, 3});
+  auto none = ComputeTraceStats(*MemorySource(bytes), 0);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->top_by_words.empty());
+  auto all = ComputeTraceStats(*MemorySource(bytes), ~std::size_t{0});
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->top_by_words.size(), 1u);
+}
+
+TEST(TraceStats, BadTraceIsTypedError) {
+  auto bytes = Trace(0, {1, 2});
+  bytes[0] ^= 1;
+  auto st = ComputeTraceStats(*MemorySource(bytes), 10);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.status().field(), "packet header: magic");
+}
+
+}  // namespace
+}  // namespace mpo::memtrace
