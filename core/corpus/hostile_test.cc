@@ -275,6 +275,11 @@ TEST(HostileImpl, SetsidChildIsKilledToo) {
   // The grandchild starts its own session, escaping the impl's process group.
   auto s = CheckWith(dir, "setsid sh -c 'echo $$ > " + pidfile.string() +
                               "; exec sleep 300' </dev/null >/dev/null 2>&1 & "
+                              // Answer only once the grandchild is running: else the kit
+                              // may kill it before it records its pid.
+                              "while [ ! -s " +
+                              pidfile.string() +
+                              " ]; do sleep 0.01; done; "
                               "cat {file}.expected.json");
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   EXPECT_EQ(s->passed, 1u) << s->cases[0].reason;
