@@ -1,4 +1,3 @@
-#include <dirent.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/socket.h>
@@ -6,46 +5,24 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "core/io/input_file.h"
 #include "core/io/output_file.h"
+#include "testing/scratch_dir.h"
 
 namespace mpo::io {
 namespace {
 
 class FilesTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    std::string templ = std::string(tmp ? tmp : "/tmp") + "/files_test-XXXXXX";
-    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
-    dir_ = templ;
-  }
-  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+  std::string Path(const std::string& name) const { return dir_.Path(name); }
   static void WriteFile(const std::string& p, const std::string& text) {
-    std::ofstream(p, std::ios::binary) << text;
+    testing::ScratchDir::WriteFile(p, text);
   }
-  static std::string ReadFile(const std::string& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-  int EntriesInDir() const {
-    int n = 0;
-    DIR* d = ::opendir(dir_.c_str());
-    while (const dirent* e = ::readdir(d)) {
-      const std::string name = e->d_name;
-      n += name != "." && name != "..";
-    }
-    ::closedir(d);
-    return n;
-  }
-  std::string dir_;
+  static std::string ReadFile(const std::string& p) { return testing::ScratchDir::ReadFile(p); }
+  int EntriesInDir() const { return dir_.Entries(); }
+  testing::ScratchDir dir_{"files_test"};
 };
 
 TEST_F(FilesTest, OpensRegularFileWithSize) {
@@ -66,7 +43,7 @@ TEST_F(FilesTest, MissingFileIsIoError) {
 }
 
 TEST_F(FilesTest, DirectoryIsRefused) {
-  auto in = OpenInput(dir_);
+  auto in = OpenInput(dir_.path());
   ASSERT_FALSE(in.ok());
   EXPECT_NE(in.status().message().find("directory"), std::string::npos);
 }
@@ -130,7 +107,7 @@ TEST_F(FilesTest, PlantedSymlinkIsReplacedNotFollowed) {
 }
 
 TEST_F(FilesTest, DirectoryTargetIsRefused) {
-  auto out = AtomicOutput::Create(dir_);
+  auto out = AtomicOutput::Create(dir_.path());
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.status().code(), ErrorCode::kInvalidArgument);
 }

@@ -1,44 +1,25 @@
 #include "core/memtrace/byte_io.h"
 
-#include <dirent.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
+
+#include "testing/scratch_dir.h"
 
 namespace mpo::memtrace {
 namespace {
 
 class ByteIoTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    const char* tmp = std::getenv("TEST_TMPDIR");
-    std::string templ = std::string(tmp ? tmp : "/tmp") + "/byte_io_test-XXXXXX";
-    ASSERT_NE(::mkdtemp(templ.data()), nullptr);
-    dir_ = templ;
-  }
-  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+  std::string Path(const std::string& name) const { return dir_.Path(name); }
   static void WriteFile(const std::string& p, const std::string& text) {
-    std::ofstream(p, std::ios::binary) << text;
+    testing::ScratchDir::WriteFile(p, text);
   }
-  static std::string ReadFile(const std::string& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-  int EntriesInDir() const {
-    int n = 0;
-    DIR* d = ::opendir(dir_.c_str());
-    while (dirent* e = ::readdir(d)) n += e->d_name[0] != '.' || e->d_name[1] > '.';
-    ::closedir(d);
-    return n;
-  }
-  std::string dir_;
+  static std::string ReadFile(const std::string& p) { return testing::ScratchDir::ReadFile(p); }
+  int EntriesInDir() const { return dir_.Entries(); }
+  testing::ScratchDir dir_{"byte_io_test"};
 };
 
 std::span<const std::uint8_t> Bytes(const std::string& s) {
@@ -67,7 +48,7 @@ TEST_F(ByteIoTest, FileSourceRefusesAFifoAndADirectory) {
   ASSERT_FALSE(fifo.ok());
   EXPECT_EQ(fifo.status().code(), ErrorCode::kIo);
   EXPECT_NE(fifo.status().ToString().find("FIFO"), std::string::npos);
-  auto dir = OpenFileSource(dir_);
+  auto dir = OpenFileSource(dir_.path());
   ASSERT_FALSE(dir.ok());
   EXPECT_EQ(dir.status().code(), ErrorCode::kIo);
   auto missing = OpenFileSource(Path("missing"));

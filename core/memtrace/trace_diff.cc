@@ -3,22 +3,12 @@
 #include <cstdio>
 #include <unordered_set>
 
+#include "core/memtrace/site_name.h"
 #include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_reader.h"
 
 namespace mpo::memtrace {
 namespace {
-
-// How `memtrace diff` names a code; kResourceExhausted past max_location_bytes.
-Result<std::string> Frames(const TraceReader& r, OcamlInt code) {
-  if (!r.HasLocation(code)) return "<undefined " + std::to_string(code) + ">";
-  auto locs = r.LocationOfEntry(code, r.event_offset());
-  if (!locs.ok()) return locs.status();
-  if ((*locs)->empty()) return "$" + std::to_string(code);
-  std::string s;
-  for (const Location& l : **locs) s += (s.empty() ? "" : " ") + LocationToString(l);
-  return s;
-}
 
 struct PairHash {
   std::size_t operator()(const std::pair<OcamlInt, OcamlInt>& p) const {
@@ -101,9 +91,9 @@ std::optional<TraceDifference> DiffTraces(ByteSource& a, ByteSource& b, DiffFail
     for (std::size_t k = 0; k < x->backtrace.size(); ++k) {
       const std::pair<OcamlInt, OcamlInt> key{x->backtrace[k], y->backtrace[k]};
       if (same.contains(key)) continue;
-      auto fa = Frames(A, key.first);
+      auto fa = SiteName(A, key.first);
       if (!fa.ok()) return fail(0, fa.status());
-      auto fb = Frames(B, key.second);
+      auto fb = SiteName(B, key.second);
       if (!fb.ok()) return fail(1, fb.status());
       if (*fa != *fb) return differ(where, "backtrace[" + std::to_string(k) + "]", *fa, *fb);
       if (same.size() >= kMaxSame) same.clear();

@@ -6,6 +6,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "core/memtrace/site_name.h"
 #include "core/memtrace/trace_reader.h"
 
 namespace mpo::memtrace {
@@ -16,21 +17,6 @@ std::int64_t SaturatingSub(std::int64_t a, std::int64_t b) {
   return b < 0 ? std::numeric_limits<std::int64_t>::max()
                : std::numeric_limits<std::int64_t>::min();
 }
-
-namespace {
-
-// How `memtrace stats` and `diff` name a code.
-Result<std::string> SiteFrames(const TraceReader& r, OcamlInt code) {
-  if (!r.HasLocation(code)) return "<undefined " + std::to_string(code) + ">";
-  auto locs = r.LocationOfEntry(code, r.event_offset());
-  if (!locs.ok()) return locs.status();
-  if ((*locs)->empty()) return "$" + std::to_string(code);
-  std::string s;
-  for (const Location& l : **locs) s += (s.empty() ? "" : " ") + LocationToString(l);
-  return s;
-}
-
-}  // namespace
 
 Result<TraceStats> ComputeTraceStats(ByteSource& source, std::size_t top, const Limits& limits,
                                      const ProgressFn& progress) {
@@ -115,7 +101,7 @@ Result<TraceStats> ComputeTraceStats(ByteSource& source, std::size_t top, const 
                         return key(x) != key(y) ? key(x) > key(y) : x.code < y.code;
                       });
     for (std::size_t i = 0; i < n; ++i) {
-      auto frames = SiteFrames(r, v[i].code);
+      auto frames = SiteName(r, v[i].code);
       if (!frames.ok()) return frames.status();
       out->push_back(v[i]);
       out->back().frames = std::move(*frames);
