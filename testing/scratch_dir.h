@@ -2,6 +2,8 @@
 // check what a command left on disk (files written, temporaries removed).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 
 namespace mpo::testing {
@@ -20,6 +22,20 @@ class ScratchDir {
 
  private:
   std::string dir_;
+};
+
+// A test fixture owning one ScratchDir, with its helpers at hand.
+class ScratchDirTest : public ::testing::Test {
+ protected:
+  explicit ScratchDirTest(const std::string& prefix) : dir_(prefix) {}
+  std::string Path(const std::string& name) const { return dir_.Path(name); }
+  int EntriesInDir() const { return dir_.Entries(); }
+  static void WriteFile(const std::string& p, const std::string& text) {
+    ScratchDir::WriteFile(p, text);
+  }
+  static std::string ReadFile(const std::string& p) { return ScratchDir::ReadFile(p); }
+
+  ScratchDir dir_;
 };
 
 }  // namespace mpo::testing

@@ -14,15 +14,9 @@
 namespace mpo::io {
 namespace {
 
-class FilesTest : public ::testing::Test {
+class FilesTest : public mpo::testing::ScratchDirTest {
  protected:
-  std::string Path(const std::string& name) const { return dir_.Path(name); }
-  static void WriteFile(const std::string& p, const std::string& text) {
-    testing::ScratchDir::WriteFile(p, text);
-  }
-  static std::string ReadFile(const std::string& p) { return testing::ScratchDir::ReadFile(p); }
-  int EntriesInDir() const { return dir_.Entries(); }
-  testing::ScratchDir dir_{"files_test"};
+  FilesTest() : ScratchDirTest("files_test") {}
 };
 
 TEST_F(FilesTest, OpensRegularFileWithSize) {

@@ -11,15 +11,9 @@
 namespace mpo::memtrace {
 namespace {
 
-class ByteIoTest : public ::testing::Test {
+class ByteIoTest : public mpo::testing::ScratchDirTest {
  protected:
-  std::string Path(const std::string& name) const { return dir_.Path(name); }
-  static void WriteFile(const std::string& p, const std::string& text) {
-    testing::ScratchDir::WriteFile(p, text);
-  }
-  static std::string ReadFile(const std::string& p) { return testing::ScratchDir::ReadFile(p); }
-  int EntriesInDir() const { return dir_.Entries(); }
-  testing::ScratchDir dir_{"byte_io_test"};
+  ByteIoTest() : ScratchDirTest("byte_io_test") {}
 };
 
 std::span<const std::uint8_t> Bytes(const std::string& s) {
