@@ -46,6 +46,16 @@ if grep -q " 0 words lost" "$tmp/wrap.txt"; then echo "the ring did not wrap"; e
 "$bin" demo --out "$tmp/wrap6" --ring-log2-words 6 --steps 2000 --domains 2 > "$tmp/wrap6.txt"
 grep -q "all checks passed" "$tmp/wrap6.txt" || { grep FAILED "$tmp/wrap6.txt"; exit 1; }
 
+# A planted <pid>.events link is replaced, never written through (the ring file is
+# unlinked and created with O_EXCL|O_NOFOLLOW); the victim keeps its bytes.
+mkdir -p "$tmp/planted"
+printf 'victim bytes\n' > "$tmp/victim"
+ln -s "$tmp/victim" "$tmp/planted/4242.events"
+"$bin" demo --out "$tmp/planted" --steps 500 --domains 2 | grep -q "all checks passed"
+[ "$(cat "$tmp/victim")" = "victim bytes" ] || { echo "wrote through the planted link"; exit 1; }
+[ -f "$tmp/planted/4242.events" ] && [ ! -L "$tmp/planted/4242.events" ] ||
+  { echo "the ring is not a regular file of its own"; exit 1; }
+
 # No arguments: writes ./memprof-oracle-demo under the working directory.
 (cd "$tmp" && "$bin" demo --steps 1000 > "$tmp/default.txt")
 [ -f "$tmp/memprof-oracle-demo/trace.ctf" ]
