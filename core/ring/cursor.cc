@@ -23,6 +23,7 @@ bool EventCallbacks::LifecycleEvent(std::uint32_t, std::uint64_t, unsigned, std:
   return true;
 }
 bool EventCallbacks::LostEvents(std::uint32_t, std::uint64_t) { return true; }
+void EventCallbacks::PaddingSkipped(std::uint32_t, std::uint64_t) {}
 bool EventCallbacks::UserUnit(std::uint32_t, std::uint64_t, unsigned, std::string_view) {
   return true;
 }
@@ -311,6 +312,8 @@ Result<std::uint64_t> Cursor::ReadPoll(EventCallbacks& callbacks, std::uint64_t 
         ring, &s.positions[d], decoder, max_events == 0 ? 0 : max_events - total,
         ReadBuffer{s.buffer, s.options.batch_messages});
     total += r.consumed;
+    if (r.padding_words != 0)
+      callbacks.PaddingSkipped(static_cast<std::uint32_t>(d), r.padding_words);
     s.next_domain = (d + 1) % m.max_domains;
     if (r.status == ReadStatus::kCorrupt) {
       const std::uint64_t word = r.at & (m.ring_size_elements - 1);

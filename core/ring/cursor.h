@@ -51,6 +51,9 @@ class EventCallbacks {
                               std::int64_t data);
   // Words of events overwritten by the producer before this cursor read them.
   virtual bool LostEvents(std::uint32_t ring, std::uint64_t words);
+  // Padding words skipped in one visit of a ring (the producer pads to the ring's end
+  // before an event that would straddle it); no event is lost. For word accounting.
+  virtual void PaddingSkipped(std::uint32_t ring, std::uint64_t words);
   // User events; `name` is the event's registered name (at most 127 bytes).
   virtual bool UserUnit(std::uint32_t ring, std::uint64_t ts, unsigned id, std::string_view name);
   virtual bool UserInt(std::uint32_t ring, std::uint64_t ts, unsigned id, std::string_view name,

@@ -9,6 +9,12 @@
 namespace mpo::tracer {
 namespace {
 
+// Words of one event in a ring: header and timestamp, then the payload.
+constexpr std::uint64_t kPhaseWords = 2;
+constexpr std::uint64_t kCounterWords = 3;
+constexpr std::uint64_t kLifecycleWords = 3;
+constexpr std::uint64_t kRingStopWords = 2;  // ring_stop carries no payload
+
 template <class NameOf>
 Result<unsigned> Find(std::string_view kind, std::string_view name, NameOf name_of) {
   // Both lists are well under 256 entries in every release.
@@ -60,11 +66,28 @@ Result<std::unique_ptr<RingReporter>> RingReporter::Start(ring::ProducerOptions 
   if (!ids.ok()) return ids.status();
   const std::int64_t pid = options.pid != 0 ? options.pid : static_cast<std::int64_t>(getpid());
   options.pid = pid;
+  const std::uint64_t ring_words = std::uint64_t{1} << options.ring_log2_words;
+  const std::uint64_t domains = options.max_domains;
   auto producer = std::make_unique<ring::RuntimeEvents>(std::move(options));
   MPO_RETURN_IF_ERROR(producer->Start(0));
-  std::unique_ptr<RingReporter> r(new RingReporter(std::move(producer), *ids, pid));
+  std::unique_ptr<RingReporter> r(
+      new RingReporter(std::move(producer), *ids, pid, ring_words, domains));
   r->written_.lifecycle = 1;  // ring_start
+  r->Account(0, kLifecycleWords);
   return r;
+}
+
+// The producer's rule (ring_protocol.h WriteEvent): an event never straddles the ring's
+// end; the words up to the end become one padding message.
+void RingReporter::Account(std::uint32_t domain, std::uint64_t words) {
+  if (domain >= tails_.size()) return;
+  std::uint64_t& tail = tails_[domain];
+  const std::uint64_t to_end = ring_words_ - (tail & (ring_words_ - 1));
+  if (to_end < words) {
+    written_.padding_words += to_end;
+    tail += to_end;
+  }
+  tail += words;
 }
 
 RingReporter::~RingReporter() { (void)Stop(); }
@@ -73,6 +96,7 @@ Status RingReporter::Begin(std::uint32_t domain, unsigned phase) {
   if (stopped_) return Status::Ok();
   MPO_RETURN_IF_ERROR(producer_->Begin(domain, phase));
   ++written_.begins;
+  Account(domain, kPhaseWords);
   return Status::Ok();
 }
 
@@ -80,6 +104,7 @@ Status RingReporter::End(std::uint32_t domain, unsigned phase) {
   if (stopped_) return Status::Ok();
   MPO_RETURN_IF_ERROR(producer_->End(domain, phase));
   ++written_.ends;
+  Account(domain, kPhaseWords);
   return Status::Ok();
 }
 
@@ -87,6 +112,7 @@ Status RingReporter::Counter(std::uint32_t domain, unsigned counter, std::uint64
   if (stopped_) return Status::Ok();
   MPO_RETURN_IF_ERROR(producer_->Counter(domain, counter, value));
   ++written_.counters;
+  Account(domain, kCounterWords);
   return Status::Ok();
 }
 
@@ -94,6 +120,7 @@ Status RingReporter::DomainSpawn(std::uint32_t domain) {
   if (stopped_) return Status::Ok();
   MPO_RETURN_IF_ERROR(producer_->LifecycleEvent(domain, ring::Lifecycle::kDomainSpawn, pid_));
   ++written_.lifecycle;
+  Account(domain, kLifecycleWords);
   return Status::Ok();
 }
 
@@ -101,6 +128,7 @@ Status RingReporter::DomainTerminate(std::uint32_t domain) {
   if (stopped_) return Status::Ok();
   MPO_RETURN_IF_ERROR(producer_->LifecycleEvent(domain, ring::Lifecycle::kDomainTerminate, pid_));
   ++written_.lifecycle;
+  Account(domain, kLifecycleWords);
   return Status::Ok();
 }
 
@@ -108,7 +136,10 @@ Status RingReporter::Stop() {
   if (stopped_) return Status::Ok();
   stopped_ = true;
   Status s = producer_->Stop(0);
-  if (s.ok()) ++written_.lifecycle;  // ring_stop
+  if (s.ok()) {
+    ++written_.lifecycle;  // ring_stop
+    Account(0, kRingStopWords);
+  }
   return s;
 }
 

@@ -53,18 +53,26 @@ class RingReporter {
   // ring_stop; the file is kept if the options said preserve.
   Status Stop();
 
-  // Events written so far, by kind (for checking a read-back).
+  // Events written so far, by kind, and the padding words the ring protocol put before
+  // events that would have straddled a ring's end (for checking a read-back word by word).
   struct Written {
     std::uint64_t begins = 0, ends = 0, counters = 0, lifecycle = 0;
+    std::uint64_t padding_words = 0;
   };
   const Written& written() const { return written_; }
 
  private:
-  RingReporter(std::unique_ptr<ring::RuntimeEvents> p, MemprofPhases ids, std::int64_t pid)
-      : producer_(std::move(p)), ids_(ids), pid_(pid) {}
+  RingReporter(std::unique_ptr<ring::RuntimeEvents> p, MemprofPhases ids, std::int64_t pid,
+               std::uint64_t ring_words, std::uint64_t domains)
+      : producer_(std::move(p)), ids_(ids), pid_(pid), ring_words_(ring_words), tails_(domains) {}
+  // Advances the model of `domain`'s tail by an event of `words`, counting padding.
+  void Account(std::uint32_t domain, std::uint64_t words);
   std::unique_ptr<ring::RuntimeEvents> producer_;
   MemprofPhases ids_;
   std::int64_t pid_;
+  std::uint64_t ring_words_;
+  // Each ring's tail as the producer advances it: words written since the start.
+  std::vector<std::uint64_t> tails_;
   Written written_;
   bool stopped_ = false;
 };

@@ -56,6 +56,14 @@ std::uint16_t Tracer::StreamOf(std::uint32_t domain) const {
   return options_.format_version == 2 ? 0 : static_cast<std::uint16_t>(domain);
 }
 
+std::uint16_t Tracer::PromoteStream(OcamlInt id) const {
+  const std::uint16_t current = StreamOf(current_domain_);
+  if (options_.format_version == 2) return current;
+  if (current < last_id_.size() && id <= last_id_[current]) return current;
+  auto owner = chunk_owner_.find(id / memtrace::WriterOptions{}.obj_ids_per_chunk);
+  return owner != chunk_owner_.end() ? owner->second : current;
+}
+
 bool Tracer::Usable() {
   if (stopped_) return false;
   if (options_.getpid && options_.getpid() != pid_) {
@@ -81,8 +89,19 @@ Result<OcamlInt> Tracer::WriteAlloc(std::uint32_t domain, std::uint64_t length,
                                     std::span<const std::uint64_t> callstack) {
   // memprof gives the innermost frame first; memtrace writes the caller first.
   backtrace_.assign(callstack.rbegin(), callstack.rend());
-  return writer_->PutAlloc(StreamOf(domain), options_.now_us(), static_cast<OcamlInt>(length),
-                           static_cast<OcamlInt>(nsamples), source, backtrace_, lookup_);
+  const std::uint16_t stream = StreamOf(domain);
+  auto id = writer_->PutAlloc(stream, options_.now_us(), static_cast<OcamlInt>(length),
+                              static_cast<OcamlInt>(nsamples), source, backtrace_, lookup_);
+  if (id.ok() && options_.format_version == 3) {
+    if (last_id_.size() <= stream) last_id_.resize(stream + 1u, -1);
+    const OcamlInt chunk = memtrace::WriterOptions{}.obj_ids_per_chunk;
+    // A stream's ids grow, so a new chunk shows as a new chunk index.
+    if (last_id_[stream] < 0 || last_id_[stream] / chunk != *id / chunk) {
+      chunk_owner_[*id / chunk] = stream;
+    }
+    last_id_[stream] = *id;
+  }
+  return id;
 }
 
 CallbackResult Tracer::Alloc(const memprof::AllocationInfo& info,
@@ -106,8 +125,8 @@ CallbackResult Tracer::Promote(memprof::UserData id) {
     ++counts_.dropped;
     return CallbackResult::Drop();
   }
-  Status s =
-      writer_->PutPromote(StreamOf(current_domain_), options_.now_us(), static_cast<OcamlInt>(id));
+  const auto obj = static_cast<OcamlInt>(id);
+  Status s = writer_->PutPromote(PromoteStream(obj), options_.now_us(), obj);
   if (!s.ok()) {
     Fail(std::move(s));
     return CallbackResult::Drop();

@@ -12,7 +12,11 @@
 // callstack reversed to caller-first location codes, each code's locations from
 // FrameLocations) on the allocating domain's stream and keep the object id as the entry's
 // user data; promote and dealloc_* write promote / collect with that id on the current
-// domain (the one running callbacks, as memtrace's Domain.self()). Format v3 multiplexes
+// domain (the one running callbacks, as memtrace's Domain.self()), with one exception:
+// a promotion the current domain's stream cannot name (v3 ids are chunked per domain; an
+// adopted orphan's id can lie beyond every id that stream allocated, and the format
+// forbids a promote ahead of its stream) goes on the stream that allocated the object,
+// where memtrace would write a trace its own reader rejects. Format v3 multiplexes
 // one writer per domain; in v2 (memtrace 0.2.3, one stream) every event goes to domain 0.
 // External allocations are sampled by ExternalSampler (memtrace's geometric sampler) and
 // written with source External.
@@ -29,6 +33,8 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <unordered_map>
+#include <vector>
 
 #include "core/base/status.h"
 #include "core/memprof/api.h"
@@ -76,6 +82,9 @@ class Tracer {
   // Memtrace.External.free.
   void ExtFree(std::uint32_t domain, memtrace::OcamlInt id);
 
+  // The stream a promotion of `id` is written on, run from the current domain.
+  std::uint16_t PromoteStream(memtrace::OcamlInt id) const;
+
   // Flushes and stops (idempotent). Returns the first failure, if any; OK after a fork.
   Status Close();
 
@@ -105,6 +114,10 @@ class Tracer {
   memtrace::LocationLookup lookup_;
   ExternalSampler external_;
   std::vector<memtrace::OcamlInt> backtrace_;
+  // v3: the highest id each stream allocated (-1: none), and which stream owns each id
+  // chunk (chunk index -> stream), for PromoteStream.
+  std::vector<memtrace::OcamlInt> last_id_;
+  std::unordered_map<memtrace::OcamlInt, std::uint16_t> chunk_owner_;
   std::uint32_t current_domain_ = 0;
   bool stopped_ = false;
   bool pid_changed_ = false;

@@ -217,6 +217,45 @@ TEST_F(TracerOnSim, DomainsGetTheirOwnStreamsInV3AndShareOneInV2) {
   }
 }
 
+// Regression (demo --steps 480000 --domains 4): a domain ends with a promotion whose
+// callback has not run; the entry is orphaned and domain 0 runs it. The object's id is
+// from domain 1's chunk, beyond every id domain 0's stream allocated, so the promote
+// goes on domain 1's stream: on domain 0's the writer refused it ("not allocated yet").
+TEST_F(TracerOnSim, AnAdoptedPromotionGoesOnTheStreamThatAllocated) {
+  auto t = Make(3);
+  sim::SimRuntime rt;
+  ASSERT_TRUE(rt.memprof(0).Start(1.0, 4, t->MakeTracker()).ok());
+  auto d1 = rt.NewDomain(0);
+  ASSERT_TRUE(d1.ok());
+  t->SetCurrentDomain(0);
+  rt.SetCallstack(0, {0x100});
+  ASSERT_TRUE(rt.AllocCaml(0, std::vector<std::uint64_t>{2}, /*reachable=*/false).ok());
+  t->SetCurrentDomain(*d1);
+  rt.SetCallstack(*d1, {0x101});
+  auto kept = rt.AllocCaml(*d1, std::vector<std::uint64_t>{2}, /*reachable=*/true);
+  ASSERT_TRUE(kept.ok());
+  ASSERT_TRUE(rt.EndDomain(*d1).ok());  // promotes; the callback is left to an adopter
+  t->SetCurrentDomain(0);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_FALSE(rt.Poll(0).has_value());
+    rt.MajorGc();
+  }
+  ASSERT_TRUE(t->failure().ok()) << t->failure().message();
+  ASSERT_TRUE(t->Close().ok());
+  const auto events = ReadAll(sink_.data);
+  std::map<OcamlInt, std::uint16_t> alloc_stream;
+  int promotes = 0;
+  for (const auto& e : events) {
+    if (e.kind == EventKind::kAlloc) alloc_stream[e.id] = e.domain;
+    if (e.kind != EventKind::kPromote) continue;
+    ++promotes;
+    EXPECT_EQ(e.domain, *d1);
+    EXPECT_EQ(alloc_stream[e.id], *d1);
+    EXPECT_GE(e.id, 10000);  // domain 1's chunk, past domain 0's ids
+  }
+  EXPECT_EQ(promotes, 1);
+}
+
 TEST_F(TracerOnSim, ExternalAllocationsAreSampledAndFreed) {
   auto t = Make(3);
   const std::uint64_t stack[] = {0x77, 0x66};

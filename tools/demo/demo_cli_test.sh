@@ -41,6 +41,20 @@ grep -q "major_memprof_clean\|minor_memprof_clean" "$tmp/dump.txt" || { head "$t
 grep -q "all checks passed" "$tmp/wrap.txt"
 grep -q "words lost" "$tmp/wrap.txt"
 if grep -q " 0 words lost" "$tmp/wrap.txt"; then echo "the ring did not wrap"; exit 1; fi
+# A 64-word ring wraps many times and pads before events that would straddle its end:
+# the word count holds only when padding is counted on both sides.
+"$bin" demo --out "$tmp/wrap6" --ring-log2-words 6 --steps 2000 --domains 2 > "$tmp/wrap6.txt"
+grep -q "all checks passed" "$tmp/wrap6.txt" || { grep FAILED "$tmp/wrap6.txt"; exit 1; }
+
+# A planted <pid>.events link is replaced, never written through (the ring file is
+# unlinked and created with O_EXCL|O_NOFOLLOW); the victim keeps its bytes.
+mkdir -p "$tmp/planted"
+printf 'victim bytes\n' > "$tmp/victim"
+ln -s "$tmp/victim" "$tmp/planted/4242.events"
+"$bin" demo --out "$tmp/planted" --steps 500 --domains 2 | grep -q "all checks passed"
+[ "$(cat "$tmp/victim")" = "victim bytes" ] || { echo "wrote through the planted link"; exit 1; }
+[ -f "$tmp/planted/4242.events" ] && [ ! -L "$tmp/planted/4242.events" ] ||
+  { echo "the ring is not a regular file of its own"; exit 1; }
 
 # No arguments: writes ./memprof-oracle-demo under the working directory.
 (cd "$tmp" && "$bin" demo --steps 1000 > "$tmp/default.txt")

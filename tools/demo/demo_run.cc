@@ -234,8 +234,11 @@ Status Demo::Setup() {
   t2.alloc_minor = alloc(inner.alloc_minor, memtrace::AllocationSource::kMinor);
   t2.alloc_major = alloc(inner.alloc_major, memtrace::AllocationSource::kMajor);
   t2.promote = [this, f = inner.promote](memprof::UserData id) {
+    const auto obj = static_cast<OcamlInt>(id);
+    // The stream is decided before the write (which records the id on it).
+    const std::uint16_t stream = tracer_->PromoteStream(obj);
     memprof::CallbackResult res = f(id);
-    if (res.kept()) RecordIdEvent(EventKind::kPromote, static_cast<OcamlInt>(id), Stream(current_));
+    if (res.kept()) RecordIdEvent(EventKind::kPromote, obj, stream);
     return res;
   };
   auto dealloc = [this](std::function<memprof::CallbackResult(memprof::UserData)> f) {

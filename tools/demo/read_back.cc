@@ -179,7 +179,9 @@ class RingTally : public ring::EventCallbacks {
     lost += words;
     return true;
   }
+  void PaddingSkipped(std::uint32_t, std::uint64_t words) override { padding += words; }
   std::uint64_t begins = 0, ends = 0, counters = 0, lifecycle = 0, stops = 0, lost = 0;
+  std::uint64_t padding = 0;
   std::uint64_t unmatched = 0;
   std::map<std::pair<std::uint32_t, unsigned>, std::uint64_t> open;
   std::map<std::pair<std::uint32_t, unsigned>, std::pair<std::uint64_t, std::uint64_t>> time;
@@ -211,13 +213,17 @@ void CheckRing(const std::string& path, const tracer::RingReporter::Written& w, 
   }
   r.ring_events = tally.begins + tally.ends + tally.counters + tally.lifecycle;
   r.ring_lost_words = tally.lost;
-  const std::uint64_t written_words = RingWords(w.begins + w.ends, w.counters, w.lifecycle, 1);
+  // Padding counts on both sides: a lost range can hold padding as well as events, so
+  // only the sums compare.
+  const std::uint64_t written_words =
+      RingWords(w.begins + w.ends, w.counters, w.lifecycle, 1) + w.padding_words;
   const std::uint64_t read_words =
-      RingWords(tally.begins + tally.ends, tally.counters, tally.lifecycle, tally.stops);
+      RingWords(tally.begins + tally.ends, tally.counters, tally.lifecycle, tally.stops) +
+      tally.padding;
   if (written_words != read_words + tally.lost) {
-    failures.push_back("ring: wrote " + std::to_string(written_words) + " words of events, read " +
-                       std::to_string(read_words) + " and " + std::to_string(tally.lost) +
-                       " reported lost");
+    failures.push_back("ring: wrote " + std::to_string(written_words) +
+                       " words (events and padding), read " + std::to_string(read_words) + " and " +
+                       std::to_string(tally.lost) + " reported lost");
   }
   if (tally.lost == 0 && (tally.unmatched != 0 || !tally.open.empty())) {
     failures.push_back("ring: phase begin/end events do not pair up");

@@ -40,7 +40,8 @@ struct TraceExpectations {
 // Fills the trace figures of `r`: counts, sites, promotion and survival.
 void CheckTrace(const TraceExpectations& x, DemoReport& r, std::vector<std::string>& failures);
 
-// Words written = words read + words reported lost; phases pair up when nothing was lost.
+// Words written (events and padding) = words read (events and padding skipped) + words
+// reported lost; phases pair up when nothing was lost.
 // Fills r.ring_events, r.ring_lost_words and r.phases.
 void CheckRing(const std::string& path, const tracer::RingReporter::Written& w, DemoReport& r,
                std::vector<std::string>& failures);
