@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include "core/base/splitmix64.h"
+
 namespace mpo::memtrace {
 
 const char* AllocationSourceName(AllocationSource s) {
@@ -554,8 +556,7 @@ std::vector<OcamlInt> TraceReader::LocationCodes() const { return locs_.codes; }
 TraceReader::FrameRun* TraceReader::CodeTable::Find(OcamlInt code, bool insert, bool* inserted) {
   *inserted = false;
   auto slot_of = [](OcamlInt c, std::size_t mask) {
-    return static_cast<std::size_t>((static_cast<std::uint64_t>(c) * 0x9e3779b97f4a7c15ull) >> 32) &
-           mask;
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(c) * kGoldenGamma) >> 32) & mask;
   };
   if (!slots.empty()) {
     const std::size_t mask = slots.size() - 1;
