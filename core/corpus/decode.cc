@@ -13,6 +13,7 @@
 #include "core/ring/cursor.h"
 #include "core/ring/dump_format.h"
 #include "core/ring/event_names.h"
+#include "core/sampler/geometric_listing.h"
 #include "core/sampler/sampler.h"
 #include "core/sampler/sampling_rate.h"
 
@@ -321,7 +322,10 @@ Result<Decoded> DecodeSampler(std::string_view request_json) {
         req["count"].get<std::uint64_t>() > 1000000)
       return bad("geometric needs \"count\" in [0, 1000000]");
     const std::uint64_t n = req["count"].get<std::uint64_t>();
-    for (std::uint64_t i = 0; i < n; ++i) draws.push_back(s.Geometric());
+    // A running profile's view: `sample geometric --as-profile` lists the same draws.
+    sampler::GeometricListing listing(req["seed"].get<std::uint64_t>(), *rate,
+                                      sampler::GeometricView::kAsProfile);
+    for (std::uint64_t i = 0; i < n; ++i) draws.push_back(listing.Next());
   } else if (mode == "binomial") {
     if (!req.contains("lengths") || !req["lengths"].is_array() || req["lengths"].size() > 1000000)
       return bad("binomial needs \"lengths\": an array of at most 1000000 lengths");

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/base/splitmix64.h"
 #include "core/memtrace/location_codec.h"
 #include "core/memtrace/trace_reader.h"
 
@@ -56,7 +57,7 @@ class StackTree {
  private:
   static std::size_t Slot(std::uint32_t parent, std::uint32_t frame, std::size_t mask) {
     const std::uint64_t k = (std::uint64_t{parent} << 32) | frame;
-    return static_cast<std::size_t>((k * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+    return static_cast<std::size_t>((k * kGoldenGamma) >> 32) & mask;
   }
   void Grow() {
     std::vector<std::uint32_t> grown(slots_.empty() ? 1024 : slots_.size() * 2, 0);
@@ -138,7 +139,7 @@ class FrameNames {
   };
   struct FrameKeyHash {
     std::size_t operator()(const FrameKey& k) const {
-      return ((std::uint64_t{k.filename} << 32 | k.defname) * 0x9e3779b97f4a7c15ull) ^
+      return ((std::uint64_t{k.filename} << 32 | k.defname) * kGoldenGamma) ^
              static_cast<std::uint64_t>(k.line);
     }
   };

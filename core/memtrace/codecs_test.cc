@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -252,6 +253,44 @@ TEST(PacketHeader, RoundTripsV2AndV3) {
     EXPECT_EQ(h.time_begin, 100);
     EXPECT_EQ(h.alloc_id_end, 9);
   }
+}
+
+std::uint64_t LeAt(std::span<const std::uint8_t> b, std::size_t off, int width) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < width; ++i) v |= std::uint64_t{b[off + i]} << (8 * i);
+  return v;
+}
+
+// The named offsets are where the writer puts each field, in both layouts.
+TEST(PacketHeader, NamedOffsetsMatchTheWriter) {
+  for (int version : {2, 3}) {
+    SCOPED_TRACE(version);
+    ByteWriter out(256);
+    auto slots = WritePacketHeader(out, version, 42, 7, CacheVerifier{4242, 3, 99});
+    FinishPacketHeader(out, slots, 100, 200, 5, 9);
+    const auto b = out.bytes();
+    const std::size_t d = DomainShift(version == 3);
+    namespace o = header_offset;
+    EXPECT_EQ(LeAt(b, o::kMagic, 4), kCtfMagic);
+    EXPECT_EQ(LeAt(b, o::kPacketSize, 4), PacketHeaderSize(version) * 8);
+    EXPECT_EQ(LeAt(b, o::kTimeBegin, 8), 100u);
+    EXPECT_EQ(LeAt(b, o::kTimeEnd, 8), 200u);
+    EXPECT_EQ(LeAt(b, o::kFlushDuration, 4), 0u);
+    EXPECT_EQ(LeAt(b, o::kVersion, 2), static_cast<std::uint64_t>(version));
+    EXPECT_EQ(LeAt(b, o::kPid, 8), 42u);
+    if (version == 3) {
+      EXPECT_EQ(LeAt(b, o::kDomain, 2), 7u);
+    }
+    EXPECT_EQ(LeAt(b, o::kVerifierIxV2 + d, 2), 4242u);
+    EXPECT_EQ(LeAt(b, o::kVerifierPredV2 + d, 2), 3u);
+    EXPECT_EQ(LeAt(b, o::kVerifierValueV2 + d, 8), 99u);
+    EXPECT_EQ(LeAt(b, o::kAllocIdBeginV2 + d, 8), 5u);
+    EXPECT_EQ(LeAt(b, o::kAllocIdEndV2 + d, 8), 9u);
+  }
+  EXPECT_EQ(ShortAllocLength(ShortAllocCode(7)), 7u);
+  EXPECT_TRUE(IsShortAllocCode(ShortAllocCode(1)));
+  EXPECT_FALSE(IsShortAllocCode(ShortAllocCode(kShortAllocMaxLength) + 1));
+  EXPECT_FALSE(IsShortAllocCode(static_cast<unsigned>(EventCode::kAlloc)));
 }
 
 Status HeaderWith(int byte, std::uint64_t value, int width) {

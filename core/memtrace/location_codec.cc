@@ -5,6 +5,8 @@
 #include <functional>
 #include <string>
 
+#include "core/base/splitmix64.h"
+
 namespace mpo::memtrace {
 
 std::string LocationToString(const Location& l) {
@@ -80,7 +82,7 @@ namespace {
 
 // A fast inline hash of a short string (names are tens of bytes): 8 bytes per multiply.
 std::uint64_t HashName(std::string_view s) {
-  std::uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
+  std::uint64_t h = kGoldenGamma ^ s.size();
   const char* p = s.data();
   std::size_t n = s.size();
   for (; n >= 8; p += 8, n -= 8) {

@@ -16,8 +16,9 @@ Status ReadPacketHeader(ByteReader& in, PacketHeader* h) {
   h->pid = static_cast<std::int64_t>(in.U64("packet header: pid"));
   // The domain field exists from v3; for versions this reader refuses, keep the v2
   // layout so that the version error is reported, not a short read.
-  h->domain =
-      (h->version >= 3 && h->version <= kMaxFormatVersion) ? in.U16("packet header: domain") : 0;
+  h->domain = (HasDomainStreams(h->version) && h->version <= kMaxFormatVersion)
+                  ? in.U16("packet header: domain")
+                  : 0;
   h->verifier.ix = in.U16("packet header: cache_verify_ix");
   h->verifier.pred = in.U16("packet header: cache_verify_pred");
   h->verifier.value = in.U64("packet header: cache_verify_val");
@@ -36,7 +37,7 @@ Status ReadPacketHeader(ByteReader& in, PacketHeader* h) {
                   h->version, kMaxFormatVersion);
     return Status(ErrorCode::kUnsupportedVersion, buf)
         .WithField("packet header: version")
-        .AtOffset(start + 28);
+        .AtOffset(start + header_offset::kVersion);
   }
   const std::size_t header_size = PacketHeaderSize(h->version);
   if (static_cast<std::int32_t>(h->packet_size_bits) < 0 || h->packet_size_bits / 8 < header_size) {
@@ -45,21 +46,21 @@ Status ReadPacketHeader(ByteReader& in, PacketHeader* h) {
                                            std::to_string(header_size) +
                                            "-byte header and at most 2^31 - 1 bits)")
         .WithField("packet header: packet_size")
-        .AtOffset(start + 4);
+        .AtOffset(start + header_offset::kPacketSize);
   }
   if (h->time_begin > h->time_end) {
     return Status(ErrorCode::kCorrupt, "non-monotone packet timestamps: time_begin " +
                                            std::to_string(h->time_begin) + " > time_end " +
                                            std::to_string(h->time_end))
         .WithField("packet header: time_end")
-        .AtOffset(start + 16);
+        .AtOffset(start + header_offset::kTimeEnd);
   }
   if (h->alloc_id_begin > h->alloc_id_end) {
     return Status(ErrorCode::kCorrupt, "non-monotone alloc ids: alloc_id_begin " +
                                            std::to_string(h->alloc_id_begin) + " > alloc_id_end " +
                                            std::to_string(h->alloc_id_end))
         .WithField("packet header: alloc_id_end")
-        .AtOffset(start + header_size - 8);
+        .AtOffset(start + header_offset::kAllocIdEndV2 + (header_size - kHeaderSizeV2));
   }
   return Status::Ok();
 }
@@ -74,7 +75,7 @@ PacketHeaderSlots WritePacketHeader(ByteWriter& out, int version, std::int64_t p
   s.flush_duration = out.Skip(4);
   out.U16(static_cast<std::uint16_t>(version));
   out.U64(static_cast<std::uint64_t>(pid));
-  if (version >= 3) out.U16(domain);
+  if (HasDomainStreams(version)) out.U16(domain);
   out.U16(v.ix);
   out.U16(v.pred);
   out.U64(v.value);

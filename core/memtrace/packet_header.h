@@ -43,6 +43,54 @@ constexpr std::size_t PacketHeaderSize(int version) {
   return version == 3 ? kHeaderSizeV3 : kHeaderSizeV2;
 }
 
+// The stream rule. Up to format v2 (memtrace 0.2.3) a trace is one stream: packets
+// carry no domain, every packet continues the previous one's backtrace cache and alloc
+// ids, and a reader skips packets that do not continue it. From v3 each packet names its
+// domain, each domain is its own stream (backtrace cache, last time), and alloc ids come
+// in chunks stated by each packet's header.
+constexpr bool HasDomainStreams(int version) { return version >= 3; }
+
+// Byte offsets of the header fields, from the packet's start (the table above). The
+// fields after `domain` are given at their v2 position; a header with the domain field
+// puts each of them DomainShift(true) bytes later.
+namespace header_offset {
+inline constexpr std::size_t kMagic = 0;
+inline constexpr std::size_t kPacketSize = 4;
+inline constexpr std::size_t kTimeBegin = 8;
+inline constexpr std::size_t kTimeEnd = 16;
+inline constexpr std::size_t kFlushDuration = 24;
+inline constexpr std::size_t kVersion = 28;
+inline constexpr std::size_t kPid = 30;
+inline constexpr std::size_t kDomain = 38;  // v3 only
+inline constexpr std::size_t kVerifierIxV2 = 38;
+inline constexpr std::size_t kVerifierPredV2 = 40;
+inline constexpr std::size_t kVerifierValueV2 = 42;
+inline constexpr std::size_t kAllocIdBeginV2 = 50;
+inline constexpr std::size_t kAllocIdEndV2 = 58;
+}  // namespace header_offset
+
+// How far the fields after `pid` move when the header carries the 2-byte domain field
+// (HasDomainStreams).
+constexpr std::size_t DomainShift(bool has_domain) { return has_domain ? 2 : 0; }
+
+// The layout pinned: each field starts where the previous one ends, and the last one
+// ends at the header size of each version.
+static_assert(header_offset::kPacketSize == header_offset::kMagic + 4);
+static_assert(header_offset::kTimeBegin == header_offset::kPacketSize + 4);
+static_assert(header_offset::kTimeEnd == header_offset::kTimeBegin + 8);
+static_assert(header_offset::kFlushDuration == header_offset::kTimeEnd + 8);
+static_assert(header_offset::kVersion == header_offset::kFlushDuration + 4);
+static_assert(header_offset::kPid == header_offset::kVersion + 2);
+static_assert(header_offset::kDomain == header_offset::kPid + 8);
+static_assert(header_offset::kVerifierIxV2 == header_offset::kPid + 8);
+static_assert(header_offset::kVerifierIxV2 + DomainShift(true) == header_offset::kDomain + 2);
+static_assert(header_offset::kVerifierPredV2 == header_offset::kVerifierIxV2 + 2);
+static_assert(header_offset::kVerifierValueV2 == header_offset::kVerifierPredV2 + 2);
+static_assert(header_offset::kAllocIdBeginV2 == header_offset::kVerifierValueV2 + 8);
+static_assert(header_offset::kAllocIdEndV2 == header_offset::kAllocIdBeginV2 + 8);
+static_assert(header_offset::kAllocIdEndV2 + 8 == kHeaderSizeV2);
+static_assert(header_offset::kAllocIdEndV2 + 8 + DomainShift(true) == kHeaderSizeV3);
+
 struct PacketHeader {
   std::uint32_t magic = kCtfMagic;
   std::uint32_t packet_size_bits = 0;
@@ -87,7 +135,23 @@ inline constexpr std::uint32_t kEventTimeMask = (1u << kEventTimeBits) - 1;
 inline constexpr std::int64_t kPacketMaxTime = std::int64_t{30} * 1000 * 1000;  // us
 static_assert(kPacketMaxTime < (std::int64_t{1} << kEventTimeBits));
 
-constexpr bool IsKnownEventCode(unsigned c) { return c <= 4 || (c >= 101 && c <= 116); }
+// Short allocs (minor heap, one sample, length 1..16) carry their length in the event
+// code: code = 100 + length. The writer and the readers convert with these only.
+inline constexpr unsigned kShortAllocCodeBase = 100;
+inline constexpr int kShortAllocMaxLength = 16;
+constexpr bool IsShortAllocCode(unsigned code) {
+  return code >= static_cast<unsigned>(EventCode::kShortAllocFirst) &&
+         code <= static_cast<unsigned>(EventCode::kShortAllocLast);
+}
+// Precondition: 1 <= length <= kShortAllocMaxLength.
+constexpr unsigned ShortAllocCode(unsigned length) { return kShortAllocCodeBase + length; }
+// Precondition: IsShortAllocCode(code).
+constexpr unsigned ShortAllocLength(unsigned code) { return code - kShortAllocCodeBase; }
+static_assert(ShortAllocCode(1) == static_cast<unsigned>(EventCode::kShortAllocFirst));
+static_assert(ShortAllocCode(kShortAllocMaxLength) ==
+              static_cast<unsigned>(EventCode::kShortAllocLast));
+
+constexpr bool IsKnownEventCode(unsigned c) { return c <= 4 || IsShortAllocCode(c); }
 
 inline void WriteEventHeader(ByteWriter& out, unsigned code, std::int64_t time) {
   out.U32((static_cast<std::uint32_t>(code) << kEventTimeBits) |

@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/memtrace/packet_header.h"
+
 namespace mpo::memtrace {
 namespace {
 
@@ -72,29 +74,34 @@ Status RawWalk(ByteSource& src, bool v3_format, Printer& p) {
   const std::uint64_t len = src.size();
   std::uint64_t off = 0;
   for (int i = 0;; ++i) {
-    if (off + 66 > len) {
+    if (off + kHeaderSizeV2 > len) {
       if (off != len) p("trailing_bytes %" PRIu64 "\n", len - off);
       return Status::Ok();
     }
-    std::uint8_t h[68] = {};
+    std::uint8_t h[kHeaderSizeV3] = {};
     auto got = src.ReadAt(off, h);
     if (!got.ok()) return got.status();
-    const std::uint64_t size_bits = Le(h + 4, 4);
+    const std::uint64_t size_bits = Le(h + header_offset::kPacketSize, 4);
     const std::int64_t size = static_cast<std::int64_t>(size_bits / 8);
-    const unsigned version = static_cast<unsigned>(Le(h + 28, 2));
-    int d = 0;
+    const unsigned version = static_cast<unsigned>(Le(h + header_offset::kVersion, 2));
+    const bool has_domain = v3_format && HasDomainStreams(static_cast<int>(version));
+    const std::size_t d = DomainShift(has_domain);
     char dom[32] = "";
-    if (v3_format && version >= 3) {
-      d = 2;
-      std::snprintf(dom, sizeof dom, " domain=%u", static_cast<unsigned>(Le(h + 38, 2)));
+    if (has_domain) {
+      std::snprintf(dom, sizeof dom, " domain=%u",
+                    static_cast<unsigned>(Le(h + header_offset::kDomain, 2)));
     }
     p("packet %d off=%" PRIu64 " size=%" PRId64 " magic=0x%08" PRIx64
       " version=%u time_begin=%" PRIu64 " time_end=%" PRIu64 " flush_duration=%" PRIu64
       " pid=%" PRIu64 "%s verifier_ix=%u verifier_pred=%u verifier_value=0x%016" PRIx64
       " alloc_id_begin=%" PRIu64 " alloc_id_end=%" PRIu64 "\n",
-      i, off, size, Le(h, 4), version, Le(h + 8, 8), Le(h + 16, 8), Le(h + 24, 4), Le(h + 30, 8),
-      dom, static_cast<unsigned>(Le(h + 38 + d, 2)), static_cast<unsigned>(Le(h + 40 + d, 2)),
-      Le(h + 42 + d, 8), Le(h + 50 + d, 8), Le(h + 58 + d, 8));
+      i, off, size, Le(h + header_offset::kMagic, 4), version, Le(h + header_offset::kTimeBegin, 8),
+      Le(h + header_offset::kTimeEnd, 8), Le(h + header_offset::kFlushDuration, 4),
+      Le(h + header_offset::kPid, 8), dom,
+      static_cast<unsigned>(Le(h + header_offset::kVerifierIxV2 + d, 2)),
+      static_cast<unsigned>(Le(h + header_offset::kVerifierPredV2 + d, 2)),
+      Le(h + header_offset::kVerifierValueV2 + d, 8), Le(h + header_offset::kAllocIdBeginV2 + d, 8),
+      Le(h + header_offset::kAllocIdEndV2 + d, 8));
     if (size <= 0) {
       p("bad_packet_size %" PRId64 "\n", size);
       return Status::Ok();
@@ -104,9 +111,10 @@ Status RawWalk(ByteSource& src, bool v3_format, Printer& p) {
 }
 
 bool FirstPacketIsV3(ByteSource& src) {
-  std::uint8_t h[30];
+  std::uint8_t h[header_offset::kVersion + 2];
   auto got = src.ReadAt(0, h);
-  return got.ok() && *got == sizeof h && Le(h + 28, 2) >= 3;
+  return got.ok() && *got == sizeof h &&
+         HasDomainStreams(static_cast<int>(Le(h + header_offset::kVersion, 2)));
 }
 
 std::string LocList(const std::vector<Location>& locs) {
@@ -268,7 +276,7 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
   if (!opened.ok()) return opened.status();
   TraceReader& r = **opened;
   // memtrace HEAD's dump_trace (the tool that reads v3) adds the domain to alloc lines.
-  const bool head_format = r.version() >= 3;
+  const bool head_format = HasDomainStreams(r.version());
   std::string line;
   std::uint64_t text_left = limits.max_output_bytes;
   // A line is written in pieces once it is long (a deep backtrace of long names).

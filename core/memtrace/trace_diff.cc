@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <unordered_set>
 
+#include "core/base/splitmix64.h"
 #include "core/memtrace/site_name.h"
 #include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_reader.h"
@@ -12,7 +13,7 @@ namespace {
 
 struct PairHash {
   std::size_t operator()(const std::pair<OcamlInt, OcamlInt>& p) const {
-    return std::hash<OcamlInt>()(p.first) * 0x9e3779b97f4a7c15ull ^ std::hash<OcamlInt>()(p.second);
+    return std::hash<OcamlInt>()(p.first) * kGoldenGamma ^ std::hash<OcamlInt>()(p.second);
   }
 };
 

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include "core/base/splitmix64.h"
+
 namespace mpo::memtrace {
 
 const char* AllocationSourceName(AllocationSource s) {
@@ -54,7 +56,7 @@ Status TraceReader::ReadInfo() {
                                               " bytes exceeds the limit of " +
                                               std::to_string(options_.max_packet_bytes))
         .WithField("packet header: packet_size")
-        .AtOffset(4);
+        .AtOffset(header_offset::kPacketSize);
   const std::size_t hsize = info_header_.header_size();
   packet_buf_.resize(size - hsize);
   auto body = source_->ReadAt(hsize, packet_buf_);
@@ -64,7 +66,7 @@ Status TraceReader::ReadInfo() {
                                              " bytes but the file has " +
                                              std::to_string(file_size_))
         .WithField("trace info packet size")
-        .AtOffset(4);
+        .AtOffset(header_offset::kPacketSize);
   ByteReader in(packet_buf_, hsize);
   const std::uint64_t ev_off = in.offset();
   EventHeader ev = ReadEventHeader(in, info_header_.time_begin, info_header_.time_end);
@@ -95,7 +97,7 @@ Status TraceReader::ReadInfo() {
     return Corrupt("trace info packet done",
                    std::to_string(in.remaining()) + " bytes left after the trace info event",
                    in.offset());
-  legacy_ = info_header_.version < 3;
+  legacy_ = !HasDomainStreams(info_header_.version);
   next_packet_off_ = size;
   return Status::Ok();
 }
@@ -107,7 +109,7 @@ Result<TraceReader::DomainState*> TraceReader::Domain(std::uint16_t id) {
     return Status(ErrorCode::kOutOfRange,
                   "more than " + std::to_string(options_.max_domains) + " domains")
         .WithField("packet header: domain")
-        .AtOffset(packet_off_ + 38);
+        .AtOffset(packet_off_ + header_offset::kDomain);
   auto st = std::make_unique<DomainState>();
   st->last_timestamp = info_.start_time;
   st->backtraces.set_max_length(options_.max_backtrace_length);
@@ -140,7 +142,8 @@ Status TraceReader::LoadPacket(bool* end) {
     auto got = source_->ReadAt(off, hdr);
     if (!got.ok()) return got.status();
     const std::size_t avail = *got;
-    const bool v3 = avail >= 30 && (hdr[28] | (hdr[29] << 8)) == 3;
+    constexpr std::size_t kVersionAt = header_offset::kVersion;
+    const bool v3 = avail >= kVersionAt + 2 && (hdr[kVersionAt] | (hdr[kVersionAt + 1] << 8)) == 3;
     if (avail < (v3 ? kHeaderSizeV3 : kHeaderSizeV2)) {
       warnings_.push_back({off, "skipping truncated packet (" + std::to_string(avail) +
                                     " bytes left, less than a packet header)"});
@@ -156,7 +159,7 @@ Status TraceReader::LoadPacket(bool* end) {
                                                 " bytes exceeds the limit of " +
                                                 std::to_string(options_.max_packet_bytes))
           .WithField("packet header: packet_size")
-          .AtOffset(off + 4);
+          .AtOffset(off + header_offset::kPacketSize);
     const std::size_t hsize = packet_.header_size();
     if (off + size > file_size_) {
       warnings_.push_back({off, "skipping truncated packet (" + std::to_string(size) +
@@ -171,7 +174,8 @@ Status TraceReader::LoadPacket(bool* end) {
     auto dom = Domain(packet_.domain);
     if (!dom.ok()) return dom.status();
     DomainState* d = *dom;
-    const std::uint64_t verifier_off = off + (packet_.version >= 3 ? 40 : 38);
+    const std::uint64_t verifier_off =
+        off + header_offset::kVerifierIxV2 + DomainShift(HasDomainStreams(packet_.version));
     if (legacy_) {
       // memtrace 0.2.3 checks the verifier while reading the header, then skips packets
       // that do not continue the stream.
@@ -301,7 +305,7 @@ bool TraceReader::ParseEvent(bool* produced) {
     common = in.Vint("alloc: common_prefix");
     nencoded = in.U16("alloc: new_suffix");
   } else {
-    e.length = h.code - 100;
+    e.length = ShortAllocLength(h.code);
     e.nsamples = 1;
     e.source = AllocationSource::kMinor;
     common_off = in.offset();
@@ -363,11 +367,10 @@ constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
   Event& e = event_;
   std::uint32_t nencoded;
   OcamlInt common;
-  if (code >= static_cast<unsigned>(EventCode::kShortAllocFirst) &&
-      code <= static_cast<unsigned>(EventCode::kShortAllocLast)) {
+  if (IsShortAllocCode(code)) {
     common = VintUnchecked(p);
     nencoded = *p++;
-    e.length = code - 100;
+    e.length = ShortAllocLength(code);
     e.nsamples = 1;
     e.source = AllocationSource::kMinor;
   } else if (code == static_cast<unsigned>(EventCode::kAlloc)) {
@@ -554,8 +557,7 @@ std::vector<OcamlInt> TraceReader::LocationCodes() const { return locs_.codes; }
 TraceReader::FrameRun* TraceReader::CodeTable::Find(OcamlInt code, bool insert, bool* inserted) {
   *inserted = false;
   auto slot_of = [](OcamlInt c, std::size_t mask) {
-    return static_cast<std::size_t>((static_cast<std::uint64_t>(c) * 0x9e3779b97f4a7c15ull) >> 32) &
-           mask;
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(c) * kGoldenGamma) >> 32) & mask;
   };
   if (!slots.empty()) {
     const std::size_t mask = slots.size() - 1;

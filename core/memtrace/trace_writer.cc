@@ -88,13 +88,13 @@ void TraceWriter::TakeChunk(DomainWriter& w) {
 }
 
 void TraceWriter::NewPacket(DomainWriter& w) {
-  if (options_.format_version >= 3 && !(w.next_id < w.last_id)) TakeChunk(w);
+  if (HasDomainStreams(options_.format_version) && !(w.next_id < w.last_id)) TakeChunk(w);
   w.start_id = w.next_id;
 }
 
 Result<TraceWriter::DomainWriter*> TraceWriter::WriterFor(std::uint16_t domain) {
   if (last_ != nullptr && domain == last_domain_) return last_;
-  if (options_.format_version < 3 && domain != info_.initial_domain)
+  if (!HasDomainStreams(options_.format_version) && domain != info_.initial_domain)
     return Invalid("format v2 has no domains; event for domain " + std::to_string(domain));
   if (last_ != nullptr) {
     Status s = FlushAt(*last_, last_->time_end);
@@ -103,7 +103,7 @@ Result<TraceWriter::DomainWriter*> TraceWriter::WriterFor(std::uint16_t domain) 
   auto it = writers_.find(domain);
   if (it == writers_.end()) {
     auto w = std::make_unique<DomainWriter>(domain, options_.column_packing, info_.start_time);
-    if (options_.format_version >= 3) {
+    if (HasDomainStreams(options_.format_version)) {
       NewPacket(*w);
     }
     w->header =
@@ -156,7 +156,7 @@ bool TraceWriter::NeedsFlush(const DomainWriter& w, std::int64_t now) const {
          // the event's 25-bit time would wrap).
          static_cast<std::uint64_t>(now) - static_cast<std::uint64_t>(w.time_start) >
              static_cast<std::uint64_t>(kPacketMaxTime) ||
-         (options_.format_version >= 3 && !(w.next_id < w.last_id));
+         (HasDomainStreams(options_.format_version) && !(w.next_id < w.last_id));
 }
 
 // The per-event helpers return bool and fill *err only on failure: constructing a Status
@@ -200,7 +200,7 @@ Result<OcamlInt> TraceWriter::NextAllocId(std::uint16_t domain) {
   auto w = WriterFor(domain);
   if (!w.ok()) return w.status();
   DomainWriter& d = **w;
-  if (options_.format_version >= 3 && !(d.next_id < d.last_id))
+  if (HasDomainStreams(options_.format_version) && !(d.next_id < d.last_id))
     MPO_RETURN_IF_ERROR(FlushAt(d, d.time_end));
   return d.next_id;
 }
@@ -222,12 +222,12 @@ Result<OcamlInt> TraceWriter::PutUsableAlloc(DomainWriter& w, std::int64_t time,
   const std::size_t new_len = bt.size() - common;
   w.last_backtrace.resize(common);
   w.last_backtrace.insert(w.last_backtrace.end(), bt.begin() + common, bt.end());
-  const bool is_short = 1 <= length && length <= 16 && source == AllocationSource::kMinor &&
-                        nsamples == 1 && new_len < 256;
-  if (!BeginEvent(
-          w,
-          is_short ? 100 + static_cast<unsigned>(length) : static_cast<unsigned>(EventCode::kAlloc),
-          time, &err))
+  const bool is_short = 1 <= length && length <= kShortAllocMaxLength &&
+                        source == AllocationSource::kMinor && nsamples == 1 && new_len < 256;
+  if (!BeginEvent(w,
+                  is_short ? ShortAllocCode(static_cast<unsigned>(length))
+                           : static_cast<unsigned>(EventCode::kAlloc),
+                  time, &err))
     return std::move(*err);
   const OcamlInt id = w.next_id;
   w.next_id = OcamlAdd(w.next_id, 1);
@@ -278,7 +278,7 @@ Status TraceWriter::PutIdEvent(std::uint16_t domain, std::int64_t time, OcamlInt
   if (!CheckUsable(domain, time, &err)) return std::move(*err);
   DomainWriter& w = *last_;
   const OcamlInt delta = OcamlSub(OcamlSub(w.next_id, 1), obj_id);
-  if (delta < 0 && (promote || options_.format_version < 3))
+  if (delta < 0 && (promote || !HasDomainStreams(options_.format_version)))
     return Invalid(std::string(promote ? "promotion" : "collection") + " of object " +
                    std::to_string(obj_id) + ", which is not allocated yet");
   if (!BeginEvent(w, static_cast<unsigned>(promote ? EventCode::kPromote : EventCode::kCollect),
@@ -309,7 +309,7 @@ Status TraceWriter::PutEvent(const Event& ev, const LocationLookup& lookup) {
   DomainWriter& w = *last_;
   // The id this alloc will get: a flush before it takes a new chunk when this one is spent.
   OcamlInt expected = w.next_id;
-  if (options_.format_version >= 3 && !(w.next_id < w.last_id)) expected = global_ids_;
+  if (HasDomainStreams(options_.format_version) && !(w.next_id < w.last_id)) expected = global_ids_;
   if (expected != ev.obj_id && options_.adopt_object_ids) {
     if (w.packet.pos() > PacketHeaderSize(options_.format_version) || !w.new_locs.empty())
       MPO_RETURN_IF_ERROR(FlushAt(w, w.time_end));

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/base/splitmix64.h"
 #include "core/ring/cursor.h"
 #include "core/ring/producer.h"
 
@@ -19,7 +20,7 @@ namespace {
 constexpr std::uint64_t kEventsPerDomain = 200000;
 
 std::uint64_t Mix(std::uint64_t seq, std::uint64_t j) {
-  return (seq + 1) * 0x9e3779b97f4a7c15ull ^ (j * 0xbf58476d1ce4e5b9ull);
+  return (seq + 1) * kGoldenGamma ^ (j * 0xbf58476d1ce4e5b9ull);
 }
 
 struct Checker : EventCallbacks {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/sampler/geometric_batch.h"
+#include "core/sampler/geometric_listing.h"
 #include "core/sampler/vectors.h"
 
 namespace mpo::sampler {
@@ -61,6 +62,31 @@ TEST(SamplerVectorsTest, GeometricMatchesOCamlBitForBit) {
     for (std::size_t i = 1; i < v.draws.size(); ++i) {
       ASSERT_EQ(s.Geometric(), v.draws[i]) << "index " << i;
     }
+  }
+}
+
+// The listing `sample geometric` prints: kFromSeed is the vector file index for index,
+// kAsProfile the same sequence without index 0.
+TEST(SamplerVectorsTest, GeometricListingViewsMatchTheVectors) {
+  const auto vectors = LoadGeometricVectors(kGeometricCsv);
+  ASSERT_FALSE(vectors.empty()) << "cannot read " << kGeometricCsv;
+  for (const auto& v : vectors) {
+    SCOPED_TRACE("seed=" + std::to_string(v.seed) + " lambda=" + v.lambda_text);
+    GeometricListing from_seed(v.seed, Rate(v.lambda), GeometricView::kFromSeed);
+    GeometricListing as_profile(v.seed, Rate(v.lambda), GeometricView::kAsProfile);
+    for (std::size_t i = 0; i < v.draws.size(); ++i) {
+      ASSERT_EQ(from_seed.Next(), v.draws[i]) << "index " << i;
+      if (i > 0) {
+        ASSERT_EQ(as_profile.Next(), v.draws[i]) << "index " << i;
+      }
+    }
+  }
+}
+
+TEST(SamplerTest, GeometricListingOfANeverSamplingRateIsAllMax) {
+  for (GeometricView view : {GeometricView::kFromSeed, GeometricView::kAsProfile}) {
+    GeometricListing listing(3, Rate(0.0), view);
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(listing.Next(), kMaxLong);
   }
 }
 

@@ -1,13 +1,8 @@
 #include "core/sampler/xoshiro_lanes.h"
 
-namespace mpo::sampler {
+#include "core/base/splitmix64.h"
 
-std::uint64_t SplitMix64Next(std::uint64_t* state) {
-  std::uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
+namespace mpo::sampler {
 
 XoshiroLanes XoshiroLanes::Seeded(std::uint64_t seed) {
   XoshiroLanes lanes{};

@@ -43,7 +43,4 @@ struct XoshiroLanes {
   friend bool operator==(const XoshiroLanes&, const XoshiroLanes&) = default;
 };
 
-// One SplitMix64 step (Vigna's public-domain generator): advances *state, returns output.
-std::uint64_t SplitMix64Next(std::uint64_t* state);
-
 }  // namespace mpo::sampler

@@ -110,8 +110,8 @@ TEST(MemprofOutOfMemoryTest, CombinedAllocationDropsOnlyTheRefusedSubBlock) {
   ASSERT_EQ(a.blocks.size(), 3u);
   ASSERT_EQ(c.kept(), 2u);
   // The synthetic innermost frame names the sub-allocation: 1 then 0 were called back.
-  EXPECT_EQ(c.callstacks[0].at(0), 0xA110C000u + 1);
-  EXPECT_EQ(c.callstacks[1].at(0), 0xA110C000u + 0);
+  EXPECT_EQ(c.callstacks[0].at(0), kAllocSiteBase + 1);
+  EXPECT_EQ(c.callstacks[1].at(0), kAllocSiteBase + 0);
   CollectAll(rt, 0, a.blocks);
   EXPECT_EQ(c.total_deallocs(), 2);
   EXPECT_EQ(c.promotes, 0);
@@ -139,7 +139,7 @@ TEST(MemprofOutOfMemoryTest, RefusedCallstackCaptureLeavesAnEmptyCallstack) {
   ASSERT_TRUE(refused.ok() && comb.ok());
   ASSERT_EQ(c.kept(), 4u);
   EXPECT_TRUE(c.callstacks[2].empty());
-  EXPECT_EQ(c.callstacks[3], (std::vector<std::uint64_t>{0xA110C000, 7, 8, 9}));
+  EXPECT_EQ(c.callstacks[3], (std::vector<std::uint64_t>{kAllocSiteBase, 7, 8, 9}));
   EXPECT_EQ(rt.c_heap().refusals(CHeapSite::kCallstack), 2u);
   CollectAll(rt, 0, {first.blocks[0], second.blocks[0], refused.blocks[0], comb.blocks[0]});
   EXPECT_EQ(c.total_deallocs(), 4);

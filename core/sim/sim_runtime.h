@@ -54,6 +54,10 @@ using BlockId = std::uint64_t;
 // OCaml's Max_young_wosize: larger blocks go straight to the major heap.
 inline constexpr std::uint64_t kMaxYoungWosize = 256;
 
+// A sample of sub-allocation i of a combined allocation gets the synthetic frame
+// kAllocSiteBase + i prepended to its callstack (innermost first).
+inline constexpr std::uint64_t kAllocSiteBase = 0xA110C000;
+
 struct SimConfig {
   std::uint64_t minor_heap_words = std::uint64_t{256} * 1024;
   // Interpret user data and tracker roots as values (below) and scan them as roots.

@@ -19,8 +19,6 @@ namespace detail {
 inline constexpr BlockAddr kMajorBase = BlockAddr{1} << 20;
 inline constexpr BlockAddr kYoungBase = BlockAddr{1} << 40;
 inline constexpr BlockAddr kYoungStride = BlockAddr{1} << 32;
-// Synthetic frame naming sub-allocation i of a combined allocation.
-inline constexpr std::uint64_t kAllocSiteBase = 0xA110C000;
 
 inline Status UnknownDomain(std::uint32_t domain) {
   return Status(ErrorCode::kNotFound, "no live domain " + std::to_string(domain))
@@ -54,7 +52,7 @@ class BasicSimRuntime<Faults>::SimDomain final : public memprof::RuntimeHooks {
   void CaptureCallstack(std::uint32_t max_frames, int alloc_index,
                         std::vector<std::uint64_t>& frames) override {
     frames.clear();
-    if (alloc_index >= 0 && max_frames > 0) frames.push_back(detail::kAllocSiteBase + alloc_index);
+    if (alloc_index >= 0 && max_frames > 0) frames.push_back(kAllocSiteBase + alloc_index);
     for (std::uint64_t f : stack_) {
       if (frames.size() >= max_frames) break;
       frames.push_back(f);

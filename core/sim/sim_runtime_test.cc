@@ -65,8 +65,8 @@ TEST(SimRuntimeTest, CallstacksAreSynthetic) {
   ASSERT_TRUE(rt.AllocCaml(0, sizes).ok());
   ASSERT_EQ(seen.size(), 2u);
   // Sub-allocations are called back from the last one (highest address) down.
-  EXPECT_EQ(seen[0], (std::vector<std::uint64_t>{0xA110C001, 7, 8}));
-  EXPECT_EQ(seen[1], (std::vector<std::uint64_t>{0xA110C000, 7, 8}));
+  EXPECT_EQ(seen[0], (std::vector<std::uint64_t>{kAllocSiteBase + 1, 7, 8}));
+  EXPECT_EQ(seen[1], (std::vector<std::uint64_t>{kAllocSiteBase, 7, 8}));
   EXPECT_TRUE(rt.CheckInvariants().ok()) << rt.CheckInvariants().ToString();
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/base/splitmix64.h"
+
 namespace mpo::tracer {
 
 double LogApprox(std::uint32_t n) {
@@ -28,11 +30,7 @@ ExternalSampler::ExternalSampler(double sampling_rate, std::uint64_t seed)
 }
 
 std::uint32_t ExternalSampler::NextBits30() {
-  std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
-  return static_cast<std::uint32_t>(z >> 34);
+  return static_cast<std::uint32_t>(SplitMix64Next(&state_) >> 34);
 }
 
 std::uint64_t ExternalSampler::Draw() {

@@ -3,14 +3,10 @@
 #include <array>
 #include <string_view>
 
+#include "core/base/splitmix64.h"
+
 namespace mpo::tracer {
 namespace {
-
-std::uint64_t Mix(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 constexpr std::array<std::string_view, 12> kModules = {
     "list",   "map",   "array", "hashtbl", "buffer",    "bytes",
@@ -42,9 +38,9 @@ void FrameLocations::Define(std::uint64_t frame, std::vector<memtrace::Location>
 }
 
 std::vector<memtrace::Location> FrameLocations::Synthesize(std::uint64_t frame) {
-  const std::uint64_t h = Mix(frame + 0x9E3779B97F4A7C15ULL);
+  const std::uint64_t h = SplitMix64Mix(frame + kGoldenGamma);
   std::vector<memtrace::Location> out{Make(h)};
-  if (h % 5 == 0) out.push_back(Make(Mix(h)));
+  if (h % 5 == 0) out.push_back(Make(SplitMix64Mix(h)));
   return out;
 }
 

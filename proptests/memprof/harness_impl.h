@@ -371,7 +371,7 @@ class Harness {
     // Combined allocations name the sub-allocation in the innermost frame.
     std::uint64_t serial = info.callstack.back();
     int sub = 0;
-    if (info.callstack.size() == 2) sub = static_cast<int>(info.callstack[0] - 0xA110C000);
+    if (info.callstack.size() == 2) sub = static_cast<int>(info.callstack[0] - sim::kAllocSiteBase);
     if (serial >= allocations_.size()) {
       Violation("allocation callback for an unknown allocation");
     } else {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "core/base/splitmix64.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/ring/cursor.h"
@@ -40,12 +41,7 @@ constexpr std::uint64_t kSlice = 64;
 class Choices {
  public:
   explicit Choices(std::uint64_t seed) : x_(seed) {}
-  std::uint64_t Next() {
-    std::uint64_t z = (x_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t Next() { return SplitMix64Next(&x_); }
   std::uint64_t Below(std::uint64_t n) { return Next() % n; }
   bool Chance(unsigned percent) { return Below(100) < percent; }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/splitmix64.h"
 #include "core/sim/sim_runtime.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
@@ -34,12 +35,7 @@ struct SimOptions {
 class Choices {
  public:
   explicit Choices(std::uint64_t seed) : x_(seed) {}
-  std::uint64_t Next() {
-    std::uint64_t z = (x_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t Next() { return SplitMix64Next(&x_); }
   std::uint64_t Below(std::uint64_t n) { return Next() % n; }
   double Unit() { return static_cast<double>(Next() >> 11) / 9007199254740992.0; }
 

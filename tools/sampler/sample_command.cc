@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "core/sampler/geometric_listing.h"
 #include "core/sampler/sampler.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
@@ -23,6 +24,7 @@ struct SampleOptions {
   std::uint64_t length = 256;
   std::uint64_t max_draws = kDefaultMaxDraws;
   bool json = false;
+  bool as_profile = false;
 };
 
 // The geometric draws a run costs, about: one per geometric draw; a binomial draw of
@@ -61,8 +63,13 @@ void RunSample(const SampleOptions& o) {
                               .WithField("--max-draws"));
     return;
   }
+  // Binomial draws carry the surplus Start set; geometric ones are listed in the view
+  // asked for (core/sampler/geometric_listing.h).
   sampler::Sampler s(o.seed);
   s.Start(*rate);
+  sampler::GeometricListing geometric(
+      o.seed, *rate,
+      o.as_profile ? sampler::GeometricView::kAsProfile : sampler::GeometricView::kFromSeed);
   if (o.json) {
     std::printf("{\"kind\":\"%s\",\"lambda\":%.17g,\"seed\":%llu,", o.kind.c_str(), o.lambda,
                 static_cast<unsigned long long>(o.seed));
@@ -72,8 +79,7 @@ void RunSample(const SampleOptions& o) {
   for (std::uint64_t i = 0; i < o.count; ++i) {
     // Stop early when nobody can read the rest (main reports the failed write).
     if ((i & 0xffff) == 0 && StdoutFailed()) return;
-    // Geometric draws follow the initial surplus draw, as OCaml's first sample does.
-    const std::uint64_t v = binomial ? s.Binomial(o.length) : s.Geometric();
+    const std::uint64_t v = binomial ? s.Binomial(o.length) : geometric.Next();
     if (o.json) {
       std::printf("%s%llu", i == 0 ? "" : ",", static_cast<unsigned long long>(v));
     } else {
@@ -91,7 +97,10 @@ void AddSampleCommand(CLI::App& app) {
       "sample",
       "Print draws of the memprof sampler (bit-exact with OCaml 5's runtime). Work limit: "
       "about --count draws (binomial: --count x (--length x --lambda + 1)) at most "
-      "--max-draws (default 10^8); beyond it the run is refused (exit 1)");
+      "--max-draws (default 10^8); beyond it the run is refused (exit 1). Geometric draws "
+      "are listed as testdata/sampler/geometric.csv lists them: the first is the draw that "
+      "starting a profile consumes; --as-profile lists only the draws after it, as a running "
+      "profile (and corpus decode) sees them");
   cmd->add_option("kind", opts->kind, "geometric (words to the next sample) or binomial")
       ->check(CLI::IsMember({"geometric", "binomial"}));
   cmd->add_option("--lambda", opts->lambda, "sampling rate")->check(FiniteIn(0, 1));
@@ -102,6 +111,9 @@ void AddSampleCommand(CLI::App& app) {
       ->check(UnsignedIn(0, sampler::kMaxLong - 1));
   cmd->add_option("--max-draws", opts->max_draws, "work budget in generator draws (default 10^8)")
       ->check(UnsignedIn());
+  cmd->add_flag("--as-profile", opts->as_profile,
+                "geometric: omit the draw that starting the profile consumes (corpus decode's "
+                "view)");
   cmd->add_flag("--json", opts->json, "print one JSON object");
   cmd->callback([opts] { RunSample(*opts); });
 }

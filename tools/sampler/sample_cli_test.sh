@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `sample geometric` against the corpus decoder and the published vectors: corpus decode
+# lists the draws a running profile sees, which is `sample --as-profile`, and the default
+# listing is the same sequence preceded by the draw that starting the profile consumes.
+source tools/cli_test_lib.sh
+bin="$1"
+for seed in 0 1 7 18446744073709551615; do
+  for lambda in 0 1e-6 1e-4 0.01 0.5 1; do
+    tag="seed $seed lambda $lambda"
+    req="$tmp/req.sampler.json"
+    printf '{"seed": %s, "lambda": %s, "mode": "geometric", "count": 150}\n' "$seed" "$lambda" >"$req"
+    check "corpus decode $tag" 0 "$bin" corpus decode --text "$req"
+    cp "$out" "$tmp/decoded"
+    check "sample --as-profile $tag" 0 "$bin" sample --seed "$seed" --lambda "$lambda" --count 150 --as-profile
+    [ "$(wc -l <"$out")" = 150 ] || fail "$tag: --as-profile printed $(wc -l <"$out") draws"
+    cmp -s "$out" "$tmp/decoded" || fail "$tag: sample --as-profile differs from corpus decode"
+    check "sample $tag" 0 "$bin" sample --seed "$seed" --lambda "$lambda" --count 151
+    tail -n +2 "$out" | cmp -s - "$tmp/decoded" || fail "$tag: sample minus its first draw differs from corpus decode"
+  done
+done
+# The default listing is the vector file's, index 0 included, for every published vector.
+vectors=testdata/sampler/geometric.csv
+for key in $(awk -F, 'NR > 1 {print $1 "," $2}' "$vectors" | sort -u); do
+  seed=${key%,*} lambda=${key#*,}
+  check "sample vector $key" 0 "$bin" sample --seed "$seed" --lambda "$lambda" --count 1024
+  awk -F, -v s="$seed" -v l="$lambda" 'NR > 1 && $1 == s && $2 == l {print $4}' "$vectors" >"$tmp/want"
+  [ "$(wc -l <"$tmp/want")" = 1024 ] || fail "vector $key: $(wc -l <"$tmp/want") rows in $vectors"
+  cmp -s "$out" "$tmp/want" || fail "vector $key: sample differs from $vectors"
+done
+check "sample --help documents the views" 0 "$bin" sample --help
+grep -q -- "--as-profile" "$out" || fail "--help does not mention --as-profile"
+grep -q "starting a profile consumes" "$out" || fail "--help does not say what the first draw is"
+cli_done
