@@ -51,7 +51,8 @@ void OnSigbus(int sig, siginfo_t* info, void* context) {
       const std::uintptr_t end = s.end.load(std::memory_order_acquire);
       if (end == 0 || addr < s.begin.load(std::memory_order_relaxed) || addr >= end) continue;
       const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-      void* at = reinterpret_cast<void*>(addr & ~(page - 1));
+      // The page start, reached from the faulting pointer (no integer-to-pointer cast).
+      void* at = static_cast<char*>(info->si_addr) - (addr & (page - 1));
       // mmap is a plain system call; it replaces just the vanished page.
       if (::mmap(at, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
           MAP_FAILED) {
