@@ -88,14 +88,6 @@ Result<ring::Cursor> OpenRing(const std::string& path, std::size_t batch) {
   return c;
 }
 
-// kIo naming stdout once a write to it has failed (a full disk, a closed pipe).
-Status StdoutStatus() {
-  if (std::ferror(stdout) || std::fflush(stdout) != 0) {
-    return Status(ErrorCode::kIo, "write failed").WithField("stdout");
-  }
-  return Status::Ok();
-}
-
 // Polls until a poll delivers nothing (a file no process writes any more).
 Result<std::pair<std::uint64_t, std::uint64_t>> Drain(ring::Cursor& c, ring::EventCallbacks& cb,
                                                       const std::function<void()>& after_poll) {
@@ -125,7 +117,6 @@ void RunDump(const EventsOptions& o) {
     auto r = Drain(*cursor, collector, [] {});
     if (!r.ok()) return ReportError("events dump " + src->path, r.status());
     if (!collector.error().ok()) return ReportError("events dump " + src->path, collector.error());
-    if (Status w = StdoutStatus(); !w.ok()) ReportError("events dump", w);
     return;
   }
   ring::GoldenLineWriter writer(*version, *tags);
@@ -135,7 +126,6 @@ void RunDump(const EventsOptions& o) {
               static_cast<unsigned long long>(r->first),
               static_cast<unsigned long long>(r->second));
   if (!writer.error().ok()) return ReportError("events dump " + src->path, writer.error());
-  if (Status w = StdoutStatus(); !w.ok()) ReportError("events dump", w);
 }
 
 bool ProcessAlive(std::int64_t pid) {
@@ -162,13 +152,13 @@ void RunTail(const EventsOptions& o) {
   while (true) {
     // Decide before polling, so that the last poll sees everything the process wrote.
     const bool alive = ProcessAlive(src->pid);
-    Status out;
     auto r = Drain(*cursor, writer, [&] {
       std::fputs(writer.TakeText().c_str(), stdout);
-      if (out.ok()) out = StdoutStatus();
+      std::fflush(stdout);  // live: each poll's lines go out now
     });
     if (!r.ok()) return ReportError("events tail " + src->path, r.status());
-    if (!out.ok()) return ReportError("events tail", out);
+    // main's FinishStdout reports the failed write (exit 2) once; stop following.
+    if (StdoutFailed()) return;
     if (!alive) {
       std::fprintf(stderr, "memprof-oracle: events tail: process %lld has exited\n",
                    static_cast<long long>(src->pid));
@@ -251,7 +241,6 @@ void RunStats(const EventsOptions& o) {
   } else {
     std::fputs(FormatStats(s).c_str(), stdout);
   }
-  if (Status w = StdoutStatus(); !w.ok()) ReportError("events stats", w);
 }
 
 void AddCommon(CLI::App* cmd, EventsOptions& o) {
