@@ -32,8 +32,6 @@ using memtrace::OcamlInt;
 constexpr std::int64_t kEpochUs = 1'704'067'200'000'000;
 constexpr std::uint64_t kMainFrame = 0x400100;
 constexpr std::uint64_t kDomainFrameBase = 0x400200;
-// The sim's frame for sub-allocation i of a combined allocation (sim_runtime.cc).
-constexpr std::uint64_t kSimAllocSiteBase = 0xA110C000;
 constexpr std::int64_t kCallstackSize = 64;
 constexpr std::uint64_t kSlice = 64;
 
@@ -173,7 +171,7 @@ Status Demo::Setup() {
          memtrace::Location{"stdlib/domain.ml", 246, 14, 40, "Stdlib__Domain.spawn"}});
   }
   for (std::uint64_t i = 0; i < 8; ++i) {
-    frames_.Define(kSimAllocSiteBase + i,
+    frames_.Define(sim::kAllocSiteBase + i,
                    {memtrace::Location{"demo/workload.ml", static_cast<OcamlInt>(150 + i), 6, 30,
                                        "Workload.alloc_point"}});
   }
