@@ -25,31 +25,16 @@
 
 #include "core/base/ocaml_quoted.h"
 #include "core/base/status.h"
+#include "core/base/text_sink.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/trace_reader.h"
 
 namespace mpo::memtrace {
 
-class TextSink {
- public:
-  virtual ~TextSink() = default;
-  virtual void Write(std::string_view s) = 0;
-};
-
-class StringTextSink : public TextSink {
- public:
-  void Write(std::string_view s) override { text.append(s); }
-  std::string text;
-};
-
-class FileTextSink : public TextSink {
- public:
-  explicit FileTextSink(std::FILE* f) : f_(f) {}
-  void Write(std::string_view s) override { std::fwrite(s.data(), 1, s.size(), f_); }
-
- private:
-  std::FILE* f_;
-};
+// The sinks live in core/base/text_sink.h (shared with the ring views).
+using mpo::FileTextSink;
+using mpo::StringTextSink;
+using mpo::TextSink;
 
 // Called now and then with (bytes decoded so far, file size), for progress bars.
 using ProgressFn = std::function<void(std::uint64_t, std::uint64_t)>;
