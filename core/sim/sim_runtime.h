@@ -17,6 +17,9 @@
 // (promoted by a minor GC, moved by compaction, the value rewritten), while tracked
 // blocks themselves stay weak.
 //
+// Collections and domain lifecycles are published to a GcObserver (gc_observer.h), if one
+// is set: the tracer's ring reporter subscribes there.
+//
 // C-heap exhaustion: c_heap().Fail(site, skip, count) makes the engine's allocations
 // at `site` fail deterministically (core/memprof/c_heap.h lists what each one does).
 //
@@ -42,6 +45,7 @@
 #include "core/memprof/domain.h"
 #include "core/memprof/faults.h"
 #include "core/memprof/runtime_hooks.h"
+#include "core/sim/gc_observer.h"
 #include "core/sync/std_platform.h"
 
 namespace mpo::sim {
@@ -168,6 +172,11 @@ class BasicSimRuntime {
     death_observer_ = std::move(observer);
   }
 
+  // Told of every collection phase, minor_allocated figure and domain spawn/termination
+  // from now on (see gc_observer.h); nullptr (the default) stops it. Not owned: it must
+  // outlive the runtime or be unset first.
+  void SetGcObserver(GcObserver* observer) { gc_observer_ = observer; }
+
   // ---- callstacks ----
   // The synthetic callstack (innermost first) captured by the next samples in `domain`.
   void SetCallstack(std::uint32_t domain, std::vector<std::uint64_t> frames);
@@ -212,6 +221,16 @@ class BasicSimRuntime {
   // Promotes the young block a root value names and rewrites the value.
   void ForwardRoot(Value& v);
 
+  // ---- observer notifications: nothing is computed without an observer ----
+  enum class MemprofScan { kNone, kYoung, kAll };
+  void NotifyBegin(GcPhase phase, MemprofScan scan = MemprofScan::kNone);
+  void NotifyEnd(GcPhase phase);
+  void NotifyMinorAllocated();
+  // The live domains' ids, in live_ids_.
+  void CollectLiveIds();
+  // Entries the busiest domain's memprof visits in a scan (young: from the young index on).
+  std::uint64_t MemprofEntries(MemprofScan scan) const;
+
   SimConfig config_;
   CHeapFaults c_heap_;  // before engine_: outlives every table
   MemprofEngine engine_;
@@ -225,6 +244,8 @@ class BasicSimRuntime {
   std::uint64_t compactions_ = 0;
   std::size_t live_blocks_ = 0;
   std::function<void(BlockId)> death_observer_;
+  GcObserver* gc_observer_ = nullptr;
+  std::vector<std::uint32_t> live_ids_;  // scratch for the observer's domain lists
 };
 
 // Compiled once, in sim_runtime.cc.

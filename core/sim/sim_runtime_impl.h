@@ -82,6 +82,7 @@ class BasicSimRuntime<Faults>::SimDomain final : public memprof::RuntimeHooks {
   std::vector<BlockAddr> forward_;     // during a minor GC: new address or kNoBlock
   std::vector<std::uint64_t> stack_;
   std::uint64_t minor_words_ = 0;
+  std::uint64_t minor_words_at_last_gc_ = 0;  // minor_words_ when the last minor GC ended
   std::uint64_t major_words_ = 0;
   std::unique_ptr<MemprofDomain> memprof_;  // last: destroyed first
 };
@@ -138,6 +139,7 @@ Result<std::uint32_t> BasicSimRuntime<Faults>::NewDomain(std::optional<std::uint
   if (!dom->memprof_) return detail::OutOfMemory("memprof domain state");
   dom->memprof_->SetTrigger();
   domains_.push_back(std::move(dom));
+  if (gc_observer_ != nullptr) gc_observer_->DomainSpawn(id);
   return id;
 }
 
@@ -150,6 +152,7 @@ Status BasicSimRuntime<Faults>::EndDomain(std::uint32_t domain) {
   }
   MinorGc();
   domains_[domain].reset();
+  if (gc_observer_ != nullptr) gc_observer_->DomainTerminate(domain);
   return Status::Ok();
 }
 
@@ -409,11 +412,14 @@ void BasicSimRuntime<Faults>::MinorGcFor(std::uint32_t) {
 template <class Faults>
 void BasicSimRuntime<Faults>::MinorGc(const SurvivorPolicy& survives) {
   ++minor_collections_;
+  NotifyBegin(GcPhase::kMinor);
+  NotifyBegin(GcPhase::kMinorLocalRoots);
   // Decide every young block's fate before telling memprof (addresses still old):
   // first what memprof's strong roots name (a young-only scan), then the survivors.
   for (auto& d : domains_) {
     if (d) d->forward_.assign(d->young_blocks_.size(), memprof::kNoBlock);
   }
+  NotifyBegin(GcPhase::kMinorMemprofRoots, MemprofScan::kYoung);
   if (config_.user_data_are_values) {
     for (auto& d : domains_) {
       if (!d) continue;
@@ -421,6 +427,7 @@ void BasicSimRuntime<Faults>::MinorGc(const SurvivorPolicy& survives) {
           true, false, [this](Value& v) { ForwardRoot(v); }, [](BlockAddr&) {});
     }
   }
+  NotifyEnd(GcPhase::kMinorMemprofRoots);
   for (auto& d : domains_) {
     if (!d) continue;
     for (std::size_t k = 0; k < d->young_blocks_.size(); ++k) {
@@ -430,6 +437,7 @@ void BasicSimRuntime<Faults>::MinorGc(const SurvivorPolicy& survives) {
       next_major_ += blocks_[id].wosize + 1;
     }
   }
+  NotifyEnd(GcPhase::kMinorLocalRoots);
   const memprof::MinorFate fate = [this](BlockAddr addr) -> std::optional<BlockAddr> {
     auto young = FindYoung(addr);
     if (!young) return std::nullopt;
@@ -437,9 +445,11 @@ void BasicSimRuntime<Faults>::MinorGc(const SurvivorPolicy& survives) {
     if (to == memprof::kNoBlock) return std::nullopt;
     return to;
   };
+  NotifyBegin(GcPhase::kMinorMemprofClean, MemprofScan::kYoung);
   for (auto& d : domains_) {
     if (d) d->memprof_->AfterMinorGc(fate);
   }
+  NotifyEnd(GcPhase::kMinorMemprofClean);
   for (auto& d : domains_) {
     if (!d) continue;
     for (std::size_t k = 0; k < d->young_blocks_.size(); ++k) {
@@ -457,13 +467,18 @@ void BasicSimRuntime<Faults>::MinorGc(const SurvivorPolicy& survives) {
   for (auto& d : domains_) {
     if (d) d->memprof_->SetTrigger();
   }
+  NotifyMinorAllocated();
+  NotifyEnd(GcPhase::kMinor);
 }
 
 template <class Faults>
 void BasicSimRuntime<Faults>::MajorGc(const SurvivorPolicy& survives) {
+  NotifyBegin(GcPhase::kMajor);
   MinorGc(survives);
   ++major_collections_;
   // Marking: memprof's strong roots, then the mutator's.
+  NotifyBegin(GcPhase::kMajorMarkRoots);
+  NotifyBegin(GcPhase::kMajorMemprofRoots, MemprofScan::kAll);
   std::unordered_set<BlockId> rooted;
   if (config_.user_data_are_values) {
     for (auto& d : domains_) {
@@ -476,20 +491,78 @@ void BasicSimRuntime<Faults>::MajorGc(const SurvivorPolicy& survives) {
           [](BlockAddr&) {});
     }
   }
+  NotifyEnd(GcPhase::kMajorMemprofRoots);
+  NotifyEnd(GcPhase::kMajorMarkRoots);
+  NotifyBegin(GcPhase::kMajorMark);
   std::vector<BlockId> dead;
-  for (auto it = major_.begin(); it != major_.end();) {
-    if (rooted.count(it->second) != 0 || Survives(survives, it->second)) {
-      ++it;
-    } else {
-      dead.push_back(it->second);
-      it = major_.erase(it);
-    }
+  for (const auto& [addr, id] : major_) {
+    if (rooted.count(id) == 0 && !Survives(survives, id)) dead.push_back(id);
   }
+  NotifyEnd(GcPhase::kMajorMark);
+  NotifyBegin(GcPhase::kMajorSweep);
+  for (BlockId id : dead) major_.erase(blocks_[id].addr);
+  NotifyEnd(GcPhase::kMajorSweep);
+  NotifyBegin(GcPhase::kMajorMemprofClean, MemprofScan::kAll);
   const auto alive = [this](BlockAddr addr) { return major_.count(addr) != 0; };
   for (auto& d : domains_) {
     if (d) d->memprof_->AfterMajorGc(alive);
   }
+  NotifyEnd(GcPhase::kMajorMemprofClean);
+  // Ids are freed (and may be reused) only once memprof has seen the deaths.
   for (BlockId id : dead) FreeBlock(id);
+  NotifyEnd(GcPhase::kMajor);
+}
+
+template <class Faults>
+void BasicSimRuntime<Faults>::CollectLiveIds() {
+  live_ids_.clear();
+  for (const auto& d : domains_) {
+    if (d) live_ids_.push_back(d->id_);
+  }
+}
+
+template <class Faults>
+std::uint64_t BasicSimRuntime<Faults>::MemprofEntries(MemprofScan scan) const {
+  std::uint64_t busiest = 0;
+  for (const auto& d : domains_) {
+    if (!d) continue;
+    std::uint64_t n = 0;
+    d->memprof_->ForEachTable(
+        [&](const memprof::ProfiledTable<sync::StdPlatform>& pt, memprof::TableKind) {
+          const std::size_t from = scan == MemprofScan::kYoung ? pt.entries.young() : 0;
+          n += pt.entries.size() - std::min(from, pt.entries.size());
+        });
+    busiest = std::max(busiest, n);
+  }
+  return busiest;
+}
+
+template <class Faults>
+void BasicSimRuntime<Faults>::NotifyBegin(GcPhase phase, MemprofScan scan) {
+  if (gc_observer_ == nullptr) return;
+  CollectLiveIds();
+  if (live_ids_.empty()) return;
+  const std::uint64_t entries = scan == MemprofScan::kNone ? 0 : MemprofEntries(scan);
+  gc_observer_->PhaseBegin(phase, live_ids_, entries);
+}
+
+template <class Faults>
+void BasicSimRuntime<Faults>::NotifyEnd(GcPhase phase) {
+  if (gc_observer_ == nullptr) return;
+  CollectLiveIds();
+  if (!live_ids_.empty()) gc_observer_->PhaseEnd(phase, live_ids_);
+}
+
+// The counter is kept up to date without an observer too, so that one set later reports
+// only what was allocated since the previous collection.
+template <class Faults>
+void BasicSimRuntime<Faults>::NotifyMinorAllocated() {
+  for (auto& d : domains_) {
+    if (!d) continue;
+    const std::uint64_t words = d->minor_words_ - d->minor_words_at_last_gc_;
+    d->minor_words_at_last_gc_ = d->minor_words_;
+    if (gc_observer_ != nullptr) gc_observer_->MinorAllocated(d->id_, words);
+  }
 }
 
 template <class Faults>
