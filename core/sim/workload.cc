@@ -20,7 +20,7 @@ enum Site : unsigned {
 };
 
 constexpr std::uint64_t kSiteFrameBase = 0x401000;
-constexpr std::uint64_t SiteFrame(unsigned s) { return kSiteFrameBase + 0x10 * s; }
+constexpr std::uint64_t SiteFrame(unsigned s) { return kSiteFrameBase + std::uint64_t{0x10} * s; }
 
 constexpr WorkloadSite kSites[kSiteCount] = {
     {"Workload.build_list", "demo/workload.ml", 41, SiteFrame(kList)},
@@ -158,7 +158,7 @@ Status Workload::AllocateStructure(DomainWork& w, std::uint64_t kind) {
         runtime(rt_.AllocMajor(d, words, memprof::AllocationSource::kMarshal, keep), words));
   } else if (kind < 93) {  // a bigstring: memory outside the OCaml heap
     Enter(d, kBigstring);
-    const std::uint64_t bytes = 256 + c.Below(16 * 1024);
+    const std::uint64_t bytes = 256 + c.Below(std::uint64_t{16} * 1024);
     ++stats_.external_allocations;
     stats_.external_bytes += bytes;
     host_.Elapse(50 + bytes / 64);

@@ -176,6 +176,9 @@ TEST_F(RingGcObserverTest, SimulatedCollectionsReachTheRingNestedAndTimed) {
   const auto& w = reporter_->written();
   EXPECT_EQ(w.begins, w.ends);
   EXPECT_EQ(w.counters, 4u + 3);  // one per minor collection and domain
+  EXPECT_EQ(w.padding_words, 0u);
+  EXPECT_EQ(w.words, kPhaseEventWords * (w.begins + w.ends) + kCounterEventWords * w.counters +
+                         kLifecycleEventWords * (w.lifecycle - 1) + kRingStopEventWords);
 }
 
 TEST_F(RingGcObserverTest, MemprofRootsTakeLongerWithMoreEntries) {

@@ -9,12 +9,6 @@
 namespace mpo::tracer {
 namespace {
 
-// Words of one event in a ring: header and timestamp, then the payload.
-constexpr std::uint64_t kPhaseWords = 2;
-constexpr std::uint64_t kCounterWords = 3;
-constexpr std::uint64_t kLifecycleWords = 3;
-constexpr std::uint64_t kRingStopWords = 2;  // ring_stop carries no payload
-
 template <class NameOf>
 Result<unsigned> Find(std::string_view kind, std::string_view name, NameOf name_of) {
   // Both lists are well under 256 entries in every release.
@@ -73,7 +67,7 @@ Result<std::unique_ptr<RingReporter>> RingReporter::Start(ring::ProducerOptions 
   std::unique_ptr<RingReporter> r(
       new RingReporter(std::move(producer), *ids, pid, ring_words, domains));
   r->written_.lifecycle = 1;  // ring_start
-  r->Account(0, kLifecycleWords);
+  r->Account(0, kLifecycleEventWords);
   return r;
 }
 
@@ -85,9 +79,11 @@ void RingReporter::Account(std::uint32_t domain, std::uint64_t words) {
   const std::uint64_t to_end = ring_words_ - (tail & (ring_words_ - 1));
   if (to_end < words) {
     written_.padding_words += to_end;
+    written_.words += to_end;
     tail += to_end;
   }
   tail += words;
+  written_.words += words;
 }
 
 RingReporter::~RingReporter() { (void)Stop(); }
@@ -96,7 +92,7 @@ Status RingReporter::Begin(std::uint32_t domain, unsigned phase) {
   if (stopped_) return Status::Ok();
   MPO_RETURN_IF_ERROR(producer_->Begin(domain, phase));
   ++written_.begins;
-  Account(domain, kPhaseWords);
+  Account(domain, kPhaseEventWords);
   return Status::Ok();
 }
 
@@ -104,7 +100,7 @@ Status RingReporter::End(std::uint32_t domain, unsigned phase) {
   if (stopped_) return Status::Ok();
   MPO_RETURN_IF_ERROR(producer_->End(domain, phase));
   ++written_.ends;
-  Account(domain, kPhaseWords);
+  Account(domain, kPhaseEventWords);
   return Status::Ok();
 }
 
@@ -112,7 +108,7 @@ Status RingReporter::Counter(std::uint32_t domain, unsigned counter, std::uint64
   if (stopped_) return Status::Ok();
   MPO_RETURN_IF_ERROR(producer_->Counter(domain, counter, value));
   ++written_.counters;
-  Account(domain, kCounterWords);
+  Account(domain, kCounterEventWords);
   return Status::Ok();
 }
 
@@ -120,7 +116,7 @@ Status RingReporter::DomainSpawn(std::uint32_t domain) {
   if (stopped_) return Status::Ok();
   MPO_RETURN_IF_ERROR(producer_->LifecycleEvent(domain, ring::Lifecycle::kDomainSpawn, pid_));
   ++written_.lifecycle;
-  Account(domain, kLifecycleWords);
+  Account(domain, kLifecycleEventWords);
   return Status::Ok();
 }
 
@@ -128,7 +124,7 @@ Status RingReporter::DomainTerminate(std::uint32_t domain) {
   if (stopped_) return Status::Ok();
   MPO_RETURN_IF_ERROR(producer_->LifecycleEvent(domain, ring::Lifecycle::kDomainTerminate, pid_));
   ++written_.lifecycle;
-  Account(domain, kLifecycleWords);
+  Account(domain, kLifecycleEventWords);
   return Status::Ok();
 }
 
@@ -138,7 +134,7 @@ Status RingReporter::Stop() {
   Status s = producer_->Stop(0);
   if (s.ok()) {
     ++written_.lifecycle;  // ring_stop
-    Account(0, kRingStopWords);
+    Account(0, kRingStopEventWords);
   }
   return s;
 }

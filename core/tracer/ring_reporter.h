@@ -36,6 +36,13 @@ struct MemprofPhases {
   static Result<MemprofPhases> Resolve();
 };
 
+// Words one event takes in a ring: header and timestamp, then the payload (ring_stop
+// carries none).
+inline constexpr std::uint64_t kPhaseEventWords = 2;
+inline constexpr std::uint64_t kCounterEventWords = 3;
+inline constexpr std::uint64_t kLifecycleEventWords = 3;
+inline constexpr std::uint64_t kRingStopEventWords = 2;
+
 class RingReporter {
  public:
   // Starts the producer (ring_start on domain 0).
@@ -58,6 +65,7 @@ class RingReporter {
   struct Written {
     std::uint64_t begins = 0, ends = 0, counters = 0, lifecycle = 0;
     std::uint64_t padding_words = 0;
+    std::uint64_t words = 0;  // every word written: events and padding
   };
   const Written& written() const { return written_; }
 

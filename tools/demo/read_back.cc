@@ -187,10 +187,11 @@ class RingTally : public ring::EventCallbacks {
   std::map<std::pair<std::uint32_t, unsigned>, std::pair<std::uint64_t, std::uint64_t>> time;
 };
 
-// Words an event takes in the ring: header, timestamp, payload.
-std::uint64_t RingWords(std::uint64_t phases, std::uint64_t counters, std::uint64_t lifecycle,
-                        std::uint64_t stops) {
-  return 2 * phases + 3 * counters + 3 * lifecycle - stops;
+// Words the events read took in the ring.
+std::uint64_t EventWords(const RingTally& t) {
+  return tracer::kPhaseEventWords * (t.begins + t.ends) + tracer::kCounterEventWords * t.counters +
+         tracer::kLifecycleEventWords * (t.lifecycle - t.stops) +
+         tracer::kRingStopEventWords * t.stops;
 }
 
 }  // namespace
@@ -215,11 +216,8 @@ void CheckRing(const std::string& path, const tracer::RingReporter::Written& w, 
   r.ring_lost_words = tally.lost;
   // Padding counts on both sides: a lost range can hold padding as well as events, so
   // only the sums compare.
-  const std::uint64_t written_words =
-      RingWords(w.begins + w.ends, w.counters, w.lifecycle, 1) + w.padding_words;
-  const std::uint64_t read_words =
-      RingWords(tally.begins + tally.ends, tally.counters, tally.lifecycle, tally.stops) +
-      tally.padding;
+  const std::uint64_t written_words = w.words;
+  const std::uint64_t read_words = EventWords(tally) + tally.padding;
   if (written_words != read_words + tally.lost) {
     failures.push_back("ring: wrote " + std::to_string(written_words) +
                        " words (events and padding), read " + std::to_string(read_words) + " and " +
