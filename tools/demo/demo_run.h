@@ -1,6 +1,7 @@
-// The demo: an embedded, deterministic multi-domain workload on the simulated runtime,
-// traced by the memtrace tracer and reported into a runtime-events ring, then read back
-// with our own reader and cursor and checked against what the engine saw.
+// The demo: core's deterministic multi-domain workload (core/sim/workload.h) on the
+// simulated runtime, traced by the memtrace tracer, its collections reported into a
+// runtime-events ring by the tracer's RingGcObserver, then read back with our own reader
+// and cursor and checked against what the engine saw.
 //
 // Files: <out>/trace.ctf and <out>/<pid>.events (pid: DemoOptions::pid, fixed so that the
 // same seed gives the same bytes). Everything is a pure function of the options: time is
