@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/ocaml_quoted.h"
 #include "core/ring/cursor.h"
 #include "core/ring/dump_format.h"
 #include "core/ring/ring_test_util.h"
