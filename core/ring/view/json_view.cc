@@ -126,7 +126,7 @@ void AppendJsonRecord(std::string& out, const RingEvent& e) {
 
 Status WriteJsonView(Result<Cursor>& opened, OcamlVersion version, TextSink& out) {
   JsonLinesWriter writer(version, out);
-  const Status status = opened.ok() ? PollAll(*opened, writer) : opened.status();
+  Status status = opened.ok() ? PollAll(*opened, writer) : opened.status();
   writer.Finish(status);
   return status;
 }

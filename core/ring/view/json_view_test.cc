@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <array>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -14,16 +13,10 @@
 #include <vector>
 
 #include "core/ring/producer.h"
+#include "core/ring/ring_test_util.h"
 
 namespace mpo::ring::view {
 namespace {
-
-std::string TmpDir(const std::string& sub) {
-  const char* t = std::getenv("TEST_TMPDIR");
-  const std::string dir = std::string(t ? t : "/tmp") + "/" + sub;
-  std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
-  return dir;
-}
 
 // A ring file written by our producer (pid 555, one domain): `body` sets the timestamp
 // of each event it writes through `ts`.
@@ -32,7 +25,7 @@ std::vector<std::byte> WriteRing(const std::string& sub, unsigned log2_words,
                                  std::string* path_out = nullptr) {
   auto ts = std::make_shared<std::uint64_t>(100);
   ProducerOptions o;
-  o.dir = TmpDir(sub);
+  o.dir = testutil::FreshDir(sub);
   o.ring_log2_words = log2_words;
   o.max_domains = 1;
   o.preserve = true;
