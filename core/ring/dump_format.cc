@@ -7,13 +7,27 @@ namespace mpo::ring {
 using view::EventKind;
 using view::RingEvent;
 
-void GoldenLineWriter::Prefix(const RingEvent& e, std::string_view kind) {
+namespace {
+
+// The kind column: the view's kind name, except that OCaml's callback for both ends of a
+// user span is one, `user_span`, with the end in the last column.
+std::string_view KindColumn(EventKind kind) {
+  if (kind == EventKind::kUserSpanBegin || kind == EventKind::kUserSpanEnd) return "user_span";
+  return view::KindName(kind);
+}
+
+}  // namespace
+
+void GoldenLineWriter::Prefix(const RingEvent& e) {
   text_ += std::to_string(e.ring);
   text_ += ' ';
-  // OCaml prints Timestamp.to_int64 with %Ld.
-  text_ += std::to_string(static_cast<std::int64_t>(e.ts));
-  text_ += ' ';
-  text_ += kind;
+  // Lost events carry no timestamp: no ts column.
+  if (e.kind != EventKind::kLostEvents) {
+    // OCaml prints Timestamp.to_int64 with %Ld.
+    text_ += std::to_string(static_cast<std::int64_t>(e.ts));
+    text_ += ' ';
+  }
+  text_ += KindColumn(e.kind);
   text_ += ' ';
 }
 
@@ -25,20 +39,18 @@ void GoldenLineWriter::NameAndTag(std::string_view name) {
 }
 
 bool GoldenLineWriter::OnEvent(const RingEvent& e) {
+  Prefix(e);
   switch (e.kind) {
     case EventKind::kBegin:
     case EventKind::kEnd:
-      Prefix(e, view::KindName(e.kind));
       text_ += e.name;
       text_ += " #" + std::to_string(e.id);
       break;
     case EventKind::kCounter:
-      Prefix(e, "counter");
       text_ += e.name;
       text_ += " #" + std::to_string(e.id) + " " + std::to_string(OcamlIntOfPayload(e.value));
       break;
     case EventKind::kAlloc:
-      Prefix(e, "alloc");
       text_ += '[';
       for (std::size_t i = 0; i < e.buckets.size(); ++i) {
         if (i) text_ += ';';
@@ -47,35 +59,24 @@ bool GoldenLineWriter::OnEvent(const RingEvent& e) {
       text_ += ']';
       break;
     case EventKind::kLifecycle:
-      Prefix(e, "lifecycle");
       text_ += e.name;
       text_ += " #" + std::to_string(e.id) + " ";
       // OCaml's binding turns a payload of 0 into None.
       text_ += e.data == 0 ? std::string("none")
                            : std::to_string(OcamlIntOfPayload(static_cast<std::uint64_t>(e.data)));
       break;
-    case EventKind::kLostEvents:
-      // Lost events carry no timestamp: no ts column.
-      text_ += std::to_string(e.ring) + " lost_events " + std::to_string(e.value);
-      break;
-    case EventKind::kUserUnit:
-      Prefix(e, "user_unit");
-      NameAndTag(e.name);
-      break;
+    case EventKind::kLostEvents: text_ += std::to_string(e.value); break;
+    case EventKind::kUserUnit: NameAndTag(e.name); break;
     case EventKind::kUserInt:
-      Prefix(e, "user_int");
       NameAndTag(e.name);
       text_ += ' ' + std::to_string(e.OcamlInt());
       break;
     case EventKind::kUserSpanBegin:
     case EventKind::kUserSpanEnd:
-      // One OCaml callback for both ends of a span, with the end as its last column.
-      Prefix(e, "user_span");
       NameAndTag(e.name);
       text_ += e.kind == EventKind::kUserSpanBegin ? " begin" : " end";
       break;
     case EventKind::kUserCustom:
-      Prefix(e, "user_custom");
       NameAndTag(e.name);
       text_ += ' ' + OcamlQuoted(e.payload);
       break;

@@ -39,7 +39,8 @@ class GoldenLineWriter final : public view::EventDecoder {
 
  private:
   bool OnEvent(const view::RingEvent& e) override;
-  void Prefix(const view::RingEvent& e, std::string_view kind);
+  // "<ring> <ts> <kind> " (lost events: "<ring> lost_events ").
+  void Prefix(const view::RingEvent& e);
   void NameAndTag(std::string_view name);
 
   std::map<std::string, std::string> tags_;
