@@ -91,6 +91,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["phases"][
 check "dump --ocaml-version 5.2" 0 "$bin" events dump "$tmp/single/3995.events" --ocaml-version 5.2
 grep -q 'begin minor_local_roots #11' "$out" || fail "5.2 names"
 check "unknown version" 2 "$bin" events dump "$tmp/single/3995.events" --ocaml-version 4.14
+check "empty version" 2 "$bin" events dump "$tmp/single/3995.events" --ocaml-version ''
 # A file named NAME.ocaml-5.N.events (the corpus's names) is read with release 5.N unless
 # --ocaml-version says otherwise.
 cp "$tmp/single/3995.events" "$tmp/named.ocaml-5.2.events"

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,11 +30,11 @@ namespace mpo::tools {
 namespace {
 
 struct EventsOptions {
-  std::vector<std::string> source;  // FILE, or DIR PID
-  std::string file;                 // chrome input
-  std::string out;                  // chrome output
-  std::string version;              // "": from the file name, else 5.3
-  std::vector<std::string> tags;    // NAME=TAG
+  std::vector<std::string> source;     // FILE, or DIR PID
+  std::string file;                    // chrome input
+  std::string out;                     // chrome output
+  std::optional<std::string> version;  // none: from the file name, else 5.3
+  std::vector<std::string> tags;       // NAME=TAG
   std::size_t batch = 16;
   bool json = false;
   double interval_ms = 100;
@@ -60,13 +61,12 @@ Result<Source> ParseSource(const std::vector<std::string>& args) {
 
 // --ocaml-version if given; else the release a `NAME.ocaml-5.N.events` file name
 // states (the corpus's cases); else 5.3.
-Result<ring::OcamlVersion> ParseVersion(const std::string& v, const std::string& path) {
-  if (v.empty()) {
-    return ring::OcamlVersionOfFileName(path).value_or(ring::kDefaultOcamlVersion);
-  }
-  auto parsed = ring::ParseOcamlVersion(v);
+Result<ring::OcamlVersion> ParseVersion(const std::optional<std::string>& v,
+                                        const std::string& path) {
+  if (!v) return ring::OcamlVersionOfFileName(path).value_or(ring::kDefaultOcamlVersion);
+  auto parsed = ring::ParseOcamlVersion(*v);
   if (!parsed) {
-    return Status(ErrorCode::kInvalidArgument, "unknown OCaml release " + v + " (5.0 .. 5.5)")
+    return Status(ErrorCode::kInvalidArgument, "unknown OCaml release " + *v + " (5.0 .. 5.5)")
         .WithField("--ocaml-version");
   }
   return *parsed;
