@@ -1,106 +1,87 @@
 #include "core/ring/dump_format.h"
 
-#include <cstdio>
+#include "core/base/ocaml_quoted.h"
 
 namespace mpo::ring {
 
-void GoldenLineWriter::Prefix(std::uint32_t ring, std::uint64_t ts, std::string_view kind) {
-  text_ += std::to_string(ring);
+using view::EventKind;
+using view::RingEvent;
+
+namespace {
+
+// The kind column: the view's kind name, except that OCaml's callback for both ends of a
+// user span is one, `user_span`, with the end in the last column.
+std::string_view KindColumn(EventKind kind) {
+  if (kind == EventKind::kUserSpanBegin || kind == EventKind::kUserSpanEnd) return "user_span";
+  return view::KindName(kind);
+}
+
+}  // namespace
+
+void GoldenLineWriter::Prefix(const RingEvent& e) {
+  text_ += std::to_string(e.ring);
   text_ += ' ';
-  // OCaml prints Timestamp.to_int64 with %Ld.
-  text_ += std::to_string(static_cast<std::int64_t>(ts));
-  text_ += ' ';
-  text_ += kind;
+  // Lost events carry no timestamp: no ts column.
+  if (e.kind != EventKind::kLostEvents) {
+    // OCaml prints Timestamp.to_int64 with %Ld.
+    text_ += std::to_string(static_cast<std::int64_t>(e.ts));
+    text_ += ' ';
+  }
+  text_ += KindColumn(e.kind);
   text_ += ' ';
 }
 
-std::string_view GoldenLineWriter::Tag(std::string_view name) const {
+void GoldenLineWriter::NameAndTag(std::string_view name) {
+  text_ += name;
+  text_ += ' ';
   auto it = tags_.find(std::string(name));
-  return it == tags_.end() ? std::string_view("UNK") : std::string_view(it->second);
+  text_ += it == tags_.end() ? std::string_view("UNK") : std::string_view(it->second);
 }
 
-bool GoldenLineWriter::RuntimeBegin(std::uint32_t ring, std::uint64_t ts, unsigned phase) {
-  Prefix(ring, ts, "begin");
-  text_ += PhaseName(version_, phase).value_or("unknown");
-  text_ += " #" + std::to_string(phase) + "\n";
-  return true;
-}
-
-bool GoldenLineWriter::RuntimeEnd(std::uint32_t ring, std::uint64_t ts, unsigned phase) {
-  Prefix(ring, ts, "end");
-  text_ += PhaseName(version_, phase).value_or("unknown");
-  text_ += " #" + std::to_string(phase) + "\n";
-  return true;
-}
-
-bool GoldenLineWriter::RuntimeCounter(std::uint32_t ring, std::uint64_t ts, unsigned counter,
-                                      std::uint64_t value) {
-  Prefix(ring, ts, "counter");
-  text_ += CounterName(version_, counter).value_or("unknown");
-  text_ += " #" + std::to_string(counter) + " " + std::to_string(OcamlIntOfPayload(value)) + "\n";
-  return true;
-}
-
-bool GoldenLineWriter::Alloc(std::uint32_t ring, std::uint64_t ts,
-                             std::span<const std::uint64_t> b) {
-  Prefix(ring, ts, "alloc");
-  text_ += '[';
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    if (i) text_ += ';';
-    text_ += std::to_string(OcamlIntOfPayload(b[i]));
+bool GoldenLineWriter::OnEvent(const RingEvent& e) {
+  Prefix(e);
+  switch (e.kind) {
+    case EventKind::kBegin:
+    case EventKind::kEnd:
+      text_ += e.name;
+      text_ += " #" + std::to_string(e.id);
+      break;
+    case EventKind::kCounter:
+      text_ += e.name;
+      text_ += " #" + std::to_string(e.id) + " " + std::to_string(OcamlIntOfPayload(e.value));
+      break;
+    case EventKind::kAlloc:
+      text_ += '[';
+      for (std::size_t i = 0; i < e.buckets.size(); ++i) {
+        if (i) text_ += ';';
+        text_ += std::to_string(OcamlIntOfPayload(e.buckets[i]));
+      }
+      text_ += ']';
+      break;
+    case EventKind::kLifecycle:
+      text_ += e.name;
+      text_ += " #" + std::to_string(e.id) + " ";
+      // OCaml's binding turns a payload of 0 into None.
+      text_ += e.data == 0 ? std::string("none")
+                           : std::to_string(OcamlIntOfPayload(static_cast<std::uint64_t>(e.data)));
+      break;
+    case EventKind::kLostEvents: text_ += std::to_string(e.value); break;
+    case EventKind::kUserUnit: NameAndTag(e.name); break;
+    case EventKind::kUserInt:
+      NameAndTag(e.name);
+      text_ += ' ' + std::to_string(e.OcamlInt());
+      break;
+    case EventKind::kUserSpanBegin:
+    case EventKind::kUserSpanEnd:
+      NameAndTag(e.name);
+      text_ += e.kind == EventKind::kUserSpanBegin ? " begin" : " end";
+      break;
+    case EventKind::kUserCustom:
+      NameAndTag(e.name);
+      text_ += ' ' + OcamlQuoted(e.payload);
+      break;
   }
-  text_ += "]\n";
-  return true;
-}
-
-bool GoldenLineWriter::LifecycleEvent(std::uint32_t ring, std::uint64_t ts, unsigned kind,
-                                      std::int64_t data) {
-  Prefix(ring, ts, "lifecycle");
-  text_ += LifecycleName(kind).value_or("unknown");
-  text_ += " #" + std::to_string(kind) + " ";
-  // OCaml's binding turns a payload of 0 into None.
-  text_ += data == 0 ? std::string("none")
-                     : std::to_string(OcamlIntOfPayload(static_cast<std::uint64_t>(data)));
   text_ += '\n';
-  return true;
-}
-
-bool GoldenLineWriter::LostEvents(std::uint32_t ring, std::uint64_t words) {
-  text_ += std::to_string(ring) + " lost_events " + std::to_string(words) + "\n";
-  return true;
-}
-
-bool GoldenLineWriter::UserUnit(std::uint32_t ring, std::uint64_t ts, unsigned,
-                                std::string_view name) {
-  Prefix(ring, ts, "user_unit");
-  text_ += std::string(name) + " " + std::string(Tag(name)) + "\n";
-  return true;
-}
-
-bool GoldenLineWriter::UserInt(std::uint32_t ring, std::uint64_t ts, unsigned,
-                               std::string_view name, std::uint64_t value) {
-  Prefix(ring, ts, "user_int");
-  text_ += std::string(name) + " " + std::string(Tag(name)) + " " +
-           std::to_string(OcamlIntOfPayload(value)) + "\n";
-  return true;
-}
-
-bool GoldenLineWriter::UserSpan(std::uint32_t ring, std::uint64_t ts, unsigned,
-                                std::string_view name, bool begin) {
-  Prefix(ring, ts, "user_span");
-  text_ += std::string(name) + " " + std::string(Tag(name)) + (begin ? " begin\n" : " end\n");
-  return true;
-}
-
-bool GoldenLineWriter::UserCustom(std::uint32_t ring, std::uint64_t ts, unsigned,
-                                  std::string_view name, std::span<const std::uint64_t> payload) {
-  auto bytes = DecodeCustomPayload(payload);
-  if (!bytes.ok()) {
-    if (error_.ok()) error_ = bytes.status();
-    return true;
-  }
-  Prefix(ring, ts, "user_custom");
-  text_ += std::string(name) + " " + std::string(Tag(name)) + " " + OcamlQuoted(*bytes) + "\n";
   return true;
 }
 

@@ -9,55 +9,42 @@
 //   <ring> <ts> user_custom <name> <tag> <payload as OCaml's %S>
 // Ids a release does not name print as "unknown". A user event's tag is an OCaml value
 // the file does not hold: the caller supplies name -> tag, else "UNK" (as re_dump).
+// Numbers are what OCaml's binding gives: counters, buckets and lifecycle data as OCaml
+// ints (63 bits), a lifecycle payload of 0 as `none`.
+//
+// Rendered from the decoded events of core/ring/view (the same RingEvent values as the
+// JSON view); a malformed custom payload is left out and kept in error().
 #pragma once
 
-#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
 #include <utility>
 
-#include "core/base/ocaml_quoted.h"
-#include "core/base/status.h"
-#include "core/ring/cursor.h"
 #include "core/ring/event_names.h"
+#include "core/ring/view/event_decoder.h"
+#include "core/ring/view/ring_event.h"
 
 namespace mpo::ring {
 
-class GoldenLineWriter : public EventCallbacks {
+class GoldenLineWriter final : public view::EventDecoder {
  public:
   explicit GoldenLineWriter(OcamlVersion version, std::map<std::string, std::string> tags = {})
-      : version_(version), tags_(std::move(tags)) {}
+      : EventDecoder(version, view::OnMalformedPayload::kSkip), tags_(std::move(tags)) {}
 
   // Lines so far, each ending in '\n'. TakeText() empties the buffer.
   std::string TakeText() { return std::exchange(text_, {}); }
-  // The first malformed custom payload met (OCaml would read out of bounds), if any.
-  const Status& error() const { return error_; }
-
-  bool RuntimeBegin(std::uint32_t ring, std::uint64_t ts, unsigned phase) override;
-  bool RuntimeEnd(std::uint32_t ring, std::uint64_t ts, unsigned phase) override;
-  bool RuntimeCounter(std::uint32_t ring, std::uint64_t ts, unsigned counter,
-                      std::uint64_t value) override;
-  bool Alloc(std::uint32_t ring, std::uint64_t ts, std::span<const std::uint64_t> b) override;
-  bool LifecycleEvent(std::uint32_t ring, std::uint64_t ts, unsigned kind,
-                      std::int64_t data) override;
-  bool LostEvents(std::uint32_t ring, std::uint64_t words) override;
-  bool UserUnit(std::uint32_t ring, std::uint64_t ts, unsigned id, std::string_view name) override;
-  bool UserInt(std::uint32_t ring, std::uint64_t ts, unsigned id, std::string_view name,
-               std::uint64_t value) override;
-  bool UserSpan(std::uint32_t ring, std::uint64_t ts, unsigned id, std::string_view name,
-                bool begin) override;
-  bool UserCustom(std::uint32_t ring, std::uint64_t ts, unsigned id, std::string_view name,
-                  std::span<const std::uint64_t> payload) override;
+  // error() (EventDecoder): the first malformed custom payload met (OCaml would read out
+  // of bounds), if any.
 
  private:
-  void Prefix(std::uint32_t ring, std::uint64_t ts, std::string_view kind);
-  std::string_view Tag(std::string_view name) const;
+  bool OnEvent(const view::RingEvent& e) override;
+  // "<ring> <ts> <kind> " (lost events: "<ring> lost_events ").
+  void Prefix(const view::RingEvent& e);
+  void NameAndTag(std::string_view name);
 
-  OcamlVersion version_;
   std::map<std::string, std::string> tags_;
   std::string text_;
-  Status error_;
 };
 
 }  // namespace mpo::ring

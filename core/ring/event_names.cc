@@ -146,6 +146,18 @@ std::string_view OcamlVersionName(OcamlVersion v) {
   return kNames[static_cast<std::size_t>(v)];
 }
 
+std::optional<OcamlVersion> OcamlVersionOfFileName(std::string_view path) {
+  constexpr std::string_view kSuffix = ".events";
+  constexpr std::string_view kMarker = ".ocaml-";
+  const auto slash = path.rfind('/');
+  std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  if (!name.ends_with(kSuffix)) return std::nullopt;
+  name.remove_suffix(kSuffix.size());
+  const auto at = name.rfind(kMarker);
+  if (at == std::string_view::npos) return std::nullopt;
+  return ParseOcamlVersion(name.substr(at + kMarker.size()));
+}
+
 std::optional<std::string_view> PhaseName(OcamlVersion v, unsigned id) {
   unsigned position = 0;
   for (const PhaseEntry& phase : kPhases) {

@@ -18,6 +18,10 @@ inline constexpr OcamlVersion kDefaultOcamlVersion = OcamlVersion::k5_3;
 // "5.0" .. "5.5" (also "5.3.0" etc.: the patch level does not matter); nullopt otherwise.
 std::optional<OcamlVersion> ParseOcamlVersion(std::string_view text);
 std::string_view OcamlVersionName(OcamlVersion v);
+// The release a file named `NAME.ocaml-5.N.events` states (the conformance corpus names
+// its ring cases so, since a ring cannot say which numbering it uses); nullopt for any
+// other name. Only the last path component counts.
+std::optional<OcamlVersion> OcamlVersionOfFileName(std::string_view path);
 
 // The name OCaml's Runtime_events gives the id, or nullopt when the release has none.
 std::optional<std::string_view> PhaseName(OcamlVersion v, unsigned id);

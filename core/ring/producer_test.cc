@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/ocaml_quoted.h"
 #include "core/ring/cursor.h"
 #include "core/ring/dump_format.h"
 #include "core/ring/ring_test_util.h"
@@ -24,12 +25,7 @@
 namespace mpo::ring {
 namespace {
 
-std::string TmpDir(const std::string& sub) {
-  const char* t = std::getenv("TEST_TMPDIR");
-  const std::string dir = std::string(t ? t : "/tmp") + "/" + sub;
-  std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
-  return dir;
-}
+using testutil::FreshDir;
 
 bool Exists(const std::string& path) {
   struct stat st;
@@ -169,7 +165,7 @@ TEST_P(ReplayOcaml, ProducerWritesOcamlsBytesAndReadsBackExactly) {
   const std::string src = std::string("testdata/ring/") + c.name;
   const std::string ocaml = testutil::Gunzip(src + "/" + std::to_string(c.pid) + ".events.gz");
   const std::string golden = testutil::ReadText(src + "/consumer_dump.txt");
-  const std::string dir = TmpDir(std::string("replay_") + c.name);
+  const std::string dir = FreshDir(std::string("replay_") + c.name);
   const std::string ours = Replay(golden, c.pid, dir);
   ASSERT_EQ(ours.size(), ocaml.size());
   const std::vector<bool> mask = DontCare(ocaml);
@@ -193,7 +189,7 @@ INSTANTIATE_TEST_SUITE_P(Ocaml53, ReplayOcaml,
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Producer, CreatesFileWithMode0600AndRemovesItUnlessPreserved) {
-  const std::string dir = TmpDir("lifecycle");
+  const std::string dir = FreshDir("lifecycle");
   for (bool preserve : {false, true}) {
     ProducerOptions o;
     o.dir = dir;
@@ -258,7 +254,7 @@ ProducerOptions Small(const std::string& dir, unsigned log2 = 4) {
 }
 
 TEST(Producer, OverwritesOldestEventsAndTheCursorCountsLostWordsExactly) {
-  const std::string dir = TmpDir("overwrite");
+  const std::string dir = FreshDir("overwrite");
   RuntimeEvents ev(Small(dir));  // 16-word rings
   ASSERT_TRUE(ev.Start().ok());
   auto cursor = Cursor::OpenCurrent(ev.path());
@@ -283,7 +279,7 @@ TEST(Producer, OverwritesOldestEventsAndTheCursorCountsLostWordsExactly) {
 }
 
 TEST(Producer, EventsLargerThanHalfTheRingAreTypedErrors) {
-  const std::string dir = TmpDir("too_large");
+  const std::string dir = FreshDir("too_large");
   RuntimeEvents ev(Small(dir));
   ASSERT_TRUE(ev.Start().ok());
   std::vector<std::uint64_t> payload(6);  // 8 words with header and timestamp: half
@@ -298,7 +294,7 @@ TEST(Producer, EventsLargerThanHalfTheRingAreTypedErrors) {
 }
 
 TEST(Producer, LargestCustomPayloadRoundTrips) {
-  const std::string dir = TmpDir("custom");
+  const std::string dir = FreshDir("custom");
   RuntimeEvents ev(Small(dir, 10));
   const unsigned id = *ev.RegisterUserEvent("big");
   ASSERT_TRUE(ev.Start().ok());
@@ -321,7 +317,7 @@ TEST(Producer, LargestCustomPayloadRoundTrips) {
 }
 
 TEST(Producer, ForeignWritesIntoItsRingAreTypedErrorsNotHangs) {
-  const std::string dir = TmpDir("foreign");
+  const std::string dir = FreshDir("foreign");
   ProducerOptions o = Small(dir);
   o.preserve = true;
   RuntimeEvents ev(o);
@@ -352,7 +348,7 @@ TEST(Producer, ForeignWritesIntoItsRingAreTypedErrorsNotHangs) {
 }
 
 TEST(Producer, AllocHistogramRoundTrips) {
-  const std::string dir = TmpDir("alloc");
+  const std::string dir = FreshDir("alloc");
   RuntimeEvents ev(Small(dir, 8));
   ASSERT_TRUE(ev.Start().ok());
   std::array<std::uint64_t, kAllocBuckets> buckets{};
@@ -368,7 +364,7 @@ TEST(Producer, AllocHistogramRoundTrips) {
 }
 
 TEST(Producer, UserEventRegistrationLimits) {
-  const std::string dir = TmpDir("register");
+  const std::string dir = FreshDir("register");
   RuntimeEvents ev(Small(dir));
   EXPECT_EQ(ev.RegisterUserEvent(std::string(128, 'a')).status().code(),
             ErrorCode::kInvalidArgument);
@@ -394,7 +390,7 @@ TEST(Producer, UserEventRegistrationLimits) {
 }
 
 TEST(Producer, PauseAndResumeAreGuardedAndEmitLifecycleEvents) {
-  const std::string dir = TmpDir("pause");
+  const std::string dir = FreshDir("pause");
   RuntimeEvents ev(Small(dir, 8));
   ev.Pause();  // not started: nothing
   ASSERT_TRUE(ev.Start().ok());
@@ -416,7 +412,7 @@ TEST(Producer, PauseAndResumeAreGuardedAndEmitLifecycleEvents) {
 }
 
 TEST(Producer, ForkedChildMakesItsOwnRingAndLeavesTheParentsFileAlone) {
-  const std::string dir = TmpDir("fork");
+  const std::string dir = FreshDir("fork");
   ProducerOptions o = Small(dir, 8);
   o.preserve = true;
   RuntimeEvents ev(o);

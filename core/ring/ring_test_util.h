@@ -1,13 +1,23 @@
-// Test helpers shared by the ring tests: gunzip a committed ring file, read a file.
+// Test helpers shared by the ring tests: a fresh scratch directory, gunzip a committed
+// ring file, read a file.
 #pragma once
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace mpo::ring::testutil {
+
+// `$TEST_TMPDIR/<sub>` (or /tmp/<sub>), emptied.
+inline std::string FreshDir(const std::string& sub) {
+  const char* t = std::getenv("TEST_TMPDIR");
+  const std::string dir = std::string(t ? t : "/tmp") + "/" + sub;
+  std::system(("rm -rf '" + dir + "' && mkdir -p '" + dir + "'").c_str());
+  return dir;
+}
 
 // The decompressed bytes of a .gz file (gzip -dc); empty on failure.
 inline std::string Gunzip(const std::string& path) {

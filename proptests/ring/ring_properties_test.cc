@@ -6,17 +6,20 @@
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/base/ocaml_quoted.h"
 #include "core/ring/cursor.h"
 #include "core/ring/dump_format.h"
 #include "core/ring/mapped_ring.h"
 #include "core/ring/producer.h"
 #include "core/ring/ring_protocol.h"
+#include "core/ring/view/json_view.h"
 #include "core/sync/std_platform.h"
 
 namespace mpo::ring {
@@ -100,7 +103,18 @@ RC_GTEST_PROP(RingProtocol, PollsMatchTheModel, ()) {
   }
 }
 
-// Producer -> file -> cursor: random user events read back as the golden text expects.
+std::string Hex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (const unsigned char c : bytes) {
+    out += kDigits[c >> 4];
+    out += kDigits[c & 15];
+  }
+  return out;
+}
+
+// Producer -> file -> cursor: random user events read back as the golden text and the
+// schema 2 JSON view expect.
 RC_GTEST_PROP(ProducerCursor, UserEventsRoundTrip, ()) {
   const char* t = std::getenv("TEST_TMPDIR");
   ProducerOptions o;
@@ -115,29 +129,40 @@ RC_GTEST_PROP(ProducerCursor, UserEventsRoundTrip, ()) {
   RC_ASSERT(ev.Start(0).ok());
   const unsigned id_b = *ev.RegisterUserEvent("prop.b");  // registered while running
   std::string want[2];
+  std::string want_json[2];
   want[0] = "0 1003 lifecycle ring_start #0 " + std::to_string(o.pid) + "\n";
+  want_json[0] = R"({"kind":"lifecycle","ring":0,"ts":1003,"id":0,"name":"ring_start","data":)" +
+                 std::to_string(o.pid) + "}\n";
   const int n = *rc::gen::inRange(0, 40);
   for (int i = 0; i < n; ++i) {
     const std::uint32_t d = *rc::gen::inRange(0u, 2u);
     const unsigned id = *rc::gen::element(id_a, id_b);
     const std::string name = id == id_a ? "prop.a" : "prop.b";
     const std::string prefix = std::to_string(d) + " " + std::to_string(now + 3) + " ";
+    const std::string json_rest = R"(","ring":)" + std::to_string(d) + R"(,"ts":)" +
+                                  std::to_string(now + 3) + R"(,"id":)" + std::to_string(id) +
+                                  R"(,"name":")" + name + '"';
     switch (*rc::gen::inRange(0, 4)) {
       case 0:
         RC_ASSERT(ev.UserUnit(d, id).ok());
         want[d] += prefix + "user_unit " + name + " UNK\n";
+        want_json[d] += R"({"kind":"user_unit)" + json_rest + "}\n";
         break;
       case 1: {
         const std::int64_t v =
             *rc::gen::inRange<std::int64_t>(-(std::int64_t{1} << 61), std::int64_t{1} << 61);
         RC_ASSERT(ev.UserInt(d, id, v).ok());
         want[d] += prefix + "user_int " + name + " UNK " + std::to_string(v) + "\n";
+        want_json[d] +=
+            R"({"kind":"user_int)" + json_rest + R"(,"value":)" + std::to_string(v) + "}\n";
         break;
       }
       case 2: {
         const bool begin = *rc::gen::arbitrary<bool>();
         RC_ASSERT(ev.UserSpan(d, id, begin).ok());
         want[d] += prefix + "user_span " + name + " UNK " + (begin ? "begin" : "end") + "\n";
+        want_json[d] +=
+            std::string(R"({"kind":"user_span_)") + (begin ? "begin" : "end") + json_rest + "}\n";
         break;
       }
       default: {
@@ -145,6 +170,8 @@ RC_GTEST_PROP(ProducerCursor, UserEventsRoundTrip, ()) {
                                                             rc::gen::arbitrary<char>());
         RC_ASSERT(ev.UserCustom(d, id, std::as_bytes(std::span(bytes.data(), bytes.size()))).ok());
         want[d] += prefix + "user_custom " + name + " UNK " + OcamlQuoted(bytes) + "\n";
+        want_json[d] +=
+            R"({"kind":"user_custom)" + json_rest + R"(,"payload_hex":")" + Hex(bytes) + "\"}\n";
         break;
       }
     }
@@ -155,6 +182,17 @@ RC_GTEST_PROP(ProducerCursor, UserEventsRoundTrip, ()) {
   auto r = c->ReadPoll(w);
   RC_ASSERT(r.ok());
   RC_ASSERT(w.TakeText() == want[0] + want[1]);
+  auto again = Cursor::OpenCurrent(ev.path());
+  StringTextSink json;
+  RC_ASSERT(view::WriteJsonView(again, OcamlVersion::k5_3, json).ok());
+  const std::size_t records =
+      static_cast<std::size_t>(std::count(want_json[0].begin(), want_json[0].end(), '\n') +
+                               std::count(want_json[1].begin(), want_json[1].end(), '\n'));
+  RC_ASSERT(json.text == R"({"schema":2,"format":"ring","ocaml_version":"5.3"})"
+                         "\n" +
+                             want_json[0] + want_json[1] +
+                             R"({"kind":"end","error":null,"records":)" + std::to_string(records) +
+                             "}\n");
 }
 
 }  // namespace

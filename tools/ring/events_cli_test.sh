@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end checks of `memprof-oracle events`: the dump of OCaml's own ring files is
-# OCaml's consumer output, byte for byte; JSON, Chrome and stats outputs parse; errors
-# have the documented exit codes.
+# OCaml's consumer output, byte for byte; `dump --json` is schema 2 with the same events;
+# Chrome and stats outputs parse; errors have the documented exit codes.
 source tools/cli_test_lib.sh
 bin="$1"
 writer="$2"
@@ -20,9 +20,55 @@ for c in single:3995 user:4131; do
   check "dump $name FILE, OCaml's algorithm" 0 "$bin" events dump "$tmp/$name/$pid.events" --batch 1 "${tags[@]}"
   cmp -s "$out" "testdata/ring/$name/consumer_dump.txt" || fail "dump $name --batch 1 differs"
   check "dump $name --json" 0 "$bin" events dump "$tmp/$name/$pid.events" --json
-  want=$(grep -vc '^#' "testdata/ring/$name/consumer_dump.txt")
-  [ "$(wc -l < "$out")" = "$want" ] || fail "json line count"
-  python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$out" || fail "json parse"
+  cp "$out" "$tmp/$name.jsonl"
+  python3 - "$out" "testdata/ring/$name/consumer_dump.txt" <<'PY' || fail "dump $name --json: schema 2"
+import json, sys
+lines = open(sys.argv[1]).read().split("\n")
+assert lines[-1] == "", "no final newline"
+lines = lines[:-1]
+assert lines[0] == '{"schema":2,"format":"ring","ocaml_version":"5.3"}', lines[0]
+records = [json.loads(l) for l in lines[1:-1]]
+end = json.loads(lines[-1])
+assert list(end) == ["kind", "error", "records"], end
+assert end["kind"] == "end" and end["error"] is None and end["records"] == len(records), end
+order = {
+    "begin": ["kind", "ring", "ts", "id", "name"], "end": ["kind", "ring", "ts", "id", "name"],
+    "counter": ["kind", "ring", "ts", "id", "name", "value"],
+    "alloc": ["kind", "ring", "ts", "buckets"],
+    "lifecycle": ["kind", "ring", "ts", "id", "name", "data"],
+    "lost_events": ["kind", "ring", "words"],
+    "user_unit": ["kind", "ring", "ts", "id", "name"],
+    "user_span_begin": ["kind", "ring", "ts", "id", "name"],
+    "user_span_end": ["kind", "ring", "ts", "id", "name"],
+    "user_int": ["kind", "ring", "ts", "id", "name", "value"],
+    "user_custom": ["kind", "ring", "ts", "id", "name", "payload_hex"],
+}
+for r in records:
+    assert list(r) == order[r["kind"]], r
+# The same events as OCaml's consumer delivered, in the same order, with the same values
+# where the golden text prints them unconverted.
+golden = [l.split() for l in open(sys.argv[2]) if not l.startswith("#")]
+assert len(golden) == len(records), (len(golden), len(records))
+for g, r in zip(golden, records):
+    assert int(g[0]) == r["ring"], (g, r)
+    if g[1] == "lost_events":
+        assert r["kind"] == "lost_events" and int(g[2]) == r["words"], (g, r)
+        continue
+    kind = g[2] if g[2] != "user_span" else "user_span_" + g[5]
+    assert kind == r["kind"] and int(g[1]) == r["ts"], (g, r)
+    if kind in ("begin", "end", "counter", "lifecycle"):
+        assert g[3] == r["name"] and g[4] == "#%d" % r["id"], (g, r)
+    if kind == "counter":
+        assert int(g[5]) == r["value"], (g, r)
+    if kind == "lifecycle":
+        assert (g[5] == "none") == (r["data"] == 0) and (g[5] == "none" or int(g[5]) == r["data"]), (g, r)
+    if kind.startswith("user_"):
+        assert g[3] == r["name"], (g, r)
+    if kind == "user_int":
+        assert int(g[5]) == r["value"], (g, r)
+PY
+  check "dump $name DIR PID --json" 0 "$bin" events dump "$tmp/$name" "$pid" --json --batch 1
+  cmp -s "$out" "$tmp/$name.jsonl" || fail "dump $name --json: DIR PID and FILE differ"
   check "chrome $name" 0 "$bin" events chrome "$tmp/$name/$pid.events" "$tmp/$name.json"
   [ "$(sha256sum < "$tmp/$name.json" | cut -d' ' -f1)" = "${chrome_sha[$name]}" ] || fail "chrome $name bytes changed"
   python3 - "$tmp/$name.json" "$pid" <<'PY' || fail "chrome $name"
@@ -45,11 +91,30 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["phases"][
 check "dump --ocaml-version 5.2" 0 "$bin" events dump "$tmp/single/3995.events" --ocaml-version 5.2
 grep -q 'begin minor_local_roots #11' "$out" || fail "5.2 names"
 check "unknown version" 2 "$bin" events dump "$tmp/single/3995.events" --ocaml-version 4.14
+check "empty version" 2 "$bin" events dump "$tmp/single/3995.events" --ocaml-version ''
+# A file named NAME.ocaml-5.N.events (the corpus's names) is read with release 5.N unless
+# --ocaml-version says otherwise.
+cp "$tmp/single/3995.events" "$tmp/named.ocaml-5.2.events"
+check "release from the file name" 0 "$bin" events dump "$tmp/named.ocaml-5.2.events" --json
+head -1 "$out" | grep -qx '{"schema":2,"format":"ring","ocaml_version":"5.2"}' || fail "5.2 header"
+grep -q '"kind":"begin","ring":0,"ts":[0-9]*,"id":11,"name":"minor_local_roots"}' "$out" || fail "5.2 names from the file name"
+check "release from the file name, text" 0 "$bin" events dump "$tmp/named.ocaml-5.2.events"
+grep -q 'begin minor_local_roots #11' "$out" || fail "5.2 text names from the file name"
+check "--ocaml-version over the file name" 0 "$bin" events dump "$tmp/named.ocaml-5.2.events" --json --ocaml-version 5.3
+head -1 "$out" | grep -qx '{"schema":2,"format":"ring","ocaml_version":"5.3"}' || fail "explicit release"
+grep -q '"id":11,"name":"minor"}' "$out" || fail "explicit release names"
 check "missing file" 2 "$bin" events dump "$tmp" 1
 grep -q 'E_OPEN_FAILURE' "$err" || fail "missing file message"
 head -c 64 "$tmp/single/3995.events" > "$tmp/short.events"
 check "truncated file" 1 "$bin" events dump "$tmp/short.events"
 grep -q 'corrupt' "$err" || { fail "truncated message"; cat "$err"; }
+# A bad ring still gets its whole stream: the header and an end line with the error.
+check "truncated file --json" 1 "$bin" events dump "$tmp/short.events" --json
+grep -q 'corrupt' "$err" || fail "truncated --json: no message"
+[ "$(wc -l < "$out")" = 2 ] || fail "truncated --json: want header and end line"
+tail -1 "$out" | grep -Eq '^\{"kind":"end","error":\{"code":"corrupt","check":"metadata header[^"]*","offset":([0-9]+|null)\},"records":0\}$' || { fail "truncated --json end line"; cat "$out"; }
+check "missing file --json" 2 "$bin" events dump "$tmp/absent.events" --json
+[ -s "$out" ] && fail "missing file --json: a stream for no input"
 check "bad pid" 2 "$bin" events dump "$tmp" notapid
 check "tail of a dead process" 0 "$bin" events tail "$tmp/single" 3995 --max-seconds 1
 cmp -s <(grep -v '^#' "testdata/ring/single/consumer_dump.txt") "$out" || fail "tail output"

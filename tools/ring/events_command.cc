@@ -8,18 +8,21 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "core/base/text_sink.h"
 #include "core/io/input_file.h"
 #include "core/io/output_file.h"
 #include "core/ring/cursor.h"
 #include "core/ring/dump_format.h"
 #include "core/ring/event_names.h"
+#include "core/ring/view/event_decoder.h"
+#include "core/ring/view/json_view.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
-#include "tools/ring/event_collector.h"
 #include "tools/ring/pid_arg.h"
 #include "tools/ring/trace_views.h"
 
@@ -27,11 +30,11 @@ namespace mpo::tools {
 namespace {
 
 struct EventsOptions {
-  std::vector<std::string> source;  // FILE, or DIR PID
-  std::string file;                 // chrome input
-  std::string out;                  // chrome output
-  std::string version = "5.3";
-  std::vector<std::string> tags;  // NAME=TAG
+  std::vector<std::string> source;     // FILE, or DIR PID
+  std::string file;                    // chrome input
+  std::string out;                     // chrome output
+  std::optional<std::string> version;  // none: from the file name, else 5.3
+  std::vector<std::string> tags;       // NAME=TAG
   std::size_t batch = 16;
   bool json = false;
   double interval_ms = 100;
@@ -56,10 +59,14 @@ Result<Source> ParseSource(const std::vector<std::string>& args) {
   return Status(ErrorCode::kInvalidArgument, "give DIR PID or FILE").WithField("arguments");
 }
 
-Result<ring::OcamlVersion> ParseVersion(const std::string& v) {
-  auto parsed = ring::ParseOcamlVersion(v);
+// --ocaml-version if given; else the release a `NAME.ocaml-5.N.events` file name
+// states (the corpus's cases); else 5.3.
+Result<ring::OcamlVersion> ParseVersion(const std::optional<std::string>& v,
+                                        const std::string& path) {
+  if (!v) return ring::OcamlVersionOfFileName(path).value_or(ring::kDefaultOcamlVersion);
+  auto parsed = ring::ParseOcamlVersion(*v);
   if (!parsed) {
-    return Status(ErrorCode::kInvalidArgument, "unknown OCaml release " + v + " (5.0 .. 5.5)")
+    return Status(ErrorCode::kInvalidArgument, "unknown OCaml release " + *v + " (5.0 .. 5.5)")
         .WithField("--ocaml-version");
   }
   return *parsed;
@@ -102,23 +109,29 @@ Result<std::pair<std::uint64_t, std::uint64_t>> Drain(ring::Cursor& c, ring::Eve
   }
 }
 
+// The schema 2 stream (core/ring/view/json_view.h) on stdout. A ring that cannot be
+// read (no file, not a regular file) is an I/O error with no stream; a bad one gets its
+// stream, ended by the error, and the error on stderr too.
+void RunDumpJson(const Source& src, ring::OcamlVersion version, std::size_t batch) {
+  auto cursor = OpenRing(src.path, batch);
+  if (!cursor.ok() && ExitCodeFor(cursor.status()) == kExitUsage) {
+    return ReportError("events dump " + src.path, cursor.status());
+  }
+  FileTextSink out(stdout);
+  const Status s = ring::view::WriteJsonView(cursor, version, out);
+  if (!s.ok()) ReportError("events dump " + src.path, s);
+}
+
 void RunDump(const EventsOptions& o) {
   auto src = ParseSource(o.source);
-  auto version = ParseVersion(o.version);
-  auto tags = ParseTags(o.tags);
   if (!src.ok()) return ReportError("events dump", src.status());
+  auto version = ParseVersion(o.version, src->path);
+  auto tags = ParseTags(o.tags);
   if (!version.ok()) return ReportError("events dump", version.status());
   if (!tags.ok()) return ReportError("events dump", tags.status());
+  if (o.json) return RunDumpJson(*src, *version, o.batch);
   auto cursor = OpenRing(src->path, o.batch);
   if (!cursor.ok()) return ReportError("events dump " + src->path, cursor.status());
-  if (o.json) {
-    EventCollector collector(
-        *version, [](const DecodedEvent& e) { std::printf("%s\n", DumpJson(ToJson(e)).c_str()); });
-    auto r = Drain(*cursor, collector, [] {});
-    if (!r.ok()) return ReportError("events dump " + src->path, r.status());
-    if (!collector.error().ok()) return ReportError("events dump " + src->path, collector.error());
-    return;
-  }
   ring::GoldenLineWriter writer(*version, *tags);
   auto r = Drain(*cursor, writer, [&] { std::fputs(writer.TakeText().c_str(), stdout); });
   if (!r.ok()) return ReportError("events dump " + src->path, r.status());
@@ -134,9 +147,9 @@ bool ProcessAlive(std::int64_t pid) {
 
 void RunTail(const EventsOptions& o) {
   auto src = ParseSource(o.source);
-  auto version = ParseVersion(o.version);
-  auto tags = ParseTags(o.tags);
   if (!src.ok()) return ReportError("events tail", src.status());
+  auto version = ParseVersion(o.version, src->path);
+  auto tags = ParseTags(o.tags);
   if (!version.ok()) return ReportError("events tail", version.status());
   if (!tags.ok()) return ReportError("events tail", tags.status());
   if (src->pid < 0) {
@@ -181,12 +194,12 @@ void RunTail(const EventsOptions& o) {
 Result<StreamStats> Stats(const EventsOptions& o) {
   auto src = ParseSource(o.source);
   if (!src.ok()) return src.status();
-  auto version = ParseVersion(o.version);
+  auto version = ParseVersion(o.version, src->path);
   if (!version.ok()) return version.status();
   auto cursor = OpenRing(src->path, o.batch);
   if (!cursor.ok()) return cursor.status();
   StatsAccumulator stats;
-  EventCollector collector(*version, [&](const DecodedEvent& e) { stats.Add(e); });
+  ring::view::EventCollector collector(*version, [&](const RingEvent& e) { stats.Add(e); });
   auto r = Drain(*cursor, collector, [] {});
   if (!r.ok()) return r.status();
   if (!collector.error().ok()) return collector.error();
@@ -196,7 +209,7 @@ Result<StreamStats> Stats(const EventsOptions& o) {
 // Two passes over the ring, each streaming: the first finds the time origin and the
 // pid, the second writes the JSON. Memory does not grow with the number of events.
 Status WriteChrome(const EventsOptions& o) {
-  auto version = ParseVersion(o.version);
+  auto version = ParseVersion(o.version, o.file);
   if (!version.ok()) return version.status();
   auto scan_cursor = OpenRing(o.file, o.batch);
   if (!scan_cursor.ok()) return scan_cursor.status();
@@ -209,7 +222,7 @@ Status WriteChrome(const EventsOptions& o) {
   if (!out.ok()) return out.status();
 
   ChromeTraceScan scan;
-  EventCollector scanner(*version, [&](const DecodedEvent& e) { scan.Add(e); });
+  ring::view::EventCollector scanner(*version, [&](const RingEvent& e) { scan.Add(e); });
   auto r = Drain(*scan_cursor, scanner, [] {});
   if (!r.ok()) return r.status();
   if (!scanner.error().ok()) return scanner.error();
@@ -219,7 +232,7 @@ Status WriteChrome(const EventsOptions& o) {
   if (!cursor.ok()) return cursor.status();
   ChromeTraceWriter writer(scan.origin(), scan.pid(1),
                            [&](std::string_view text) { (void)out->Write(text); });
-  EventCollector collector(*version, [&](const DecodedEvent& e) { writer.Add(e); });
+  ring::view::EventCollector collector(*version, [&](const RingEvent& e) { writer.Add(e); });
   r = Drain(*cursor, collector, [] {});
   if (!r.ok()) return r.status();
   if (!collector.error().ok()) return collector.error();
@@ -245,8 +258,9 @@ void RunStats(const EventsOptions& o) {
 
 void AddCommon(CLI::App* cmd, EventsOptions& o) {
   cmd->add_option("--ocaml-version", o.version,
-                  "OCaml release whose phase/counter numbering the file uses (5.0 .. 5.5)")
-      ->capture_default_str();
+                  "OCaml release whose phase/counter numbering the file uses (5.0 .. 5.5); "
+                  "default: 5.N for a file named NAME.ocaml-5.N.events (as the conformance "
+                  "corpus names them), else 5.3");
   cmd->add_option("--batch", o.batch,
                   "messages validated per fence and head re-check (1 = OCaml's algorithm)")
       ->check(UnsignedIn(1, 64));
@@ -263,7 +277,10 @@ void AddEventsCommands(CLI::App& app) {
   CLI::App* dump = events->add_subcommand(
       "dump", "Print every event as OCaml's consumer delivers it (golden text lines)");
   dump->add_option("source", o->source, "DIR PID, or FILE")->required()->expected(1, 2);
-  dump->add_flag("--json", o->json, "one JSON object per line instead");
+  dump->add_flag("--json", o->json,
+                 "the decoded view as schema 2 JSON Lines instead (core/corpus/SCHEMA.md): a "
+                 "header line, one record per event, an end line with the error (if any) and "
+                 "the record count; a bad ring still gets its stream and exits 1");
   dump->add_option("--tag", o->tags, "NAME=TAG: the OCaml tag of a user event (default UNK)");
   AddCommon(dump, *o);
   dump->callback([o] { RunDump(*o); });

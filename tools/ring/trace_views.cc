@@ -3,9 +3,12 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "core/base/ocaml_quoted.h"
+
 namespace mpo::tools {
 
-using Kind = DecodedEvent::Kind;
+using Kind = ring::view::EventKind;
+using ring::view::KindName;
 
 namespace {
 
@@ -18,10 +21,48 @@ nlohmann::json ThreadName(std::uint32_t ring, std::int64_t pid) {
           {"args", {{"name", "domain " + std::to_string(ring)}}}};
 }
 
-nlohmann::json ChromeEvent(const DecodedEvent& e, std::uint64_t ts, std::uint64_t origin,
+// The args of an instant: the event as `events dump --json` printed it before schema 2,
+// without ring and ts (the instant has them).
+nlohmann::json InstantArgs(const RingEvent& e) {
+  nlohmann::json j;
+  j["kind"] = KindName(e.kind);
+  if (e.kind == Kind::kLostEvents) {
+    j["words"] = static_cast<std::int64_t>(e.value);
+    return j;
+  }
+  j["name"] = std::string(e.name);
+  j["id"] = e.id;
+  switch (e.kind) {
+    case Kind::kUserInt: j["value"] = e.OcamlInt(); break;
+    case Kind::kLifecycle:
+      if (e.data != 0) {
+        j["data"] = e.data;
+      } else {
+        j["data"] = nullptr;
+      }
+      break;
+    case Kind::kAlloc: {
+      std::vector<std::int64_t> buckets;
+      buckets.reserve(e.buckets.size());
+      for (const std::uint64_t b : e.buckets) buckets.push_back(ring::OcamlIntOfPayload(b));
+      j["buckets"] = buckets;
+      break;
+    }
+    case Kind::kUserCustom: {
+      // Bytes, not text: OCaml's escaping (%S without the quotes) keeps them ASCII.
+      const std::string quoted = OcamlQuoted(e.payload);
+      j["payload"] = quoted.substr(1, quoted.size() - 2);
+      break;
+    }
+    default: break;
+  }
+  return j;
+}
+
+nlohmann::json ChromeEvent(const RingEvent& e, std::uint64_t ts, std::uint64_t origin,
                            std::int64_t pid) {
   const double us = static_cast<double>(ts >= origin ? ts - origin : 0) / 1000.0;
-  nlohmann::json j = {{"pid", pid}, {"tid", e.ring}, {"ts", us}, {"name", e.name}};
+  nlohmann::json j = {{"pid", pid}, {"tid", e.ring}, {"ts", us}, {"name", std::string(e.name)}};
   switch (e.kind) {
     case Kind::kBegin:
     case Kind::kUserSpanBegin:
@@ -35,16 +76,13 @@ nlohmann::json ChromeEvent(const DecodedEvent& e, std::uint64_t ts, std::uint64_
       break;
     case Kind::kCounter:
       j["ph"] = "C";
-      j["args"] = {{"value", e.value}};
+      j["args"] = {{"value", ring::OcamlIntOfPayload(e.value)}};
       break;
     default: {
       j["ph"] = "i";
       j["s"] = "t";
       j["cat"] = KindName(e.kind);
-      nlohmann::json args = ToJson(e);
-      args.erase("ring");
-      args.erase("ts");
-      j["args"] = args;
+      j["args"] = InstantArgs(e);
       break;
     }
   }
@@ -57,12 +95,12 @@ constexpr std::string_view kDocumentClose = "]}";
 
 }  // namespace
 
-nlohmann::json ChromeTrace(const std::vector<DecodedEvent>& events, std::int64_t pid) {
+nlohmann::json ChromeTrace(const std::vector<RingEvent>& events, std::int64_t pid) {
   ChromeTraceScan scan;
-  for (const DecodedEvent& e : events) scan.Add(e);
+  for (const RingEvent& e : events) scan.Add(e);
   nlohmann::json out = nlohmann::json::array();
   std::map<std::uint32_t, std::uint64_t> last_ts;
-  for (const DecodedEvent& e : events) {
+  for (const RingEvent& e : events) {
     const auto [it, first] = last_ts.try_emplace(e.ring, 0);
     if (first) out.push_back(ThreadName(e.ring, pid));
     const std::uint64_t ts = e.kind == Kind::kLostEvents ? it->second : e.ts;
@@ -72,9 +110,9 @@ nlohmann::json ChromeTrace(const std::vector<DecodedEvent>& events, std::int64_t
   return {{"traceEvents", out}, {"displayTimeUnit", "ns"}};
 }
 
-void ChromeTraceScan::Add(const DecodedEvent& e) {
+void ChromeTraceScan::Add(const RingEvent& e) {
   if (e.kind != Kind::kLostEvents && (origin_ == 0 || e.ts < origin_)) origin_ = e.ts;
-  if (pid_ <= 0 && e.kind == Kind::kLifecycle && e.id == 0 && e.value > 0) pid_ = e.value;
+  if (pid_ <= 0 && e.kind == Kind::kLifecycle && e.id == 0 && e.data > 0) pid_ = e.data;
 }
 
 ChromeTraceWriter::ChromeTraceWriter(std::uint64_t origin, std::int64_t pid,
@@ -91,7 +129,7 @@ void ChromeTraceWriter::Emit(const nlohmann::json& j) {
   write_(text_);
 }
 
-void ChromeTraceWriter::Add(const DecodedEvent& e) {
+void ChromeTraceWriter::Add(const RingEvent& e) {
   const auto [it, first] = last_ts_.try_emplace(e.ring, 0);
   if (first) Emit(ThreadName(e.ring, pid_));
   const std::uint64_t ts = e.kind == Kind::kLostEvents ? it->second : e.ts;
@@ -101,11 +139,11 @@ void ChromeTraceWriter::Add(const DecodedEvent& e) {
 
 void ChromeTraceWriter::Finish() { write_(kDocumentClose); }
 
-void StatsAccumulator::Add(const DecodedEvent& e) {
+void StatsAccumulator::Add(const RingEvent& e) {
   RingStats& r = s_.rings[e.ring];
-  ++r.events_by_kind[KindName(e.kind)];
+  ++r.events_by_kind[std::string(KindName(e.kind))];
   if (e.kind == Kind::kLostEvents) {
-    r.lost_words += static_cast<std::uint64_t>(e.value);
+    r.lost_words += e.value;
     open_[e.ring].clear();  // what was open may have ended in the lost part
   } else if (e.kind == Kind::kBegin) {
     auto& stack = open_[e.ring];
@@ -124,7 +162,7 @@ void StatsAccumulator::Add(const DecodedEvent& e) {
       return;
     }
     const std::uint64_t d = e.ts >= it->ts ? e.ts - it->ts : 0;
-    PhaseStats& p = s_.phases[e.name];
+    PhaseStats& p = s_.phases[std::string(e.name)];
     ++p.count;
     p.total_ns += d;
     if (d > p.max_ns) p.max_ns = d;
@@ -132,9 +170,13 @@ void StatsAccumulator::Add(const DecodedEvent& e) {
   }
 }
 
-StreamStats ComputeStats(const std::vector<DecodedEvent>& events) {
+std::string DumpJson(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+StreamStats ComputeStats(const std::vector<RingEvent>& events) {
   StatsAccumulator a;
-  for (const DecodedEvent& e : events) a.Add(e);
+  for (const RingEvent& e : events) a.Add(e);
   return a.stats();
 }
 

@@ -1,4 +1,5 @@
-// Views of a collected event stream: Chrome trace-event JSON and per-phase statistics.
+// Views of a decoded event stream (core/ring/view's RingEvent): Chrome trace-event JSON
+// and per-phase statistics.
 #pragma once
 
 #include <cstdint>
@@ -9,22 +10,27 @@
 #include <string_view>
 #include <vector>
 
-#include "tools/ring/event_collector.h"
+#include "core/ring/view/ring_event.h"
 
 namespace mpo::tools {
+
+using ring::view::RingEvent;
 
 // {"traceEvents":[...],"displayTimeUnit":"ns"} with one thread per ring (named
 // "domain N"): runtime phases and user spans as B/E, counters as C, lifecycle, user
 // unit/int/custom, alloc and lost events as thread-scoped instants. Timestamps are
 // microseconds (Chrome's unit) since the first event. Chrome and Perfetto open it.
+// Instants carry the event in "args" (kind, name, id and its value: counters, ints and
+// buckets as OCaml ints, lifecycle data null when 0, custom bytes with OCaml's escaping),
+// a format kept as it was before schema 2: it is Chrome's, not the decoded view.
 // The whole document in memory: for small inputs and tests. `events chrome` streams
 // with the two classes below, which give the same bytes as DumpJson(ChromeTrace(...)).
-nlohmann::json ChromeTrace(const std::vector<DecodedEvent>& events, std::int64_t pid);
+nlohmann::json ChromeTrace(const std::vector<RingEvent>& events, std::int64_t pid);
 
 // First pass over the events: the time origin and the pid a ring_start recorded.
 class ChromeTraceScan {
  public:
-  void Add(const DecodedEvent& e);
+  void Add(const RingEvent& e);
   std::uint64_t origin() const { return origin_; }
   // The pid of the first ring_start with one, else `fallback`.
   std::int64_t pid(std::int64_t fallback) const { return pid_ > 0 ? pid_ : fallback; }
@@ -40,7 +46,7 @@ class ChromeTraceWriter {
  public:
   ChromeTraceWriter(std::uint64_t origin, std::int64_t pid,
                     std::function<void(std::string_view)> write);
-  void Add(const DecodedEvent& e);
+  void Add(const RingEvent& e);
   // Closes the document; call once, after the last event.
   void Finish();
 
@@ -78,7 +84,7 @@ struct StreamStats {
 class StatsAccumulator {
  public:
   static constexpr std::size_t kMaxOpenPhases = 64;
-  void Add(const DecodedEvent& e);
+  void Add(const RingEvent& e);
   const StreamStats& stats() const { return s_; }
 
  private:
@@ -90,7 +96,11 @@ class StatsAccumulator {
   std::map<std::uint32_t, std::vector<Open>> open_;  // per ring, innermost last
 };
 
-StreamStats ComputeStats(const std::vector<DecodedEvent>& events);
+// Serialises as `events chrome` does: names from a hostile file need not be UTF-8
+// (invalid bytes become U+FFFD).
+std::string DumpJson(const nlohmann::json& j, int indent = -1);
+
+StreamStats ComputeStats(const std::vector<RingEvent>& events);
 std::string FormatStats(const StreamStats& s);
 nlohmann::json StatsJson(const StreamStats& s);
 

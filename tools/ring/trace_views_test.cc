@@ -5,22 +5,30 @@
 namespace mpo::tools {
 namespace {
 
-using Kind = DecodedEvent::Kind;
+using Kind = ring::view::EventKind;
 
-DecodedEvent Ev(Kind k, std::uint32_t ring, std::uint64_t ts, unsigned id, std::string name,
-                std::int64_t value = 0) {
-  DecodedEvent e;
+// `value` is the lifecycle data for lifecycle events, else the value word. Names and
+// payloads are views: the tests give literals, which outlive the events.
+RingEvent Ev(Kind k, std::uint32_t ring, std::uint64_t ts, unsigned id, std::string_view name,
+             std::int64_t value = 0) {
+  RingEvent e;
   e.kind = k;
   e.ring = ring;
   e.ts = ts;
   e.id = id;
-  e.name = std::move(name);
-  e.value = value;
+  e.name = name;
+  if (k == Kind::kLifecycle) {
+    e.data = value;
+  } else {
+    e.value = static_cast<std::uint64_t>(value);
+  }
   return e;
 }
 
+constexpr std::string_view kNotUtf8("\xc3\x28", 2);
+
 TEST(Stats, NestedPhasesAndLostEvents) {
-  const std::vector<DecodedEvent> events = {
+  const std::vector<RingEvent> events = {
       Ev(Kind::kBegin, 0, 100, 11, "minor"),
       Ev(Kind::kBegin, 0, 110, 31, "minor_global_roots"),
       Ev(Kind::kEnd, 0, 150, 31, "minor_global_roots"),
@@ -46,7 +54,7 @@ TEST(Stats, HostileNestingStaysLinear) {
   // 200,000 open begins, then 200,000 ends that match none: each end used to scan every
   // open begin (4e10 steps); the open stack is now capped.
   constexpr unsigned kN = 200000;
-  std::vector<DecodedEvent> events;
+  std::vector<RingEvent> events;
   for (unsigned i = 0; i < kN; ++i) events.push_back(Ev(Kind::kBegin, 0, i, 1, "x"));
   for (unsigned i = 0; i < kN; ++i) events.push_back(Ev(Kind::kEnd, 0, kN + i, 2, "y"));
   events.push_back(Ev(Kind::kEnd, 0, 3 * kN, 1, "x"));
@@ -57,7 +65,7 @@ TEST(Stats, HostileNestingStaysLinear) {
 }
 
 TEST(Chrome, SpansCountersAndInstants) {
-  std::vector<DecodedEvent> events = {
+  std::vector<RingEvent> events = {
       Ev(Kind::kLifecycle, 0, 1000, 0, "ring_start", 42),
       Ev(Kind::kBegin, 0, 2000, 11, "minor"),
       Ev(Kind::kCounter, 0, 2500, 4, "minor_promoted", 7),
@@ -66,7 +74,7 @@ TEST(Chrome, SpansCountersAndInstants) {
       Ev(Kind::kUserSpanEnd, 1, 5000, 2, "my.span"),
   };
   events.push_back(Ev(Kind::kUserCustom, 1, 6000, 3, "bytes"));
-  events.back().payload = std::string("a\"\xff", 3);
+  events.back().payload = std::string_view("a\"\xff", 3);
   const nlohmann::json t = ChromeTrace(events, 42);
   const auto& te = t.at("traceEvents");
   ASSERT_EQ(te.size(), 9u);  // 2 thread names + 7 events
@@ -82,23 +90,23 @@ TEST(Chrome, SpansCountersAndInstants) {
   EXPECT_EQ(te[6].at("tid"), 1);
   EXPECT_EQ(te[8].at("args").at("payload"), "a\\\"\\255");
   // Serialisable even with bytes that are not UTF-8 in names.
-  events.back().name = std::string("\xc3\x28", 2);
+  events.back().name = kNotUtf8;
   EXPECT_FALSE(DumpJson(ChromeTrace(events, 42)).empty());
 }
 
-std::string Streamed(const std::vector<DecodedEvent>& events, std::int64_t fallback_pid) {
+std::string Streamed(const std::vector<RingEvent>& events, std::int64_t fallback_pid) {
   ChromeTraceScan scan;
-  for (const DecodedEvent& e : events) scan.Add(e);
+  for (const RingEvent& e : events) scan.Add(e);
   std::string out;
   ChromeTraceWriter w(scan.origin(), scan.pid(fallback_pid),
                       [&](std::string_view text) { out += text; });
-  for (const DecodedEvent& e : events) w.Add(e);
+  for (const RingEvent& e : events) w.Add(e);
   w.Finish();
   return out;
 }
 
 TEST(Chrome, StreamedBytesEqualTheDocument) {
-  std::vector<DecodedEvent> events = {
+  std::vector<RingEvent> events = {
       Ev(Kind::kLostEvents, 2, 0, 0, "lost_events", 99),
       Ev(Kind::kBegin, 2, 7000, 11, "minor"),
       Ev(Kind::kLifecycle, 0, 1500, 0, "ring_start", 4242),
@@ -108,10 +116,11 @@ TEST(Chrome, StreamedBytesEqualTheDocument) {
       Ev(Kind::kUserInt, 0, 1400, 1, "before.origin", 1),
       Ev(Kind::kLifecycle, 1, 1600, 0, "ring_start", 1),
   };
-  events.push_back(Ev(Kind::kUserCustom, 0, 8000, 3, std::string("\xc3\x28", 2)));
-  events.back().payload = std::string("a\"\xff\n", 4);
+  events.push_back(Ev(Kind::kUserCustom, 0, 8000, 3, kNotUtf8));
+  events.back().payload = std::string_view("a\"\xff\n", 4);
+  static constexpr std::uint64_t kBuckets[] = {1, 0, 5};
   events.push_back(Ev(Kind::kAlloc, 1, 8100, 0, "alloc"));
-  events.back().buckets = {1, 0, 5};
+  events.back().buckets = kBuckets;
   EXPECT_EQ(Streamed(events, 1), DumpJson(ChromeTrace(events, 4242)));
   EXPECT_EQ(Streamed({}, 7), DumpJson(ChromeTrace({}, 7)));
   EXPECT_EQ(Streamed({}, 7), R"({"displayTimeUnit":"ns","traceEvents":[]})");
