@@ -5,7 +5,7 @@ Called by run.sh, which builds both sides and prepares the traces. For every tra
 every comparison it first checks that both sides agree (identical dump text, identical
 copied bytes), then runs PAIRS pairs of whole processes, alternating which side goes
 first so that a frequency ramp or a burst of load from other processes falls on both
-sides alike, and reports the median of the per-pair ratios ours/real next to each
+sides alike (rows whose runs take milliseconds get more pairs, see MAX_PAIRS), and reports the median of the per-pair ratios ours/real next to each
 side's median wall time and peak RSS.
 
 Wall time is measured around fork/exec/wait of the program itself (no shell or other
@@ -101,18 +101,21 @@ class Table:
 
     def add(self, trace, key, ours, real, ours_rss, real_rss, note):
         ratios = [o / r for o, r in zip(ours, real) if r > 0]
-        self.rows.append(dict(trace=trace, key=key, ratio=median(ratios), lo=min(ratios),
+        self.rows.append(dict(trace=trace, key=key, pairs=len(ratios), ratio=median(ratios),
+                              lo=min(ratios),
                               hi=max(ratios), ours=median(ours), real=median(real),
                               ours_rss=ours_rss, real_rss=real_rss, note=note))
 
     def print(self):
         names = dict(COLUMNS)
         print("| trace | ours vs real | ratio ours/real (median of pairs) | range of pairs |"
-              " ours (median) | real (median) | ours peak RSS | real peak RSS | agreement |")
-        print("|---|---|---|---|---|---|---|---|---|")
+              " pairs | ours (median) | real (median) | ours peak RSS | real peak RSS |"
+              " agreement |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for r in self.rows:
             print(f"| {r['trace']} | {names[r['key']]} | **{r['ratio']:.2f}** |"
-                  f" {r['lo']:.2f}-{r['hi']:.2f} | {fmt_s(r['ours'])} | {fmt_s(r['real'])} |"
+                  f" {r['lo']:.2f}-{r['hi']:.2f} | {r['pairs']} | {fmt_s(r['ours'])} |"
+                  f" {fmt_s(r['real'])} |"
                   f" {fmt_mb(r['ours_rss'])} | {fmt_mb(r['real_rss'])} | {r['note']} |")
         print()
         if os.access(TIME, os.X_OK):
@@ -143,14 +146,25 @@ def fmt_mb(kib):
     return f"{kib / 1024:.1f} MB"
 
 
+# Short runs get more pairs, up to this many, so that each row takes about SHORT_ROW_S
+# seconds: on a busy machine a few-millisecond run is at the mercy of the scheduler, and
+# more pairs cost little there.
+MAX_PAIRS = 41
+SHORT_ROW_S = 2.0
+
+
 def time_pairs(ours, real, pairs, log):
     """Alternating pairs after one untimed warm-up run of each side (page cache, lazy
     binding); returns the two lists of wall times, or None when a run failed."""
+    warm = 0.0
     for argv in (ours, real):
-        _, _, code = run_once(argv)
+        wall, _, code = run_once(argv)
+        warm += wall
         if code != 0:
             log(f"  warm-up failed (exit {code}): {' '.join(argv)}")
             return None
+    if warm > 0:
+        pairs = max(pairs, min(MAX_PAIRS, int(SHORT_ROW_S / warm)))
     ours_runs, real_runs = [], []
     for i in range(pairs):
         order = ((ours, ours_runs), (real, real_runs))

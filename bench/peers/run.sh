@@ -4,7 +4,7 @@
 # traces written by the real memtrace 0.2.3 writer during this run, and a large trace
 # written by the project. See README.md beside this script for what each row compares.
 #
-#   bash bench/peers/run.sh            (PAIRS=7 by default; PAIRS=15 for steadier medians)
+#   bash bench/peers/run.sh            (at least PAIRS=7 pairs per row; more for short runs)
 #
 # Prints "SKIPPED: ..." and exits 0 when ../shared (the peers and their testdata) is not
 # there. Nothing it generates is kept: every trace lives in a temporary folder.
@@ -73,7 +73,7 @@ echo
 measured=$(git -C "$repo" log -1 --format=%h -- core tools third_party BUILD WORKSPACE)
 dirty=$(git -C "$repo" diff --quiet HEAD -- core tools || echo ', with uncommitted changes')
 echo "memprof-oracle at $(git -C "$repo" rev-parse --short HEAD) (core/ and tools/ last changed in $measured$dirty), opt build;" \
-  "memtrace 0.2.3 (OCaml $(ocamlopt -version)); $pairs alternating pairs per row"
+  "memtrace 0.2.3 (OCaml $(ocamlopt -version)); $pairs alternating pairs per row or more (see the pairs column)"
 echo "large trace: memprof-oracle demo ${large_args[*]}"
 echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
