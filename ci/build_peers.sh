@@ -15,6 +15,8 @@
 # not found" instead of the path and exits 0; a failed build exits non-zero.
 #
 # Only the path goes to stdout; progress and build.sh's own messages go to stderr.
+# Cost measured here (2026-11-22, 2 cores at load ~8): memtrace-0.2.3 30 s including apt,
+# ocaml-5.3 (with memtrace HEAD) 844 s; both together take 1.1 GB; a rerun takes 0.1 s.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
