@@ -50,6 +50,11 @@ bool IsEndLine(const json& j) {
 
 std::string Difference(std::size_t line, const json& expected, const json& got,
                        const std::string& prefix = "") {
+  // A record of another kind differs first of all in its kind (the members are walked
+  // in sorted order, which would name some other member first).
+  if (expected.is_object() && got.is_object() && expected.contains("kind") &&
+      got.contains("kind") && expected["kind"] != got["kind"])
+    return Difference(line, expected["kind"], got["kind"], prefix + "/kind");
   auto d = FirstDifference(expected, got);
   if (!d) return {};
   const std::string path = prefix + d->path;
