@@ -156,7 +156,8 @@ Status Draws(const Request& r, DrawWriter& w) {
   s.Start(*rate);
   for (const json& len : *r.doc.find("lengths")) {
     auto v = s.CheckedBinomial(len.get<std::uint64_t>());
-    if (!v.ok()) return v.status();
+    // A length past rand_binom's domain is a bad request, not a bad argument of ours.
+    if (!v.ok()) return Bad(ErrorCode::kOutOfRange, "lengths", std::string(v.status().message()));
     w.Draw(*v);
   }
   return Status::Ok();

@@ -126,9 +126,14 @@ TEST(SamplerView, RejectedRequestsAreStreamsEndingWithTheError) {
            Bad{R"({"seed":1,"lambda":0.5,"mode":"binomial","lengths":[300000000]})",
                "sampler request: lengths",
                R"({"schema":2,"format":"sampler","mode":"binomial","seed":1,"lambda":0.5})"},
+           Bad{R"({"seed":1,"lambda":1,"mode":"binomial","lengths":[18446744073709551615]})",
+               "sampler request: lengths",
+               R"({"schema":2,"format":"sampler","mode":"binomial","seed":1,"lambda":1})"},
        }) {
     const Stream s = Decode(b.request);
     EXPECT_FALSE(s.status.ok()) << b.request;
+    // Bad input (exit 1), never mistaken for a usage error.
+    EXPECT_NE(s.status.code(), ErrorCode::kInvalidArgument) << b.request;
     EXPECT_EQ(s.status.field(), b.check) << b.request;
     ASSERT_EQ(s.lines.size(), 2u) << b.request;
     EXPECT_EQ(s.text.substr(0, s.text.find('\n')), b.header) << b.request;
