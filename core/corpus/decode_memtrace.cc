@@ -9,7 +9,7 @@ namespace mpo::corpus {
 Status DecodeMemtrace(memtrace::ByteSource& source, DecodeForm form, TextSink& out) {
   if (form == DecodeForm::kJsonLines) return memtrace::view::WriteJsonView(source, out);
   // memtrace's own dump_trace text, then the reason a rejected trace stops.
-  const Status s = memtrace::WriteDumpTrace(source, out);
+  Status s = memtrace::WriteDumpTrace(source, out);
   if (!s.ok()) out.Write("error: " + s.ToString() + "\n");
   return s;
 }

@@ -24,7 +24,7 @@ Status DecodeRing(std::span<const std::uint8_t> bytes, ring::OcamlVersion versio
                   TextSink& out) {
   const auto file = std::as_bytes(bytes);
   if (form == DecodeForm::kJsonLines) return ring::view::WriteJsonView(file, version, out);
-  const Status s = GoldenText(file, version, out);
+  Status s = GoldenText(file, version, out);
   if (!s.ok()) out.Write("error: " + s.ToString() + "\n");
   return s;
 }

@@ -29,7 +29,7 @@ Status Bad(ErrorCode code, const std::string& member, const std::string& what) {
 
 // The request's members as far as they can be read; a member that cannot is absent here
 // (and null in the header).
-struct Request {
+struct Request {  // NOLINT(bugprone-exception-escape): json members may throw on OOM only
   std::optional<std::string> mode;  // "geometric" or "binomial"
   std::optional<std::uint64_t> seed;
   std::optional<double> lambda;
