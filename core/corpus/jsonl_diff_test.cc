@@ -70,6 +70,21 @@ TEST(JsonlDiff, MissingEndLineIsAnIncompleteStream) {
   EXPECT_EQ(CompareStream(Expect(kRejected), got).rfind("incomplete stream: line 2", 0), 0u);
 }
 
+TEST(JsonlDiff, RingPhaseEndIsNotTheEndLine) {
+  const std::string ring = R"({"schema":2,"format":"ring","ocaml_version":"5.3"})"
+                           "\n"
+                           R"({"kind":"begin","ring":0,"ts":1,"id":0,"name":"compact"})"
+                           "\n"
+                           R"({"kind":"end","ring":0,"ts":2,"id":0,"name":"compact"})"
+                           "\n"
+                           R"({"kind":"end","error":null,"records":2})"
+                           "\n";
+  EXPECT_EQ(CompareStream(Expect(ring), ring), "");
+  EXPECT_EQ(CompareStream(Expect(ring), ring.substr(0, ring.rfind("{\"kind\":\"end\",\"error"))),
+            "incomplete stream: line 3, the last, is not the end line {\"kind\":\"end\",...}");
+  EXPECT_FALSE(ParseExpectedStream(ring.substr(0, ring.rfind("{\"kind\":\"end\",\"error"))).ok());
+}
+
 TEST(JsonlDiff, ExtraRecordFailsAtItsLine) {
   std::string got = kOk;
   got.insert(got.find(R"({"kind":"end")"), "{\"kind\":\"draw\",\"value\":4}\n");

@@ -67,13 +67,13 @@ grep -q "^FAIL $c: line 3: at /.*(expected $lines lines, got $((lines - 1)))$" "
 
 # A rejected input: another record count passes when the header and the error agree
 # (streaming decoders get further or less far), with exit 0 or 1; another error fails.
-c="memtrace/v3_bad_unknown_event_code"
+c="memtrace/v2_bad_non_monotone_times"
 [ "$(wc -l < "$T/a/$c.ctf.expected.jsonl")" -gt 2 ] || fail "$c has no records before its error"
 check "rejected input, fewer records, exit 1" 0 "$BIN" corpus check "$T/a" --only "$c" \
   --impl "{ head -n 1 {file}.expected.jsonl; tail -n 1 {file}.expected.jsonl; exit 1; }"
 check "rejected input, another error" 1 "$BIN" corpus check "$T/a" --only "$c" \
   --impl "sed '\$s/\"check\":\"[^\"]*\"/\"check\":\"x\"/' {file}.expected.jsonl"
-grep -q "^FAIL $c: line [0-9]*: at /error/check: expected \"event header: code\", got \"x\"$" "$out" \
+grep -q "^FAIL $c: line [0-9]*: at /error/check: expected \"event header: monotone timestamps\", got \"x\"$" "$out" \
   || fail "another error: $(cat "$out")"
 check "accepted input, exit 1" 1 "$BIN" corpus check "$T/a" --only memtrace/v3_event_forms \
   --impl "cat {file}.expected.jsonl; exit 1"
