@@ -39,8 +39,10 @@ void RunDecode(const CorpusOptions& o) {
   auto d = corpus::DecodeFile(
       o.file, o.text ? corpus::DecodeForm::kText : corpus::DecodeForm::kJsonLines, out);
   if (!d.ok()) return ReportError("corpus decode " + o.file, d.status());
-  // A rejected input is a complete stream (its end line says why) and exit code 1.
-  if (!d->ended_with.ok()) ReportError("corpus decode " + o.file, d->ended_with);
+  std::fflush(stdout);
+  // A rejected input is a complete stream (its end line says why) and exit code 1; a
+  // failed write is reported once, by main's FinishStdout.
+  if (!d->ended_with.ok() && !StdoutFailed()) ReportError("corpus decode " + o.file, d->ended_with);
 }
 
 void RunCheck(const CorpusOptions& o) {
