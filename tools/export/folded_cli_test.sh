@@ -17,9 +17,9 @@ grep -qx '<no backtrace> 1' "$T/samples.txt" || fail "no-backtrace line"
 grep -qx 'Main.main (main.ml:1) 100000' "$T/words.txt" || fail "external words"
 
 # Totals agree with the reference decode.
-read -r want_samples want_words < <(python3 - "$f.expected.jsonl" <<'PY'
+read -r want_samples want_words < <(python3 - "$f.expected.json" <<'PY'
 import json, sys
-ev = [e for e in map(json.loads, open(sys.argv[1])) if e.get("kind") == "alloc"]
+ev = [e for e in json.load(open(sys.argv[1]))["events"] if e["kind"] == "alloc"]
 print(sum(e["nsamples"] for e in ev), sum(e["length"] for e in ev if e["nsamples"] > 0))
 PY
 )
