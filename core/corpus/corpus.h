@@ -1,14 +1,17 @@
 // The conformance corpus on disk: `Generate` writes it, `Check` runs another
-// implementation's decoder on every case and compares its JSON with the expected one.
+// implementation's decoder on every case and compares its JSON Lines with the expected
+// stream (jsonl_diff.h).
 //
-// Layout (SCHEMA.md): DIR/MANIFEST.json lists the cases; each case is
-// DIR/<kind>/<file> plus <file>.expected.json and <file>.expected.txt.
+// Layout (SCHEMA.md, schema 2): DIR/MANIFEST.json lists the cases; each case is
+// DIR/<kind>/<file> plus <file>.expected.jsonl and <file>.expected.txt.
 // Failure: typed errors for I/O (kIo: a missing, unreadable or non-regular manifest,
 // case or expected file) and a malformed manifest (kCorrupt, kUnsupportedVersion, with
-// the member as field); never an exception. An implementation that fails on a case
-// (crash, non-zero exit, time-out, too much output, bad or too deeply nested JSON,
-// different JSON) fails that case only, as does an expected file that does not parse.
-// A case passes only if the command exited 0 and printed the expected document.
+// the member as field; a schema 1 corpus gets manifest.h's kSchema1Message); never an
+// exception. An implementation that fails on a case (crash, wrong exit code, time-out,
+// too much output, bad or too deeply nested JSON, an incomplete or different stream)
+// fails that case only, as does an expected file that does not parse. A case passes
+// only if the command exited 0 (or 1, the exit code of a rejected input, where the
+// expected stream ends with an error) and printed the expected stream.
 #pragma once
 
 #include <cstdint>

@@ -7,8 +7,11 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <vector>
 
-#include "core/corpus/decode.h"
 #include "core/corpus/run_command.h"
 
 namespace mpo::corpus {
@@ -39,8 +42,24 @@ class CorpusTest : public ::testing::Test {
     summary_ = *s;
   }
   static void TearDownTestSuite() { delete dir_; }
-  static json Expected(const std::string& rel) {
-    return json::parse(Slurp(fs::path(*dir_) / (rel + ".expected.json")));
+  // The lines of a case's expected stream: header, records, end line.
+  static std::vector<json> Expected(const std::string& rel) {
+    std::vector<json> lines;
+    std::istringstream in(Slurp(fs::path(*dir_) / (rel + ".expected.jsonl")));
+    for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
+    EXPECT_GE(lines.size(), 2u) << rel;
+    return lines;
+  }
+  static json EndError(const std::string& rel) { return Expected(rel).back()["error"]; }
+  // The records of a stream, optionally only those of one kind.
+  static std::vector<json> Records(const std::vector<json>& lines, const std::string& kind = "") {
+    std::vector<json> out;
+    for (std::size_t i = 1; i + 1 < lines.size(); ++i)
+      if (kind.empty() || lines[i]["kind"] == kind) out.push_back(lines[i]);
+    return out;
+  }
+  static bool IsEvent(const json& r) {
+    return r["kind"] == "alloc" || r["kind"] == "promote" || r["kind"] == "collect";
   }
   static std::string* dir_;
   static GenerateSummary summary_;
@@ -62,6 +81,23 @@ TEST_F(CorpusTest, GenerateIsDeterministic) {
   EXPECT_EQ(files, 1 + 3 * (summary_.memtrace + summary_.ring + summary_.sampler));
 }
 
+TEST_F(CorpusTest, EveryStreamIsSchema2) {
+  const json manifest = json::parse(Slurp(fs::path(*dir_) / "MANIFEST.json"));
+  EXPECT_EQ(manifest["schema"], 2);
+  for (const json& c : manifest["cases"]) {
+    const std::string rel = c["file"].get<std::string>();
+    const std::vector<json> lines = Expected(rel);
+    ASSERT_GE(lines.size(), 2u);
+    EXPECT_EQ(lines.front()["schema"], 2) << rel;
+    EXPECT_EQ(lines.front()["format"], c["kind"]) << rel;
+    EXPECT_EQ(lines.back()["kind"], "end") << rel;
+    EXPECT_EQ(lines.back()["records"], lines.size() - 2) << rel;
+    // Records have a kind (a ring's phase ends too are "end", but no end line's members).
+    for (std::size_t i = 1; i + 1 < lines.size(); ++i)
+      ASSERT_TRUE(lines[i]["kind"].is_string() && !lines[i].contains("records")) << rel << ":" << i;
+  }
+}
+
 TEST_F(CorpusTest, EveryMalformationIsItsTypedError) {
   const std::map<std::string, std::string> checks = {
       {"v2_bad_alloc_id_sync", "packet: alloc id sync"},
@@ -80,27 +116,48 @@ TEST_F(CorpusTest, EveryMalformationIsItsTypedError) {
       {"v3_bad_version_4", "packet header: version"},
   };
   for (const auto& [name, check] : checks) {
-    const json e = Expected("memtrace/" + name + ".ctf");
-    ASSERT_TRUE(e["error"].is_object()) << name;
-    EXPECT_EQ(e["error"]["check"], check) << name;
-    EXPECT_TRUE(e["error"]["offset"].is_number_unsigned()) << name;
+    const json e = EndError("memtrace/" + name + ".ctf");
+    ASSERT_TRUE(e.is_object()) << name;
+    EXPECT_EQ(e["check"], check) << name;
+    EXPECT_TRUE(e["offset"].is_number_unsigned()) << name;
   }
   // A negative collect delta is an error before v3 only.
-  EXPECT_TRUE(Expected("memtrace/v3_bad_collect_negative_delta_ok.ctf")["error"].is_null());
+  EXPECT_TRUE(EndError("memtrace/v3_bad_collect_negative_delta_ok.ctf").is_null());
+}
+
+TEST_F(CorpusTest, LocationsComeBeforeTheirFirstUse) {
+  const json manifest = json::parse(Slurp(fs::path(*dir_) / "MANIFEST.json"));
+  std::size_t checked = 0;
+  for (const json& c : manifest["cases"]) {
+    if (c["kind"] != "memtrace" || c["expects_error"].get<bool>()) continue;
+    std::set<std::string> defined;
+    for (const json& r : Records(Expected(c["file"].get<std::string>()))) {
+      if (r["kind"] == "location") {
+        EXPECT_TRUE(defined.insert(r["code"].get<std::string>()).second)
+            << c["name"] << ": location " << r["code"] << " printed twice";
+        continue;
+      }
+      if (r["kind"] != "alloc") continue;
+      for (const json& code : r["backtrace"])
+        ASSERT_TRUE(defined.count(code.get<std::string>())) << c["name"] << ": " << code;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100u);
 }
 
 TEST_F(CorpusTest, FormatCornersDecodeAsDesigned) {
-  const json v1 = Expected("memtrace/v1_event_forms.ctf");
-  EXPECT_EQ(v1["info"]["version"], 1);
-  EXPECT_TRUE(v1["info"]["context"].is_null());
-  const json v2 = Expected("memtrace/v2_event_forms.ctf");
-  EXPECT_EQ(v1["events"], v2["events"]);
-  EXPECT_EQ(Expected("memtrace/v3_event_forms.ctf")["info"]["context"], "corpus");
+  const auto v1 = Expected("memtrace/v1_event_forms.ctf");
+  EXPECT_EQ(v1.front()["info"]["version"], 1);
+  EXPECT_TRUE(v1.front()["info"]["context"].is_null());
+  const auto v2 = Expected("memtrace/v2_event_forms.ctf");
+  EXPECT_EQ(Records(v1), Records(v2));
+  EXPECT_EQ(Expected("memtrace/v3_event_forms.ctf").front()["info"]["context"], "corpus");
 
   // The time wrap: times keep increasing across 2^25 us and the 30 s flush.
-  const json wrap = Expected("memtrace/v3_time_wrap.ctf");
   std::int64_t last = 0, max_gap = 0;
-  for (const json& ev : wrap["events"]) {
+  for (const json& ev : Records(Expected("memtrace/v3_time_wrap.ctf"))) {
+    if (!IsEvent(ev)) continue;
     const std::int64_t t = ev["time"].get<std::int64_t>();
     EXPECT_GE(t, last);
     if (last != 0) max_gap = std::max(max_gap, t - last);
@@ -108,17 +165,22 @@ TEST_F(CorpusTest, FormatCornersDecodeAsDesigned) {
   }
   EXPECT_GT(max_gap, std::int64_t{1} << 25);
 
-  // The foreign-pid packet is skipped with its offset reported.
-  const json pid = Expected("memtrace/v3_pid_change.ctf");
-  EXPECT_EQ(pid["events"].size(), 2u);
-  EXPECT_EQ(pid["skipped_packets"].size(), 1u);
+  // The foreign-pid packet is skipped, where it was met, with its offset and reason.
+  const auto pid = Records(Expected("memtrace/v3_pid_change.ctf"));
+  std::size_t events = 0;
+  for (const json& r : pid) events += IsEvent(r);
+  EXPECT_EQ(events, 2u);
+  const auto skipped = Records(Expected("memtrace/v3_pid_change.ctf"), "skipped_packet");
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_TRUE(skipped[0]["offset"].is_number_unsigned());
+  EXPECT_TRUE(skipped[0]["reason"].is_string());
 
   // Multi-domain: three domains, collects of other domains' objects in decreasing order.
-  const json md = Expected("memtrace/v3_multidomain.ctf");
   std::set<int> domains;
   int decreasing = 0;
   std::int64_t prev = -1;
-  for (const json& ev : md["events"]) {
+  for (const json& ev : Records(Expected("memtrace/v3_multidomain.ctf"))) {
+    if (!IsEvent(ev)) continue;
     domains.insert(ev["domain"].get<int>());
     if (ev["kind"] == "collect") {
       if (prev >= 0 && ev["id"].get<std::int64_t>() < prev) ++decreasing;
@@ -129,17 +191,14 @@ TEST_F(CorpusTest, FormatCornersDecodeAsDesigned) {
   EXPECT_GT(decreasing, 5);
 
   // Ring: wrap gives lost events; phase names differ between releases.
-  const json wrapped = Expected("ring/wrap_lost_padding.ocaml-5.3.events");
-  int lost = 0;
-  for (const json& ev : wrapped["events"]) lost += ev["kind"] == "lost_events";
-  EXPECT_GT(lost, 0);
-  EXPECT_NE(Expected("ring/every_event_type.ocaml-5.0.events"),
-            Expected("ring/every_event_type.ocaml-5.4.events"));
-  const json sizes = Expected("ring/custom_payload_sizes.ocaml-5.3.events");
+  EXPECT_GT(Records(Expected("ring/wrap_lost_padding.ocaml-5.3.events"), "lost_events").size(), 0u);
+  EXPECT_EQ(Expected("ring/every_event_type.ocaml-5.0.events").front()["ocaml_version"], "5.0");
+  EXPECT_NE(Records(Expected("ring/every_event_type.ocaml-5.0.events")),
+            Records(Expected("ring/every_event_type.ocaml-5.4.events")));
   std::set<std::size_t> lengths;
-  for (const json& ev : sizes["events"])
-    if (ev["kind"] == "user_custom")
-      lengths.insert(ev["payload_hex"].get<std::string>().size() / 2);
+  for (const json& ev :
+       Records(Expected("ring/custom_payload_sizes.ocaml-5.3.events"), "user_custom"))
+    lengths.insert(ev["payload_hex"].get<std::string>().size() / 2);
   EXPECT_EQ(lengths.size(), 1025u);
 }
 
@@ -158,26 +217,37 @@ TEST_F(CorpusTest, WrappedRingHoldsPaddingAndCorruptRingsAreTyped) {
   }
   EXPECT_GT(padding, 0);
   for (const char* name : {"corrupt_zero_length_event", "corrupt_event_past_tail"}) {
-    const json e = Expected(std::string("ring/") + name + ".ocaml-5.3.events");
-    EXPECT_EQ(e["error"]["code"], "corrupt") << name;
-    EXPECT_EQ(e["error"]["offset"], 224) << name;
+    const json e = EndError(std::string("ring/") + name + ".ocaml-5.3.events");
+    EXPECT_EQ(e["code"], "corrupt") << name;
+    EXPECT_EQ(e["offset"], 224) << name;
   }
+}
+
+TEST_F(CorpusTest, SamplerStreamsListDrawsFromAFreshSeed) {
+  // Index 0 is the draw that starting a profile consumes (the vector files' listing).
+  const auto lines = Expected("sampler/geometric_seed0_lambda0.5.sampler.json");
+  EXPECT_EQ(lines.front().dump(),
+            R"({"format":"sampler","lambda":0.5,"mode":"geometric","schema":2,"seed":0})");
+  EXPECT_EQ(Records(lines, "draw").size(), 200u);
+  const std::string text =
+      Slurp(fs::path(*dir_) / "sampler/geometric_seed0_lambda0.5.sampler.json.expected.txt");
+  EXPECT_EQ(text.substr(0, text.find('\n')), lines[1]["value"].dump());
 }
 
 TEST_F(CorpusTest, TextAndJsonAgreeOnErrors) {
   const json manifest = json::parse(Slurp(fs::path(*dir_) / "MANIFEST.json"));
   for (const json& c : manifest["cases"]) {
-    const json e = json::parse(Slurp(fs::path(*dir_) / c["expected_json"].get<std::string>()));
+    const json e = EndError(c["file"].get<std::string>());
     const std::string text = Slurp(fs::path(*dir_) / c["expected_text"].get<std::string>());
     const bool text_error = text.find("error: ") != std::string::npos;
-    EXPECT_EQ(!e["error"].is_null(), text_error) << c["name"];
-    EXPECT_EQ(c["expects_error"], !e["error"].is_null()) << c["name"];
+    EXPECT_EQ(!e.is_null(), text_error) << c["name"];
+    EXPECT_EQ(c["expects_error"], !e.is_null()) << c["name"];
   }
 }
 
 TEST_F(CorpusTest, ExpectedFilesThemselvesPass) {
   CheckOptions o;
-  o.impl = "cat {file}.expected.json";
+  o.impl = "cat {file}.expected.jsonl";
   auto s = Check(*dir_, o);
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   EXPECT_EQ(s->failed, 0u);
@@ -185,14 +255,73 @@ TEST_F(CorpusTest, ExpectedFilesThemselvesPass) {
 }
 
 TEST_F(CorpusTest, AlteredFieldIsTheFirstDifference) {
+  const std::string rel = "memtrace/v3_event_forms.ctf";
+  // The line (1-based) of the first record with nsamples 2.
+  std::size_t line = 0;
+  {
+    std::istringstream in(Slurp(fs::path(*dir_) / (rel + ".expected.jsonl")));
+    std::size_t n = 0;
+    for (std::string l; std::getline(in, l) && line == 0;)
+      if (++n, l.find("\"nsamples\":2,") != std::string::npos) line = n;
+  }
+  ASSERT_GT(line, 1u);
   CheckOptions o;
-  o.impl = "sed 's/\"nsamples\": 2,/\"nsamples\": 3,/' {file}.expected.json";
+  o.impl = "sed 's/\"nsamples\":2,/\"nsamples\":3,/' {file}.expected.jsonl";
   o.only = "memtrace/v3_event_forms";
   auto s = Check(*dir_, o);
   ASSERT_TRUE(s.ok());
   ASSERT_EQ(s->cases.size(), 1u);
   EXPECT_FALSE(s->cases[0].passed);
-  EXPECT_EQ(s->cases[0].reason, "at /events/17/nsamples: expected 2, got 3");
+  EXPECT_EQ(s->cases[0].reason,
+            "line " + std::to_string(line) + ": at /nsamples: expected 2, got 3");
+}
+
+TEST_F(CorpusTest, MissingAndExtraLinesFailAtTheirLine) {
+  CheckOptions o;
+  o.only = "memtrace/v3_event_forms";
+  const auto lines = Expected("memtrace/v3_event_forms.ctf");
+  const std::string n = std::to_string(lines.size());
+  // Without the end line: the decoder did not finish.
+  o.impl = "head -n -1 {file}.expected.jsonl";
+  auto s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->cases[0].reason, "incomplete stream: line " + std::to_string(lines.size() - 1) +
+                                    ", the last, is not the end line {\"kind\":\"end\",...}");
+  // The third line printed twice: line 4 differs (unless it equals line 3).
+  ASSERT_NE(lines[2], lines[3]);
+  o.impl = "sed '3p' {file}.expected.jsonl";
+  s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->cases[0].reason.rfind("line 4: at /", 0), 0u) << s->cases[0].reason;
+  EXPECT_NE(s->cases[0].reason.find("(expected " + n + " lines, got " +
+                                    std::to_string(lines.size() + 1) + ")"),
+            std::string::npos)
+      << s->cases[0].reason;
+  // The third line left out: line 3 differs.
+  o.impl = "sed '3d' {file}.expected.jsonl";
+  s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->cases[0].reason.rfind("line 3: at /", 0), 0u) << s->cases[0].reason;
+}
+
+TEST_F(CorpusTest, RejectedInputsCompareHeaderAndErrorOnly) {
+  CheckOptions o;
+  o.only = "memtrace/v2_bad_non_monotone_times";
+  const auto lines = Expected("memtrace/v2_bad_non_monotone_times.ctf");
+  ASSERT_GT(lines.size(), 2u) << "the case should decode records before its error";
+  // Header and end line only, and exit 1 as the program exits on a rejected input.
+  o.impl = "{ head -n 1 {file}.expected.jsonl; tail -n 1 {file}.expected.jsonl; exit 1; }";
+  auto s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->cases[0].passed) << s->cases[0].reason;
+  // Another offset in the error fails.
+  o.impl = "sed '$s/\"offset\":[0-9]*/\"offset\":1/' {file}.expected.jsonl";
+  s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->cases[0].reason.rfind(
+                "line " + std::to_string(lines.size()) + ": at /error/offset: expected ", 0),
+            0u)
+      << s->cases[0].reason;
 }
 
 TEST_F(CorpusTest, CrashesExitCodesAndHangsFailOneCaseEach) {
@@ -209,7 +338,7 @@ TEST_F(CorpusTest, CrashesExitCodesAndHangsFailOneCaseEach) {
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->cases[0].reason, "killed by signal 11");
   o.only = "sampler/geometric_seed0_lambda1e-6";
-  o.impl = "sleep 30; cat {file}.expected.json";
+  o.impl = "sleep 30; cat {file}.expected.jsonl";
   o.timeout_seconds = 0.3;
   s = Check(*dir_, o);
   ASSERT_TRUE(s.ok());
@@ -218,7 +347,7 @@ TEST_F(CorpusTest, CrashesExitCodesAndHangsFailOneCaseEach) {
   o.impl = "echo not json # {file}";
   s = Check(*dir_, o);
   ASSERT_TRUE(s.ok());
-  EXPECT_EQ(s->cases[0].reason.rfind("output is not one JSON document", 0), 0u);
+  EXPECT_EQ(s->cases[0].reason.rfind("output line 1 is not JSON", 0), 0u) << s->cases[0].reason;
 }
 
 TEST_F(CorpusTest, MissingManifestAndPlaceholderAreErrors) {
@@ -234,11 +363,6 @@ TEST(RunCommand, QuotesPathsAndCapturesOutput) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->exit_code, 0);
   EXPECT_EQ(r->out, "it's a $path");
-}
-
-TEST(Decode, UnknownKindIsInvalidArgument) {
-  EXPECT_EQ(DecodeFile("x.bin").status().code(), ErrorCode::kInvalidArgument);
-  EXPECT_EQ(DecodeFile("x.events").status().code(), ErrorCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -1,48 +1,52 @@
 // The reference decode of one corpus case: what `corpus decode FILE` prints and what
-// another implementation's decoder must print (schema: SCHEMA.md).
+// another implementation's decoder must print (schema 2, SCHEMA.md).
 //
 // The case kind comes from the file name:
 //   *.ctf                  memtrace trace
 //   *.ocaml-5.N.events     runtime events ring, names of OCaml release 5.N
 //   *.sampler.json         sampler vector request
-// Decoding errors of the input are part of the decode (an "error" member), not a failure
-// of this function; it fails only when the file cannot be read or its kind is unknown.
-// Threading: no shared state.
+// Each decoder writes one stream to a TextSink as it decodes: the JSON Lines view
+// (header, records, end line) or the text form. A rejected input is part of the stream
+// (the end line's "error", or an `error:` line in the text form) and is also returned,
+// so that callers can set their exit code. Threading: no shared state.
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <string_view>
 
 #include "core/base/status.h"
+#include "core/base/text_sink.h"
+#include "core/memtrace/byte_io.h"
+#include "core/ring/event_names.h"
 
 namespace mpo::corpus {
 
 enum class CaseKind : std::uint8_t { kMemtrace, kRing, kSampler };
-
-struct Decoded {  // NOLINT(bugprone-exception-escape): json members may throw on OOM only
-  nlohmann::json json;
-  std::string text;  // the human-readable form (dump_trace / re_dump lines / draws)
-};
+enum class DecodeForm : std::uint8_t { kJsonLines, kText };
 
 // The kind named by `path`'s suffix; kInvalidArgument for other names.
 Result<CaseKind> KindOfPath(std::string_view path);
 const char* KindName(CaseKind k);  // "memtrace", "ring", "sampler"
 
-Result<Decoded> DecodeMemtrace(std::span<const std::uint8_t> bytes);
-// `ocaml_version` is "5.0" .. "5.5".
-Result<Decoded> DecodeRing(std::span<const std::uint8_t> bytes, std::string_view ocaml_version);
-Result<Decoded> DecodeSampler(std::string_view request_json);
+// Each returns the decoding status the stream ended with (Ok for an accepted input).
+// JSON Lines: exactly memtrace::view::WriteJsonView with default options, which is what
+// `memtrace dump --json` prints.
+Status DecodeMemtrace(memtrace::ByteSource& source, DecodeForm form, TextSink& out);
+// JSON Lines: exactly ring::view::WriteJsonView, which is what `events dump --json` prints.
+Status DecodeRing(std::span<const std::uint8_t> bytes, ring::OcamlVersion version, DecodeForm form,
+                  TextSink& out);
+// A request {"seed","lambda","mode":"geometric","count"} or {..,"mode":"binomial",
+// "lengths":[..]}; a malformed or too costly request is the stream's error.
+Status DecodeSampler(std::string_view request_json, DecodeForm form, TextSink& out);
 
-// Reads `path` and dispatches on its kind.
-Result<Decoded> DecodeFile(const std::string& path);
+struct DecodeOutcome {
+  Status ended_with;  // the decoding status the stream ended with (Ok: input accepted)
+};
 
-// The typed error of a decode: {"code","check","offset"[,"bit"]}.
-nlohmann::json ErrorJson(const Status& s);
-
-// One line of canonical JSON (sorted keys, invalid UTF-8 replaced).
-std::string DumpJson(const nlohmann::json& j, int indent = -1);
+// Opens `path` and writes its stream. Fails, having written nothing, when the file
+// cannot be opened or its name names no kind (or an unknown OCaml release).
+Result<DecodeOutcome> DecodeFile(const std::string& path, DecodeForm form, TextSink& out);
 
 }  // namespace mpo::corpus

@@ -42,17 +42,19 @@ constexpr const char* kRequest = R"({"seed":1,"lambda":0.5,"mode":"geometric","c
 
 // A one-case corpus (a sampler request and its expected decode) with `manifest` as its
 // MANIFEST.json ("" = the right one).
-fs::path OneCaseCorpus(const std::string& name, const std::string& manifest = "") {
+fs::path OneCaseCorpus(const std::string& name, const std::string& manifest = "",
+                       const std::string& request = kRequest) {
   const fs::path dir = FreshDir(name);
   const fs::path file = dir / "sampler" / "a.sampler.json";
-  Put(file, kRequest);
-  auto d = DecodeFile(file.string());
+  Put(file, request);
+  StringTextSink out;
+  auto d = DecodeFile(file.string(), DecodeForm::kJsonLines, out);
   EXPECT_TRUE(d.ok());
-  if (d.ok()) Put(file.string() + ".expected.json", DumpJson(d->json) + "\n");
+  Put(file.string() + ".expected.jsonl", out.text);
   Put(dir / "MANIFEST.json",
       manifest.empty()
-          ? R"({"schema":1,"cases":[{"name":"sampler/a","file":"sampler/a.sampler.json",)"
-            R"("expected_json":"sampler/a.sampler.json.expected.json"}]})"
+          ? R"({"schema":2,"cases":[{"name":"sampler/a","file":"sampler/a.sampler.json",)"
+            R"("expected_jsonl":"sampler/a.sampler.json.expected.jsonl"}]})"
           : manifest);
   return dir;
 }
@@ -81,28 +83,45 @@ pid_t PidIn(const fs::path& p) {
 // --- The manifest and the expected files: typed errors, never an exception. ---
 
 TEST(HostileCorpus, ManifestFieldsOfTheWrongTypeAreTyped) {
-  for (const char* m : {R"({"schema":"1","cases":[]})", R"({"schema":null,"cases":[]})",
-                        R"({"schema":[1],"cases":[]})", R"({"schema":1.5,"cases":[]})",
-                        R"({"schema":1,"cases":{}})", R"([1,2])", R"({"schema":1,"cases":[7]})",
-                        R"({"schema":1,"cases":[{"name":1,"file":"x","expected_json":"y"}]})",
-                        R"({"schema":1,"cases":[{"name":"a","file":"sampler/a.sampler.json",)"
-                        R"("expected_json":{"x":1}}]})",
+  for (const char* m : {R"({"schema":"2","cases":[]})", R"({"schema":null,"cases":[]})",
+                        R"({"schema":[2],"cases":[]})", R"({"schema":2.5,"cases":[]})",
+                        R"({"schema":2,"cases":{}})", R"([1,2])", R"({"schema":2,"cases":[7]})",
+                        R"({"schema":2,"cases":[{"name":1,"file":"x","expected_jsonl":"y"}]})",
+                        R"({"schema":2,"cases":[{"name":"a","file":"sampler/a.sampler.json",)"
+                        R"("expected_jsonl":{"x":1}}]})",
+                        R"({"schema":2,"cases":[{"name":"a","file":"sampler/a.sampler.json",)"
+                        R"("expected_json":"sampler/a.sampler.json.expected.jsonl"}]})",
                         "not json at all"}) {
     const fs::path dir = OneCaseCorpus("manifest", m);
     Result<CheckSummary> s = Status(ErrorCode::kInternal, "not run");
-    ASSERT_NO_THROW(s = CheckWith(dir, "cat {file}.expected.json")) << m;
+    ASSERT_NO_THROW(s = CheckWith(dir, "cat {file}.expected.jsonl")) << m;
     ASSERT_FALSE(s.ok()) << m;
-    EXPECT_NE(s.status().code(), ErrorCode::kInternal) << m;
+    EXPECT_EQ(s.status().code(), ErrorCode::kCorrupt) << m;
     EXPECT_NE(s.status().field().find("MANIFEST.json"), std::string::npos)
         << m << ": " << s.status().ToString();
   }
 }
 
+TEST(HostileCorpus, OtherSchemasAreRefusedAndSchema1IsToldToRegenerate) {
+  for (const char* m : {R"({"schema":1,"cases":[]})", R"({"cases":[]})"}) {
+    auto s = CheckWith(OneCaseCorpus("schema1", m), "cat {file}.expected.jsonl");
+    ASSERT_FALSE(s.ok()) << m;
+    EXPECT_EQ(s.status().code(), ErrorCode::kUnsupportedVersion) << m;
+    EXPECT_EQ(s.status().message(),
+              "corpus schema 1: regenerate it with `memprof-oracle corpus gen DIR`")
+        << m;
+  }
+  auto s = CheckWith(OneCaseCorpus("schema3", R"({"schema":3,"cases":[]})"), "cat {file}");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), ErrorCode::kUnsupportedVersion);
+  EXPECT_EQ(s.status().message(), "schema 3 is not 2");
+}
+
 TEST(HostileCorpus, CasePathsOutsideTheCorpusAreRefused) {
   for (const char* file : {"/etc/passwd", "../outside.sampler.json", "sampler/../../x.ctf"}) {
-    const std::string m = std::string(R"({"schema":1,"cases":[{"name":"a","file":")") + file +
-                          R"(","expected_json":"sampler/a.sampler.json.expected.json"}]})";
-    auto s = CheckWith(OneCaseCorpus("outside", m), "cat {file}.expected.json");
+    const std::string m = std::string(R"({"schema":2,"cases":[{"name":"a","file":")") + file +
+                          R"(","expected_jsonl":"sampler/a.sampler.json.expected.jsonl"}]})";
+    auto s = CheckWith(OneCaseCorpus("outside", m), "cat {file}.expected.jsonl");
     ASSERT_FALSE(s.ok()) << file;
     EXPECT_EQ(s.status().code(), ErrorCode::kCorrupt) << s.status().ToString();
   }
@@ -120,13 +139,13 @@ TEST(HostileCorpus, ManifestThatIsADirectoryIsAnIoError) {
 TEST(HostileCorpus, ExpectedFileThatIsADirectoryOrFifoIsAnIoError) {
   for (bool fifo : {false, true}) {
     const fs::path dir = OneCaseCorpus(fifo ? "expected_fifo" : "expected_dir");
-    const fs::path expected = dir / "sampler" / "a.sampler.json.expected.json";
+    const fs::path expected = dir / "sampler" / "a.sampler.json.expected.jsonl";
     fs::remove(expected);
     if (fifo)
       ASSERT_EQ(::mkfifo(expected.c_str(), 0600), 0);
     else
       fs::create_directories(expected);
-    auto s = CheckWith(dir, "cat {file}.expected.json");
+    auto s = CheckWith(dir, "cat {file}.expected.jsonl");
     ASSERT_FALSE(s.ok());
     EXPECT_EQ(s.status().code(), ErrorCode::kIo) << s.status().ToString();
   }
@@ -135,28 +154,38 @@ TEST(HostileCorpus, ExpectedFileThatIsADirectoryOrFifoIsAnIoError) {
 TEST(HostileCorpus, CaseFileThatIsADirectoryOrFifoIsTypedInDecode) {
   const fs::path dir = FreshDir("case_file");
   fs::create_directories(dir / "x.ctf");
-  auto d = DecodeFile((dir / "x.ctf").string());
+  StringTextSink out;
+  auto d = DecodeFile((dir / "x.ctf").string(), DecodeForm::kJsonLines, out);
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(d.status().code(), ErrorCode::kIo);
   ASSERT_EQ(::mkfifo((dir / "y.ocaml-5.1.events").c_str(), 0600), 0);
-  d = DecodeFile((dir / "y.ocaml-5.1.events").string());
+  d = DecodeFile((dir / "y.ocaml-5.1.events").string(), DecodeForm::kJsonLines, out);
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(d.status().code(), ErrorCode::kIo);
-  d = DecodeFile((dir / "missing.sampler.json").string());
+  d = DecodeFile((dir / "missing.sampler.json").string(), DecodeForm::kJsonLines, out);
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(d.status().code(), ErrorCode::kIo);
+  EXPECT_EQ(out.text, "");
 }
 
 TEST(HostileCorpus, ReadErrorsAreTyped) {
   // /proc/self/mem is a regular file whose read at offset 0 fails with EIO.
   const fs::path dir = OneCaseCorpus("eio");
-  fs::create_symlink("/proc/self/mem", dir / "eio.ctf");
-  auto d = DecodeFile((dir / "eio.ctf").string());
+  fs::create_symlink("/proc/self/mem", dir / "eio.ocaml-5.3.events");
+  StringTextSink out;
+  auto d = DecodeFile((dir / "eio.ocaml-5.3.events").string(), DecodeForm::kJsonLines, out);
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(d.status().code(), ErrorCode::kIo);
   EXPECT_NE(d.status().message().find("Input/output error"), std::string::npos)
       << d.status().ToString();
-  const fs::path expected = dir / "sampler" / "a.sampler.json.expected.json";
+  // A trace is streamed from the file: the failed read ends its stream.
+  fs::create_symlink("/proc/self/mem", dir / "eio.ctf");
+  d = DecodeFile((dir / "eio.ctf").string(), DecodeForm::kText, out);
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  EXPECT_EQ(d->ended_with.code(), ErrorCode::kIo);
+  EXPECT_NE(d->ended_with.message().find("Input/output error"), std::string::npos)
+      << d->ended_with.ToString();
+  const fs::path expected = dir / "sampler" / "a.sampler.json.expected.jsonl";
   fs::remove(expected);
   fs::create_symlink("/proc/self/mem", expected);
   auto s = CheckWith(dir, "cat {file}");
@@ -168,7 +197,7 @@ TEST(HostileCorpus, CaseFileThatIsADirectoryIsAnIoErrorInCheck) {
   const fs::path dir = OneCaseCorpus("case_dir");
   fs::remove(dir / "sampler" / "a.sampler.json");
   fs::create_directories(dir / "sampler" / "a.sampler.json");
-  auto s = CheckWith(dir, "cat {file}.expected.json");
+  auto s = CheckWith(dir, "cat {file}.expected.jsonl");
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), ErrorCode::kIo) << s.status().ToString();
 }
@@ -190,8 +219,8 @@ TEST(HostileImpl, DeeplyNestedOutputFailsWithAReason) {
 TEST(HostileCorpus, DeeplyNestedExpectedFileFailsWithAReason) {
   const fs::path dir = OneCaseCorpus("deep_expected");
   const std::string deep = Nested(100000);
-  Put(dir / "sampler" / "a.sampler.json.expected.json", deep);
-  auto s = CheckWith(dir, "cat {file}.expected.json");
+  Put(dir / "sampler" / "a.sampler.json.expected.jsonl", deep);
+  auto s = CheckWith(dir, "cat {file}.expected.jsonl");
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   ASSERT_EQ(s->cases.size(), 1u);
   EXPECT_FALSE(s->cases[0].passed);
@@ -200,12 +229,18 @@ TEST(HostileCorpus, DeeplyNestedExpectedFileFailsWithAReason) {
 
 TEST(HostileImpl, DeepButAllowedDocumentsStillCompare) {
   const fs::path dir = OneCaseCorpus("deep_ok");
-  Put(dir / "sampler" / "a.sampler.json.expected.json", Nested(200));
-  Put(dir / "got.json", std::string(200, '[') + "1" + std::string(200, ']'));
+  const std::string end = R"({"kind":"end","error":null,"records":0})";
+  auto deep = [](const char* leaf) {
+    return std::string(200, '[') + leaf + std::string(200, ']') + "\n";
+  };
+  Put(dir / "sampler" / "a.sampler.json.expected.jsonl", deep("2") + end + "\n");
+  Put(dir / "got.json", deep("1") + end + "\n");
   auto s = CheckWith(dir, "cat " + ShellQuote((dir / "got.json").string()) + " # {file}");
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   ASSERT_EQ(s->cases.size(), 1u);
-  EXPECT_EQ(s->cases[0].reason.rfind("at /0/0/0/", 0), 0u) << s->cases[0].reason;
+  EXPECT_EQ(s->cases[0].reason.rfind("line 1: at /0/0/0/", 0), 0u) << s->cases[0].reason;
+  EXPECT_EQ(s->cases[0].reason.substr(s->cases[0].reason.find(": expected")),
+            ": expected 2, got 1");
 }
 
 // --- Too much output: stopped at the cap, reported unparsed. ---
@@ -232,8 +267,8 @@ TEST(HostileImpl, OutputPastTheCapIsReportedUnparsed) {
 TEST(HostileImpl, OutputJustUnderTheCapIsParsed) {
   const fs::path dir = OneCaseCorpus("cap_edge");
   CheckOptions o;
-  o.impl = "cat {file}.expected.json";
-  o.max_output_bytes = Get(dir / "sampler" / "a.sampler.json.expected.json").size();
+  o.impl = "cat {file}.expected.jsonl";
+  o.max_output_bytes = Get(dir / "sampler" / "a.sampler.json.expected.jsonl").size();
   auto s = Check(dir.string(), o);
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->passed, 1u) << s->cases[0].reason;
@@ -245,11 +280,12 @@ TEST(HostileImpl, OutputJustUnderTheCapIsParsed) {
 
 TEST(HostileImpl, OutputWithFarMoreValuesThanExpectedIsNotBuilt) {
   const fs::path dir = OneCaseCorpus("many_values");
-  // 3 million zeros in 6 MB: a DOM of them would take ~150 MB.
-  auto s = CheckWith(dir, "{ printf '['; yes '0,' | head -c 9000000; printf '0]'; } # {file}");
+  // 4.5 million zeros in 9 MB on one line: a DOM of them would take ~200 MB.
+  auto s = CheckWith(
+      dir, "{ printf '['; yes '0,' | tr -d '\\n' | head -c 9000000; printf '0]'; } # {file}");
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   EXPECT_EQ(s->cases[0].reason,
-            "output holds more than 1048576 JSON values (4 times the expected document's, at "
+            "output holds more than 1048576 JSON values (4 times the expected stream's, at "
             "least 2^20); not compared");
 }
 
@@ -259,7 +295,7 @@ TEST(HostileImpl, BackgroundChildIsKilledWhenTheImplExits) {
   const fs::path dir = OneCaseCorpus("background");
   const fs::path pidfile = dir / "pid";
   auto s = CheckWith(dir, "sleep 300 </dev/null >/dev/null 2>&1 & echo $! > " +
-                              ShellQuote(pidfile.string()) + "; cat {file}.expected.json");
+                              ShellQuote(pidfile.string()) + "; cat {file}.expected.jsonl");
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   EXPECT_EQ(s->passed, 1u) << s->cases[0].reason;
   const pid_t child = PidIn(pidfile);
@@ -280,7 +316,7 @@ TEST(HostileImpl, SetsidChildIsKilledToo) {
                               "while [ ! -s " +
                               pidfile.string() +
                               " ]; do sleep 0.01; done; "
-                              "cat {file}.expected.json");
+                              "cat {file}.expected.jsonl");
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   EXPECT_EQ(s->passed, 1u) << s->cases[0].reason;
   const pid_t child = PidIn(pidfile);
@@ -311,7 +347,7 @@ TEST(HostileImpl, SetsidChildIsKilledOnTimeout) {
 TEST(HostileImpl, ChildHoldingStdoutDoesNotTurnAPassIntoATimeout) {
   const fs::path dir = OneCaseCorpus("holds_stdout");
   const auto start = std::chrono::steady_clock::now();
-  auto s = CheckWith(dir, "sleep 300 & cat {file}.expected.json", 10);
+  auto s = CheckWith(dir, "sleep 300 & cat {file}.expected.jsonl", 10);
   const double took =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_TRUE(s.ok()) << s.status().ToString();
@@ -321,9 +357,39 @@ TEST(HostileImpl, ChildHoldingStdoutDoesNotTurnAPassIntoATimeout) {
 
 TEST(HostileImpl, CorrectOutputWithANonZeroExitFails) {
   const fs::path dir = OneCaseCorpus("exit_code");
-  auto s = CheckWith(dir, "cat {file}.expected.json; exit 4");
+  auto s = CheckWith(dir, "cat {file}.expected.jsonl; exit 4");
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->cases[0].reason, "exit code 4");
+}
+
+TEST(HostileImpl, ExitOnePassesOnlyWhereTheInputIsRejected) {
+  auto s = CheckWith(OneCaseCorpus("exit_one"), "cat {file}.expected.jsonl; exit 1");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->cases[0].reason, "exit code 1");
+  // lambda 1 needs no work budget; the third length is past rand_binom's domain, so the
+  // stream has two draws, then the error.
+  const fs::path dir = OneCaseCorpus(
+      "rejected", "",
+      R"({"seed":1,"lambda":1,"mode":"binomial","lengths":[1,2,18446744073709551615]})");
+  const std::string expected = Get(dir / "sampler" / "a.sampler.json.expected.jsonl");
+  ASSERT_NE(expected.find(R"("records":2})"), std::string::npos) << expected;
+  ASSERT_EQ(expected.find(R"("error":null)"), std::string::npos) << expected;
+  s = CheckWith(dir, "cat {file}.expected.jsonl; exit 1");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->passed, 1u) << s->cases[0].reason;
+  // A decoder that stops earlier (header, one draw, the end line) still passes: only the
+  // header and the error are compared.
+  s = CheckWith(dir, "{ head -n 2 {file}.expected.jsonl; tail -n 1 {file}.expected.jsonl; }");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->passed, 1u) << s->cases[0].reason;
+  // Another error does not, nor exit codes other than 0 and 1.
+  s = CheckWith(dir, "sed 's/\"sampler request: lengths\"/\"x\"/' {file}.expected.jsonl");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->cases[0].reason.rfind("line 4: at /error/check: expected ", 0), 0u)
+      << s->cases[0].reason;
+  s = CheckWith(dir, "cat {file}.expected.jsonl; exit 2");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->cases[0].reason, "exit code 2");
 }
 
 // --- gen never writes through a planted symlink. ---

@@ -3,7 +3,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/corpus/decode.h"
 #include "core/corpus/json_limits.h"
 
 namespace mpo::corpus {
@@ -25,6 +24,11 @@ std::string Escape(const std::string& key) {
 }
 
 constexpr std::size_t kShort = 200;
+
+// One compact line; invalid UTF-8 from the parser's input is replaced, never thrown on.
+std::string DumpJson(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 constexpr const char* kTooDeep = "(nested too deeply to print)";
 
 // Appends `j` to `out`, stopping soon after `out` reaches kShort characters (a preview

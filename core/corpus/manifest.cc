@@ -39,7 +39,10 @@ Result<std::vector<ManifestCase>> Parse(std::string_view text) {
   const json& m = *doc;
   if (!m.is_object()) return Bad("(root)", "is not a JSON object");
   const auto schema = m.find("schema");
-  if (schema == m.end() || !schema->is_number_integer()) return Bad("schema", "must be an integer");
+  if (schema == m.end() || (schema->is_number_integer() && schema->get<std::int64_t>() == 1))
+    return Status(ErrorCode::kUnsupportedVersion, kSchema1Message)
+        .WithField("MANIFEST.json: schema");
+  if (!schema->is_number_integer()) return Bad("schema", "must be an integer");
   if (schema->get<std::int64_t>() != kManifestSchema)
     return Status(ErrorCode::kUnsupportedVersion,
                   "schema " + schema->dump() + " is not " + std::to_string(kManifestSchema))
@@ -56,7 +59,7 @@ Result<std::vector<ManifestCase>> Parse(std::string_view text) {
     if (name == c.end() || !name->is_string()) return Bad(where + ".name", "must be a string");
     auto file = PathMember(c, where, "file");
     if (!file.ok()) return file.status();
-    auto expected = PathMember(c, where, "expected_json");
+    auto expected = PathMember(c, where, "expected_jsonl");
     if (!expected.ok()) return expected.status();
     out.push_back({name->get<std::string>(), std::move(*file), std::move(*expected)});
   }

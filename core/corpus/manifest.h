@@ -10,18 +10,22 @@
 
 namespace mpo::corpus {
 
-inline constexpr int kManifestSchema = 1;
+inline constexpr int kManifestSchema = 2;
+
+inline constexpr const char* kSchema1Message =
+    "corpus schema 1: regenerate it with `memprof-oracle corpus gen DIR`";
 
 struct ManifestCase {
   std::string name;
-  std::string file;           // relative to the corpus directory
-  std::string expected_json;  // likewise
+  std::string file;            // relative to the corpus directory
+  std::string expected_jsonl;  // likewise
 };
 
 // The cases of a manifest. kCorrupt (field "MANIFEST.json: <member>") for a document
 // that does not parse, a missing member or one of the wrong type, and a case path that
 // is absolute or climbs out of the corpus with ".."; kUnsupportedVersion for a schema
-// other than kManifestSchema.
+// other than kManifestSchema: a corpus of schema 1 (or without a schema, as early ones
+// were) gets kSchema1Message, since regenerating it is all it takes.
 Result<std::vector<ManifestCase>> ParseManifest(std::string_view text);
 
 }  // namespace mpo::corpus

@@ -1,17 +1,19 @@
 // `corpus decode` over arbitrary bytes, in all three formats: the first byte picks the
 // format (memtrace, ring, sampler request), for rings the second the OCaml release.
-// Must never crash, hang or throw; a failure must be a non-OK Status, and every decode
-// must serialise.
+// Must never crash, hang or throw; every decode must be a complete schema 2 stream whose
+// end line agrees with the returned status.
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
 
 #include "core/corpus/decode.h"
+#include "core/corpus/jsonl_diff.h"
 
 namespace {
 
-constexpr const char* kReleases[] = {"5.0", "5.1", "5.2", "5.3", "5.4", "5.5"};
+// Streams longer than this are not parsed back (the parse would dominate the run).
+constexpr std::size_t kMaxChecked = std::size_t{1} << 20;
 
 // The decoder accepts requests of up to 1e6 draws or 1e8 expected samples (seconds
 // each): the fuzzer skips those, as its time is better spent on many small inputs.
@@ -38,21 +40,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace mpo::corpus;
   if (size < 2) return 0;
   const std::span<const std::uint8_t> body(data + 2, size - 2);
-  mpo::Result<Decoded> d = mpo::Status(mpo::ErrorCode::kInternal, "unset");
+  mpo::StringTextSink out;
+  mpo::Status s;
   switch (data[0] % 3) {
-    case 0: d = DecodeMemtrace(body); break;
-    case 1: d = DecodeRing(body, kReleases[data[1] % 6]); break;
+    case 0: {
+      auto source = mpo::memtrace::MemorySource(body);
+      s = DecodeMemtrace(*source, DecodeForm::kJsonLines, out);
+      break;
+    }
+    case 1:
+      s = DecodeRing(body, static_cast<mpo::ring::OcamlVersion>(data[1] % 6),
+                     DecodeForm::kJsonLines, out);
+      break;
     default: {
       const std::string_view request(reinterpret_cast<const char*>(body.data()), body.size());
       if (Expensive(request)) return 0;
-      d = DecodeSampler(request);
+      s = DecodeSampler(request, DecodeForm::kJsonLines, out);
       break;
     }
   }
-  if (!d.ok()) {
-    if (d.status().ok()) __builtin_trap();
-    return 0;
-  }
-  if (DumpJson(d->json).empty()) __builtin_trap();
+  if (out.text.size() > kMaxChecked) return 0;
+  auto stream = ParseExpectedStream(out.text);
+  if (!stream.ok() || stream->expects_error == s.ok()) __builtin_trap();
   return 0;
 }

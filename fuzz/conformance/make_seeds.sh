@@ -24,7 +24,7 @@ done
 for f in "$src"/memtrace/v3_event_forms.ctf "$src"/memtrace/v3_bad_unknown_event_code.ctf \
          "$src"/sampler/geometric_seed0_lambda0.5.sampler.json \
          "$src"/ring/start_stop_only.ocaml-5.3.events; do
-  e="$f.expected.json"
+  e="$f.expected.jsonl"
   { cat "$e"; printf '\0'; sed '0,/[0-9]/s/[0-9]/9/' "$e"; } > "$diff/$(basename "$f")"
 done
 # A manifest of its first two cases.

@@ -1,6 +1,7 @@
 #!/bin/bash
-# End to end through the real program: gen is deterministic, our own decoder passes every
-# case via --impl, wrong decoders fail with the right first difference and exit code.
+# End to end through the real program: gen is deterministic and writes schema 2, our own
+# decoder passes every case via --impl, wrong decoders fail at the right line with the
+# right exit code, a schema 1 corpus is told to regenerate.
 set -eo pipefail
 source tools/cli_test_lib.sh
 BIN="$(abs_path "$1")"
@@ -10,6 +11,15 @@ T="$tmp"
 grep -q "cases (" "$T/gen.out" || fail "gen summary: $(cat "$T/gen.out")"
 "$BIN" corpus gen "$T/b" > /dev/null
 diff -r "$T/a" "$T/b" > /dev/null || fail "gen is not deterministic"
+python3 - "$T/a/MANIFEST.json" <<'PY' || fail "MANIFEST.json is not schema 2"
+import json, os, sys
+m = json.load(open(sys.argv[1]))
+assert m["schema"] == 2, m["schema"]
+root = os.path.dirname(sys.argv[1])
+for c in m["cases"]:
+    assert c["expected_jsonl"] == c["file"] + ".expected.jsonl", c
+    assert os.path.isfile(os.path.join(root, c["expected_jsonl"])), c
+PY
 
 # Our own decoder through --impl: 100%.
 "$BIN" corpus check "$T/a" --impl "$BIN corpus decode {file}" > "$T/self.out" \
@@ -18,11 +28,17 @@ n=$(python3 -c "import json;print(len(json.load(open('$T/a/MANIFEST.json'))['cas
 tail -1 "$T/self.out" | grep -qx "$n passed, 0 failed" || fail "summary: $(tail -1 "$T/self.out")"
 [ "$(grep -c '^PASS ' "$T/self.out")" = "$n" ] || fail "not one PASS line per case"
 
-# decode --text is the expected text.
+# decode prints the expected stream; --text the expected text. A rejected input prints
+# its whole stream too, and exits 1.
 f="$T/a/memtrace/v3_event_forms.ctf"
+"$BIN" corpus decode "$f" | cmp - "$f.expected.jsonl" || fail "decode"
 "$BIN" corpus decode --text "$f" | cmp - "$f.expected.txt" || fail "decode --text"
+bad="$T/a/memtrace/v3_bad_unknown_event_code.ctf"
+check "decode a rejected trace" 1 "$BIN" corpus decode "$bad"
+cmp -s "$out" "$bad.expected.jsonl" || fail "decode of a rejected trace is not its expected stream"
+grep -q "event header: code" "$err" || fail "decode of a rejected trace: $(cat "$err")"
 
-# A decoder that gets one field wrong: that case fails, with the path and both values.
+# A decoder that gets one field wrong: that case fails, at its line, with both values.
 cat > "$T/wrong.sh" <<WRONG
 #!/bin/bash
 "$BIN" corpus decode "\$1" | sed 's/"domain":1,/"domain":7,/'
@@ -30,10 +46,38 @@ WRONG
 chmod +x "$T/wrong.sh"
 check "a wrong decoder fails" 1 "$BIN" corpus check "$T/a" --impl "$T/wrong.sh {file}" --only memtrace/ -q
 cp "$out" "$T/wrong.out"
-grep -q '^FAIL memtrace/v3_multidomain: at /events/1/domain: expected 1, got 7$' "$T/wrong.out" \
-  || fail "first difference: $(cat "$T/wrong.out")"
+line=$(grep -n -m1 '"domain":1,' "$T/a/memtrace/v3_multidomain.ctf.expected.jsonl" | cut -d: -f1)
+grep -qx "FAIL memtrace/v3_multidomain: line $line: at /domain: expected 1, got 7" "$T/wrong.out" \
+  || fail "first difference (line $line): $(cat "$T/wrong.out")"
 [ "$(grep -c '^FAIL' "$T/wrong.out")" = 1 ] || fail "only the multi-domain case differs"
 tail -1 "$T/wrong.out" | grep -q ' passed, 1 failed$' || fail "wrong summary"
+
+# A decoder that stops without its end line, prints a record twice or leaves one out.
+c="memtrace/v3_event_forms"
+lines=$(wc -l < "$T/a/$c.ctf.expected.jsonl")
+check "no end line" 1 "$BIN" corpus check "$T/a" --only "$c" --impl "head -n -1 {file}.expected.jsonl"
+grep -qx "FAIL $c: incomplete stream: line $((lines - 1)), the last, is not the end line {\"kind\":\"end\",...}" \
+  "$out" || fail "no end line: $(cat "$out")"
+check "an extra record" 1 "$BIN" corpus check "$T/a" --only "$c" --impl "sed 3p {file}.expected.jsonl"
+grep -q "^FAIL $c: line 4: at /.*(expected $lines lines, got $((lines + 1)))$" "$out" \
+  || fail "an extra record: $(cat "$out")"
+check "a missing record" 1 "$BIN" corpus check "$T/a" --only "$c" --impl "sed 3d {file}.expected.jsonl"
+grep -q "^FAIL $c: line 3: at /.*(expected $lines lines, got $((lines - 1)))$" "$out" \
+  || fail "a missing record: $(cat "$out")"
+
+# A rejected input: another record count passes when the header and the error agree
+# (streaming decoders get further or less far), with exit 0 or 1; another error fails.
+c="memtrace/v2_bad_non_monotone_times"
+[ "$(wc -l < "$T/a/$c.ctf.expected.jsonl")" -gt 2 ] || fail "$c has no records before its error"
+check "rejected input, fewer records, exit 1" 0 "$BIN" corpus check "$T/a" --only "$c" \
+  --impl "{ head -n 1 {file}.expected.jsonl; tail -n 1 {file}.expected.jsonl; exit 1; }"
+check "rejected input, another error" 1 "$BIN" corpus check "$T/a" --only "$c" \
+  --impl "sed '\$s/\"check\":\"[^\"]*\"/\"check\":\"x\"/' {file}.expected.jsonl"
+grep -q "^FAIL $c: line [0-9]*: at /error/check: expected \"event header: monotone timestamps\", got \"x\"$" "$out" \
+  || fail "another error: $(cat "$out")"
+check "accepted input, exit 1" 1 "$BIN" corpus check "$T/a" --only memtrace/v3_event_forms \
+  --impl "cat {file}.expected.jsonl; exit 1"
+grep -qx "FAIL memtrace/v3_event_forms: exit code 1" "$out" || fail "exit 1: $(cat "$out")"
 
 # A decoder that exits non-zero fails every case; the run goes on to the end.
 check "a failing decoder" 1 "$BIN" corpus check "$T/a" --impl "false {file}" --only sampler/
@@ -42,10 +86,18 @@ grep -q '^FAIL sampler/binomial_seed0_lambda0: exit code 1$' "$T/false.out" || f
 tail -1 "$T/false.out" | grep -q '^0 passed, 48 failed$' || fail "false summary"
 
 # A decoder that hangs: timed out, next case still runs.
-check "a hanging decoder" 1 "$BIN" corpus check "$T/a" --impl "sleep 20; cat {file}.expected.json" \
+check "a hanging decoder" 1 "$BIN" corpus check "$T/a" --impl "sleep 20; cat {file}.expected.jsonl" \
   --timeout 0.2 --only ring/every_event_type.ocaml-5.0
 cp "$out" "$T/hang.out"
 grep -q '^FAIL ring/every_event_type.ocaml-5.0: timed out' "$T/hang.out" || fail "hang"
+
+# A corpus of schema 1 (or without a schema) is refused: regenerate it.
+for m in '{"schema":1,"cases":[]}' '{"cases":[]}'; do
+  mkdir -p "$T/old" && printf '%s' "$m" > "$T/old/MANIFEST.json"
+  check "schema 1 corpus $m" 2 "$BIN" corpus check "$T/old" --impl "cat {file}"
+  grep -qF 'corpus schema 1: regenerate it with `memprof-oracle corpus gen DIR`' "$err" \
+    || fail "schema 1 message: $(cat "$err")"
+done
 
 # Usage errors exit 2.
 check "no {file} placeholder" 2 "$BIN" corpus check "$T/a" --impl "cat"

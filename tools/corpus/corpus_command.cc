@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "core/base/text_sink.h"
 #include "core/corpus/corpus.h"
 #include "core/corpus/decode.h"
 #include "tools/exit_code.h"
@@ -33,13 +34,15 @@ void RunGen(const CorpusOptions& o) {
 }
 
 void RunDecode(const CorpusOptions& o) {
-  auto d = corpus::DecodeFile(o.file);
+  // Streamed as it decodes, like `memtrace dump --json`: the same bytes, the same memory.
+  FileTextSink out(stdout);
+  auto d = corpus::DecodeFile(
+      o.file, o.text ? corpus::DecodeForm::kText : corpus::DecodeForm::kJsonLines, out);
   if (!d.ok()) return ReportError("corpus decode " + o.file, d.status());
-  if (o.text) {
-    std::fwrite(d->text.data(), 1, d->text.size(), stdout);
-  } else {
-    std::printf("%s\n", corpus::DumpJson(d->json).c_str());
-  }
+  std::fflush(stdout);
+  // A rejected input is a complete stream (its end line says why) and exit code 1; a
+  // failed write is reported once, by main's FinishStdout.
+  if (!d->ended_with.ok() && !StdoutFailed()) ReportError("corpus decode " + o.file, d->ended_with);
 }
 
 void RunCheck(const CorpusOptions& o) {
@@ -57,7 +60,12 @@ void RunCheck(const CorpusOptions& o) {
     }
     std::fflush(stdout);
   });
-  if (!s.ok()) return ReportError("corpus check " + o.dir, s.status());
+  if (!s.ok()) {
+    ReportError("corpus check " + o.dir, s.status());
+    // A corpus of another schema is not bad input but the wrong corpus: regenerate it.
+    if (s.status().code() == ErrorCode::kUnsupportedVersion) SetExitCode(kExitUsage);
+    return;
+  }
   std::printf("%zu passed, %zu failed\n", s->passed, s->failed);
   if (s->failed != 0 || s->passed == 0) SetExitCode(kExitBadInput);
 }
@@ -79,10 +87,12 @@ void AddCorpusCommands(CLI::App& app) {
 
   CLI::App* check = c->add_subcommand(
       "check",
-      "Run a decoder on every case and compare its JSON with the expected decode. A case "
-      "passes only if the command exits 0 within --timeout and prints the expected JSON "
-      "document (at most --max-output-mib, nested at most 512 deep). The command runs in "
-      "its own session; everything it started is killed when it exits or times out.");
+      "Run a decoder on every case and compare its JSON Lines, line by line, with the "
+      "expected stream (schema 2, core/corpus/SCHEMA.md). A case passes only if the command "
+      "exits 0 (or 1 for a rejected input) within --timeout and prints the expected stream, "
+      "end line included (at most --max-output-mib, nested at most 512 deep). The command "
+      "runs in its own session; everything it started is killed when it exits or times out. "
+      "A corpus of schema 1 is refused (exit 2): regenerate it with corpus gen.");
   check->add_option("dir", o->dir, "corpus directory (from corpus gen)")->required();
   check
       ->add_option("--impl", o->impl,
@@ -103,8 +113,10 @@ void AddCorpusCommands(CLI::App& app) {
 
   CLI::App* dec = c->add_subcommand(
       "decode",
-      "Print the reference decode of a case file as JSON (SCHEMA.md). The file must be a "
-      "regular file of at most 1 GiB.");
+      "Print the reference decode of a case file as schema 2 JSON Lines (SCHEMA.md): the "
+      "same bytes as `memtrace dump --json` for a trace and `events dump --json` for a "
+      "ring. A rejected input prints its stream, ending with the error, and exits 1. The "
+      "file must be a regular file (rings and sampler requests: at most 1 GiB).");
   dec->add_option("file", o->file, "*.ctf, *.ocaml-5.N.events or *.sampler.json")->required();
   dec->add_flag("--text", o->text, "print the text form instead");
   dec->callback([o] { RunDecode(*o); });

@@ -13,10 +13,10 @@ make_corpus() {
   local d="$1"
   mkdir -p "$d/sampler"
   echo '{"seed":1,"lambda":0.5,"mode":"geometric","count":3}' > "$d/sampler/a.sampler.json"
-  "$BIN" corpus decode "$d/sampler/a.sampler.json" > "$d/sampler/a.sampler.json.expected.json"
+  "$BIN" corpus decode "$d/sampler/a.sampler.json" > "$d/sampler/a.sampler.json.expected.jsonl"
   cat > "$d/MANIFEST.json" <<'M'
-{"schema":1,"cases":[{"name":"sampler/a","file":"sampler/a.sampler.json",
- "expected_json":"sampler/a.sampler.json.expected.json"}]}
+{"schema":2,"cases":[{"name":"sampler/a","file":"sampler/a.sampler.json",
+ "expected_jsonl":"sampler/a.sampler.json.expected.jsonl"}]}
 M
 }
 no_crash() {  # no abort, signal or sanitizer report in the last command's stderr
@@ -27,21 +27,26 @@ no_crash() {  # no abort, signal or sanitizer report in the last command's stder
 
 C="$T/c"
 make_corpus "$C"
-check "a sane impl passes" 0 run corpus check "$C" --impl "cat {file}.expected.json"
+check "a sane impl passes" 0 run corpus check "$C" --impl "cat {file}.expected.jsonl"
 
 # --- The manifest: typed errors naming the member. ---
-for m in '{"schema":"1","cases":[]}' '{"schema":null,"cases":[]}' '{"schema":1,"cases":{}}' \
-         '{"schema":1,"cases":[{"name":1,"file":"a","expected_json":"b"}]}' '[' ; do
+for m in '{"schema":"2","cases":[]}' '{"schema":null,"cases":[]}' '{"schema":2,"cases":{}}' \
+         '{"schema":2,"cases":[{"name":1,"file":"a","expected_jsonl":"b"}]}' '[' ; do
   cp "$C/MANIFEST.json" "$T/good_manifest"
   printf '%s' "$m" > "$C/MANIFEST.json"
-  check "manifest $m" 1 run corpus check "$C" --impl "cat {file}.expected.json"
+  check "manifest $m" 1 run corpus check "$C" --impl "cat {file}.expected.jsonl"
   no_crash "manifest $m"
   grep -q "MANIFEST.json" "$err" || fail "manifest $m: error does not name MANIFEST.json: $(cat "$err")"
   cp "$T/good_manifest" "$C/MANIFEST.json"
 done
-printf '%s' '{"schema":2,"cases":[]}' > "$T/m2" && mkdir -p "$T/v2" && cp "$T/m2" "$T/v2/MANIFEST.json"
-check "manifest schema 2" 1 run corpus check "$T/v2" --impl "cat {file}"
-grep -q "unsupported" "$err" || fail "schema 2: $(cat "$err")"
+# Another schema: the wrong corpus for this program (exit 2); schema 1 is told to regenerate.
+mkdir -p "$T/v3" && printf '%s' '{"schema":3,"cases":[]}' > "$T/v3/MANIFEST.json"
+check "manifest schema 3" 2 run corpus check "$T/v3" --impl "cat {file}"
+grep -q "unsupported version: MANIFEST.json: schema: schema 3 is not 2" "$err" || fail "schema 3: $(cat "$err")"
+mkdir -p "$T/v1" && printf '%s' '{"schema":1,"cases":[]}' > "$T/v1/MANIFEST.json"
+check "manifest schema 1" 2 run corpus check "$T/v1" --impl "cat {file}"
+grep -qF 'corpus schema 1: regenerate it with `memprof-oracle corpus gen DIR`' "$err" \
+  || fail "schema 1: $(cat "$err")"
 mkdir -p "$T/dirmanifest/MANIFEST.json"
 check "MANIFEST.json is a directory" 2 run corpus check "$T/dirmanifest" --impl "cat {file}"
 no_crash "MANIFEST.json is a directory"
@@ -57,31 +62,31 @@ check "decode a FIFO" 2 run corpus decode "$T/y.ocaml-5.1.events"
 grep -q "FIFO" "$err" || fail "decode a FIFO: $(cat "$err")"
 check "decode a missing file" 2 run corpus decode "$T/missing.sampler.json"
 # A regular file whose read fails with EIO (/proc/self/mem at offset 0).
-ln -s /proc/self/mem "$T/eio.ctf"
-check "decode a file whose read fails (EIO)" 2 run corpus decode "$T/eio.ctf"
+ln -s /proc/self/mem "$T/eio.ocaml-5.3.events"
+check "decode a file whose read fails (EIO)" 2 run corpus decode "$T/eio.ocaml-5.3.events"
 no_crash "decode EIO"
 grep -q "Input/output error" "$err" || fail "decode EIO: $(cat "$err")"
 F="$T/f"
 make_corpus "$F"
-ln -sf /proc/self/mem "$F/sampler/a.sampler.json.expected.json"
+ln -sf /proc/self/mem "$F/sampler/a.sampler.json.expected.jsonl"
 check "check with an unreadable (EIO) expected file" 2 run corpus check "$F" --impl "cat {file}"
 no_crash "check EIO"
 D="$T/d"
 make_corpus "$D"
 rm "$D/sampler/a.sampler.json" && mkdir "$D/sampler/a.sampler.json"
-check "check with a directory as case file" 2 run corpus check "$D" --impl "cat {file}.expected.json"
+check "check with a directory as case file" 2 run corpus check "$D" --impl "cat {file}.expected.jsonl"
 no_crash "check with a directory as case file"
 
 # --- Deep JSON: a FAIL with a reason, not a stack overflow. ---
 python3 -c "print('[' * 100000 + ']' * 100000)" > "$T/deep.json"
 check "impl prints 100000 nested [" 1 run corpus check "$C" --impl "cat $T/deep.json # {file}"
 no_crash "deep output"
-grep -q "^FAIL sampler/a: output is not one JSON document (200001 bytes): nested deeper than 512 levels$" \
+grep -q "^FAIL sampler/a: output line 1 is not JSON: nested deeper than 512 levels$" \
   "$out" || fail "deep output: $(cat "$out")"
 E="$T/e"
 make_corpus "$E"
-cp "$T/deep.json" "$E/sampler/a.sampler.json.expected.json"
-check "expected file nested 100000 deep" 1 run corpus check "$E" --impl "cat {file}.expected.json"
+cp "$T/deep.json" "$E/sampler/a.sampler.json.expected.jsonl"
+check "expected file nested 100000 deep" 1 run corpus check "$E" --impl "cat {file}.expected.jsonl"
 no_crash "deep expected"
 grep -q "^FAIL sampler/a: expected file .*nested deeper than 512 levels" "$out" \
   || fail "deep expected: $(cat "$out")"
@@ -98,22 +103,22 @@ grep -q "output exceeds the 64 MiB limit" "$out" || fail "256 MiB bomb: $(cat "$
 read -r rss_kb secs < <(tail -1 "$T/rss")
 echo "256 MiB output bomb: peak RSS $((rss_kb / 1024)) MiB, $secs s"
 [ "$rss_kb" -lt $((400 * 1024)) ] || fail "256 MiB bomb: peak RSS $((rss_kb / 1024)) MiB"
-# Just under the cap: 22 million values are counted, not built.
+# Just under the cap: 33 million values on one line are counted, not built.
 /usr/bin/time -f "%M %e" -o "$T/rss" timeout 120 "$BIN" corpus check "$C" \
-  --impl "{ printf '['; yes '0,' | head -c 66060285; printf '0]'; } # {file}" > "$out" 2> "$err"
+  --impl "{ printf '['; yes '0,' | tr -d '\\n' | head -c 66060285; printf '0]'; } # {file}" > "$out" 2> "$err"
 grep -q "output holds more than 1048576 JSON values" "$out" || fail "63 MiB bomb: $(cat "$out" "$err")"
 read -r rss_kb secs < <(tail -1 "$T/rss")
-echo "63 MiB output of 22M values: peak RSS $((rss_kb / 1024)) MiB, $secs s"
+echo "63 MiB output of 33M values on one line: peak RSS $((rss_kb / 1024)) MiB, $secs s"
 [ "$rss_kb" -lt $((400 * 1024)) ] || fail "63 MiB bomb: peak RSS $((rss_kb / 1024)) MiB"
 
 # --- Processes the impl leaves behind. ---
 alive() { [ -n "$1" ] && kill -0 "$1" 2>/dev/null && ! grep -q '^[^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
 check "background child" 0 run corpus check "$C" \
-  --impl "sleep 300 </dev/null >/dev/null 2>&1 & echo \$! > $T/bg.pid; cat {file}.expected.json"
+  --impl "sleep 300 </dev/null >/dev/null 2>&1 & echo \$! > $T/bg.pid; cat {file}.expected.jsonl"
 pid=$(cat "$T/bg.pid")
 if alive "$pid"; then fail "background child $pid outlived the check"; kill -9 "$pid"; fi
 check "setsid grandchild" 0 run corpus check "$C" \
-  --impl "setsid sh -c 'echo \$\$ > $T/ss.pid; exec sleep 300' </dev/null >/dev/null 2>&1 & cat {file}.expected.json"
+  --impl "setsid sh -c 'echo \$\$ > $T/ss.pid; exec sleep 300' </dev/null >/dev/null 2>&1 & cat {file}.expected.jsonl"
 sleep 0.2
 pid=$(cat "$T/ss.pid" 2>/dev/null)
 if alive "$pid"; then fail "setsid grandchild $pid outlived the check"; kill -9 "$pid"; fi
@@ -125,9 +130,9 @@ pid=$(cat "$T/st.pid" 2>/dev/null)
 if alive "$pid"; then fail "setsid grandchild $pid survived the time-out"; kill -9 "$pid"; fi
 start=$(date +%s)
 check "a child holding stdout" 0 run corpus check "$C" --timeout 10 \
-  --impl "sleep 300 & cat {file}.expected.json"
+  --impl "sleep 300 & cat {file}.expected.jsonl"
 [ $(($(date +%s) - start)) -lt 6 ] || fail "a child holding stdout delayed the verdict"
-check "right output, exit 3" 1 run corpus check "$C" --impl "cat {file}.expected.json; exit 3"
+check "right output, exit 3" 1 run corpus check "$C" --impl "cat {file}.expected.jsonl; exit 3"
 grep -q "^FAIL sampler/a: exit code 3$" "$out" || fail "exit 3: $(cat "$out")"
 
 # --- Numeric options: usage errors. ---

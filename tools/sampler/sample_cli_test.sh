@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # `sample geometric` against the corpus decoder and the published vectors: corpus decode
-# lists the draws a running profile sees, which is `sample --as-profile`, and the default
-# listing is the same sequence preceded by the draw that starting the profile consumes.
+# lists the draws from a fresh seed, index 0 first, as plain `sample` does; `--as-profile`
+# is the same sequence without the draw that starting the profile consumes.
 source tools/cli_test_lib.sh
 bin="$1"
 for seed in 0 1 7 18446744073709551615; do
   for lambda in 0 1e-6 1e-4 0.01 0.5 1; do
     tag="seed $seed lambda $lambda"
     req="$tmp/req.sampler.json"
-    printf '{"seed": %s, "lambda": %s, "mode": "geometric", "count": 150}\n' "$seed" "$lambda" >"$req"
+    printf '{"seed": %s, "lambda": %s, "mode": "geometric", "count": 151}\n' "$seed" "$lambda" >"$req"
     check "corpus decode $tag" 0 "$bin" corpus decode --text "$req"
     cp "$out" "$tmp/decoded"
-    check "sample --as-profile $tag" 0 "$bin" sample --seed "$seed" --lambda "$lambda" --count 150 --as-profile
-    [ "$(wc -l <"$out")" = 150 ] || fail "$tag: --as-profile printed $(wc -l <"$out") draws"
-    cmp -s "$out" "$tmp/decoded" || fail "$tag: sample --as-profile differs from corpus decode"
     check "sample $tag" 0 "$bin" sample --seed "$seed" --lambda "$lambda" --count 151
-    tail -n +2 "$out" | cmp -s - "$tmp/decoded" || fail "$tag: sample minus its first draw differs from corpus decode"
+    [ "$(wc -l <"$out")" = 151 ] || fail "$tag: sample printed $(wc -l <"$out") draws"
+    cmp -s "$out" "$tmp/decoded" || fail "$tag: sample differs from corpus decode"
+    check "sample --as-profile $tag" 0 "$bin" sample --seed "$seed" --lambda "$lambda" --count 150 --as-profile
+    tail -n +2 "$tmp/decoded" | cmp -s - "$out" || fail "$tag: --as-profile is not corpus decode without its first draw"
+    # The JSON Lines view lists the same draws.
+    check "corpus decode --json $tag" 0 "$bin" corpus decode "$req"
+    python3 -c "import json,sys; print('\n'.join(str(json.loads(l)['value']) for l in open(sys.argv[1]).read().splitlines()[1:-1]))" "$out" |
+      cmp -s - "$tmp/decoded" || fail "$tag: corpus decode's records differ from its text"
   done
 done
 # The default listing is the vector file's, index 0 included, for every published vector.

@@ -98,9 +98,9 @@ void AddSampleCommand(CLI::App& app) {
       "Print draws of the memprof sampler (bit-exact with OCaml 5's runtime). Work limit: "
       "about --count draws (binomial: --count x (--length x --lambda + 1)) at most "
       "--max-draws (default 10^8); beyond it the run is refused (exit 1). Geometric draws "
-      "are listed as testdata/sampler/geometric.csv lists them: the first is the draw that "
-      "starting a profile consumes; --as-profile lists only the draws after it, as a running "
-      "profile (and corpus decode) sees them");
+      "are listed as testdata/sampler/geometric.csv (and corpus decode) lists them: the first "
+      "is the draw that starting a profile consumes; --as-profile lists only the draws after "
+      "it, as a running profile sees them");
   cmd->add_option("kind", opts->kind, "geometric (words to the next sample) or binomial")
       ->check(CLI::IsMember({"geometric", "binomial"}));
   cmd->add_option("--lambda", opts->lambda, "sampling rate")->check(FiniteIn(0, 1));
@@ -112,8 +112,8 @@ void AddSampleCommand(CLI::App& app) {
   cmd->add_option("--max-draws", opts->max_draws, "work budget in generator draws (default 10^8)")
       ->check(UnsignedIn());
   cmd->add_flag("--as-profile", opts->as_profile,
-                "geometric: omit the draw that starting the profile consumes (corpus decode's "
-                "view)");
+                "geometric: omit the draw that starting the profile consumes (a running "
+                "profile's view)");
   cmd->add_flag("--json", opts->json, "print one JSON object");
   cmd->callback([opts] { RunSample(*opts); });
 }

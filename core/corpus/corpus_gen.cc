@@ -1,0 +1,126 @@
+// corpus gen: every case file beside its expected JSON Lines stream and text form, then
+// MANIFEST.json.
+#include <stdlib.h>
+
+#include <filesystem>
+#include <new>
+#include <nlohmann/json.hpp>
+
+#include "core/corpus/cases.h"
+#include "core/corpus/corpus.h"
+#include "core/corpus/decode.h"
+#include "core/corpus/jsonl_diff.h"
+#include "core/corpus/manifest.h"
+#include "core/io/output_file.h"
+
+namespace mpo::corpus {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+Status WriteFile(const fs::path& path, std::string_view bytes) {
+  auto out = io::AtomicOutput::Create(path.string());
+  if (!out.ok()) return out.status();
+  MPO_RETURN_IF_ERROR(out->Write(bytes));
+  return out->Commit();
+}
+
+// A directory of the corpus, created if needed; a symlink planted in its place is
+// refused, so no file is written outside the corpus.
+Status MakeSubdirectory(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const auto st = fs::symlink_status(dir, ec);
+  if (ec || st.type() != fs::file_type::directory)
+    return Status(ErrorCode::kIo, ec ? "cannot create: " + ec.message()
+                                     : "is not a directory (a symlink is refused)")
+        .WithField(dir.string());
+  return Status::Ok();
+}
+
+// The reference decode of a case file in `form`.
+Result<std::string> Decode(const fs::path& file, DecodeForm form) {
+  StringTextSink out;
+  auto decoded = DecodeFile(file.string(), form, out);
+  if (!decoded.ok()) return decoded.status();
+  return std::move(out.text);
+}
+
+Result<GenerateSummary> GenerateUnguarded(const std::string& dir) {
+  const fs::path root(dir);
+  for (const char* sub : {"", "memtrace", "ring", "sampler"})
+    MPO_RETURN_IF_ERROR(MakeSubdirectory(root / sub));
+  auto memtrace = MemtraceCases();
+  if (!memtrace.ok()) return memtrace.status();
+  // The ring producer writes real files: give it a fresh directory (mkdtemp cannot be
+  // redirected by a planted name) and remove it afterwards.
+  std::string scratch = (root / ".scratch-XXXXXX").string();
+  if (::mkdtemp(scratch.data()) == nullptr)
+    return Status(ErrorCode::kIo, "cannot create a scratch directory").WithField(dir);
+  auto ring = RingCases(scratch);
+  std::error_code ec;
+  fs::remove_all(scratch, ec);
+  if (!ring.ok()) return ring.status();
+  const auto sampler = SamplerCases();
+
+  GenerateSummary summary;
+  json manifest{{"schema", kManifestSchema},
+                {"generator", "memprof-oracle corpus gen"},
+                {"cases", json::array()}};
+  auto emit = [&](const char* kind, const std::vector<CaseInput>& cases) -> Status {
+    for (const CaseInput& c : cases) {
+      const fs::path file = root / kind / c.file_name;
+      MPO_RETURN_IF_ERROR(WriteFile(
+          file, std::string_view(reinterpret_cast<const char*>(c.bytes.data()), c.bytes.size())));
+      auto jsonl = Decode(file, DecodeForm::kJsonLines);
+      if (!jsonl.ok()) return Status(jsonl.status()).WithField("case " + c.name);
+      // The corpus is only as good as its expectations: a reference stream that another
+      // decoder could not be held against is a bug here, not a case.
+      auto stream = ParseExpectedStream(*jsonl);
+      if (!stream.ok())
+        return Status(ErrorCode::kInternal,
+                      "the reference decode is not a complete stream: " + stream.status().message())
+            .WithField("case " + c.name);
+      auto text = Decode(file, DecodeForm::kText);
+      if (!text.ok()) return Status(text.status()).WithField("case " + c.name);
+      MPO_RETURN_IF_ERROR(WriteFile(file.string() + ".expected.jsonl", *jsonl));
+      MPO_RETURN_IF_ERROR(WriteFile(file.string() + ".expected.txt", *text));
+      summary.bytes += c.bytes.size() + jsonl->size() + text->size();
+      const std::string rel = std::string(kind) + "/" + c.file_name;
+      manifest["cases"].push_back(json{{"name", std::string(kind) + "/" + c.name},
+                                       {"kind", kind},
+                                       {"file", rel},
+                                       {"expected_jsonl", rel + ".expected.jsonl"},
+                                       {"expected_text", rel + ".expected.txt"},
+                                       {"expects_error", stream->expects_error},
+                                       {"note", c.note}});
+    }
+    return Status::Ok();
+  };
+  MPO_RETURN_IF_ERROR(emit("memtrace", *memtrace));
+  MPO_RETURN_IF_ERROR(emit("ring", *ring));
+  MPO_RETURN_IF_ERROR(emit("sampler", sampler));
+  summary.memtrace = memtrace->size();
+  summary.ring = ring->size();
+  summary.sampler = sampler.size();
+  // Last: a corpus with a manifest is complete.
+  const std::string text = manifest.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+  MPO_RETURN_IF_ERROR(WriteFile(root / "MANIFEST.json", text));
+  return summary;
+}
+
+}  // namespace
+
+// nlohmann::json throws on misuse and on memory exhaustion; neither may leave the kit.
+Result<GenerateSummary> Generate(const std::string& dir) {
+  try {
+    return GenerateUnguarded(dir);
+  } catch (const std::bad_alloc&) {
+    return Status(ErrorCode::kResourceExhausted, "out of memory").WithField("corpus gen");
+  } catch (const nlohmann::json::exception& e) {
+    return Status(ErrorCode::kInternal, std::string("JSON: ") + e.what()).WithField("corpus gen");
+  }
+}
+
+}  // namespace mpo::corpus

@@ -1,0 +1,17 @@
+// memtrace cases: the one memtrace view, with the options `memtrace dump --json` uses,
+// so that the two print the same bytes.
+#include "core/corpus/decode.h"
+#include "core/memtrace/text_dump.h"
+#include "core/memtrace/view/json_view.h"
+
+namespace mpo::corpus {
+
+Status DecodeMemtrace(memtrace::ByteSource& source, DecodeForm form, TextSink& out) {
+  if (form == DecodeForm::kJsonLines) return memtrace::view::WriteJsonView(source, out);
+  // memtrace's own dump_trace text, then the reason a rejected trace stops.
+  Status s = memtrace::WriteDumpTrace(source, out);
+  if (!s.ok()) out.Write("error: " + s.ToString() + "\n");
+  return s;
+}
+
+}  // namespace mpo::corpus

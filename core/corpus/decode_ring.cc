@@ -1,0 +1,32 @@
+// Ring cases: the one ring view (what `events dump --json` prints) or OCaml's golden
+// consumer lines, each from one poll of a fresh cursor: the file has no live producer.
+#include "core/corpus/decode.h"
+#include "core/ring/cursor.h"
+#include "core/ring/dump_format.h"
+#include "core/ring/view/json_view.h"
+
+namespace mpo::corpus {
+namespace {
+
+Status GoldenText(std::span<const std::byte> file, ring::OcamlVersion version, TextSink& out) {
+  auto cursor = ring::Cursor::FromBytes(file);
+  if (!cursor.ok()) return cursor.status();
+  ring::GoldenLineWriter text(version);
+  auto polled = cursor->ReadPoll(text);
+  out.Write(text.TakeText());
+  if (!polled.ok()) return polled.status();
+  return text.error();
+}
+
+}  // namespace
+
+Status DecodeRing(std::span<const std::uint8_t> bytes, ring::OcamlVersion version, DecodeForm form,
+                  TextSink& out) {
+  const auto file = std::as_bytes(bytes);
+  if (form == DecodeForm::kJsonLines) return ring::view::WriteJsonView(file, version, out);
+  Status s = GoldenText(file, version, out);
+  if (!s.ok()) out.Write("error: " + s.ToString() + "\n");
+  return s;
+}
+
+}  // namespace mpo::corpus

@@ -1,0 +1,156 @@
+#include "core/corpus/jsonl_diff.h"
+
+#include <algorithm>
+
+#include "core/corpus/json_diff.h"
+#include "core/corpus/json_limits.h"
+
+namespace mpo::corpus {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::size_t kMinValueBudget = std::size_t{1} << 20;
+
+// The lines of a stream: split at '\n', a final '\n' ending the last line rather than
+// starting an empty one. Walked in place, never copied (an output may hold millions).
+class Lines {
+ public:
+  explicit Lines(std::string_view text) : text_(text) {}
+  std::size_t Count() const {
+    if (text_.empty()) return 0;
+    const auto n = static_cast<std::size_t>(std::count(text_.begin(), text_.end(), '\n'));
+    return text_.back() == '\n' ? n : n + 1;
+  }
+  // The next line, or false at the end.
+  bool Next(std::string_view& line) {
+    if (pos_ >= text_.size()) return false;
+    const std::size_t end = std::min(text_.find('\n', pos_), text_.size());
+    line = text_.substr(pos_, end - pos_);
+    pos_ = end + 1;
+    return true;
+  }
+  std::string_view Last() const {
+    std::string_view t = text_;
+    if (!t.empty() && t.back() == '\n') t.remove_suffix(1);
+    const auto at = t.rfind('\n');
+    return at == std::string_view::npos ? t : t.substr(at + 1);
+  }
+
+ private:
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+// The end line has "error" and "records" besides its kind: a ring's phase-end record is
+// {"kind":"end",...} too.
+bool IsEndLine(const json& j) {
+  if (!j.is_object()) return false;
+  const auto kind = j.find("kind");
+  return kind != j.end() && *kind == "end" && j.contains("error") && j.contains("records");
+}
+
+std::string Difference(std::size_t line, const json& expected, const json& got,
+                       const std::string& prefix = "") {
+  // A record of another kind differs first of all in its kind (the members are walked
+  // in sorted order, which would name some other member first).
+  if (expected.is_object() && got.is_object() && expected.contains("kind") &&
+      got.contains("kind") && expected["kind"] != got["kind"])
+    return Difference(line, expected["kind"], got["kind"], prefix + "/kind");
+  auto d = FirstDifference(expected, got);
+  if (!d) return {};
+  const std::string path = prefix + d->path;
+  return "line " + std::to_string(line) + ": at " + (path.empty() ? "(root)" : path) +
+         ": expected " + d->expected + ", got " + d->got;
+}
+
+// Parses the output's lines against one budget of values for the whole output.
+class OutputParser {
+ public:
+  explicit OutputParser(std::size_t budget) : budget_(budget) {}
+  // The value of line `number`, or the reason it cannot be compared in `why`.
+  std::optional<json> Parse(std::string_view line, std::size_t number, std::string& why) {
+    auto v = ParseJsonBounded(line, kMaxJsonDepth, budget_ - used_);
+    if (!v.ok() && v.status().code() == ErrorCode::kResourceExhausted) {
+      why = "output holds more than " + std::to_string(budget_) +
+            " JSON values (4 times the expected stream's, at least 2^20); not compared";
+      return std::nullopt;
+    }
+    if (!v.ok()) {
+      why = "output line " + std::to_string(number) + " is not JSON: " + v.status().message();
+      return std::nullopt;
+    }
+    used_ += CountValues(*v);
+    return std::move(*v);
+  }
+
+ private:
+  std::size_t budget_, used_ = 0;
+};
+
+}  // namespace
+
+Result<ExpectedStream> ParseExpectedStream(std::string_view text) {
+  ExpectedStream e;
+  Lines lines(text);
+  std::string_view line;
+  while (lines.Next(line)) {
+    auto v = ParseJsonBounded(line);
+    if (!v.ok())
+      return Status(v.status().code(),
+                    "line " + std::to_string(e.lines.size() + 1) + ": " + v.status().message());
+    e.values += CountValues(*v);
+    e.lines.push_back(std::move(*v));
+  }
+  if (e.lines.empty() || !IsEndLine(e.lines.back()))
+    return Status(ErrorCode::kCorrupt, "its last line is not an end line {\"kind\":\"end\",...}");
+  e.expects_error = !e.lines.back()["error"].is_null();
+  return e;
+}
+
+std::string CompareStream(const ExpectedStream& expected, std::string_view got) {
+  OutputParser parser(std::max(4 * expected.values, kMinValueBudget));
+  Lines lines(got);
+  const std::size_t n = lines.Count(), m = expected.lines.size();
+  if (n == 0) return "incomplete stream: no output (no end line {\"kind\":\"end\",...})";
+  std::string why;
+  // The end line first: without it the decoder did not finish, whatever it printed.
+  const auto last = parser.Parse(lines.Last(), n, why);
+  if (!last) return why;
+  if (!IsEndLine(*last))
+    return "incomplete stream: line " + std::to_string(n) +
+           ", the last, is not the end line {\"kind\":\"end\",...}";
+  if (expected.expects_error) {
+    std::string_view first;
+    lines.Next(first);
+    const auto header = n == 1 ? last : parser.Parse(first, 1, why);
+    if (!header) return why;
+    if (auto d = Difference(1, expected.lines.front(), *header); !d.empty()) return d;
+    const auto error = last->find("error");
+    if (error == last->end())
+      return "line " + std::to_string(n) + ": at /error: expected " +
+             expected.lines.back()["error"].dump() + ", got (absent)";
+    return Difference(n, expected.lines.back()["error"], *error, "/error");
+  }
+  // A difference in the number of lines shows as the first line that differs: the
+  // shorter stream has its end line where the other has a record.
+  const std::string counts =
+      n == m ? std::string()
+             : " (expected " + std::to_string(m) + " lines, got " + std::to_string(n) + ")";
+  std::string_view line;
+  for (std::size_t k = 1; k <= std::min(n, m); ++k) {
+    lines.Next(line);
+    const auto v = k == n ? last : parser.Parse(line, k, why);
+    if (!v) return why;
+    if (auto d = Difference(k, expected.lines[k - 1], *v); !d.empty()) return d + counts;
+  }
+  if (n == m) return {};
+  // Every common line matched: one stream goes on after an end line.
+  const std::size_t k = std::min(n, m) + 1;
+  return "line " + std::to_string(k) + ": expected " +
+         (n > m ? "no more lines (the end line was line " + std::to_string(m) + ")"
+                : "more lines") +
+         counts;
+}
+
+}  // namespace mpo::corpus

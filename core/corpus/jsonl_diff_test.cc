@@ -1,0 +1,197 @@
+#include "core/corpus/jsonl_diff.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace mpo::corpus {
+namespace {
+
+// A valid stream: header, two records, end line.
+constexpr const char* kOk =
+    R"({"schema":2,"format":"sampler","mode":"geometric","seed":1,"lambda":0.5})"
+    "\n"
+    R"({"kind":"draw","value":2})"
+    "\n"
+    R"({"kind":"draw","value":9007199254740993})"
+    "\n"
+    R"({"kind":"end","error":null,"records":2})"
+    "\n";
+
+// A rejected input: header, one record decoded before the error, end line with it.
+constexpr const char* kRejected =
+    R"({"schema":2,"format":"memtrace","info":{"version":3,"pid":7}})"
+    "\n"
+    R"({"kind":"promote","time":5,"domain":0,"id":1})"
+    "\n"
+    R"({"kind":"end","error":{"code":"corrupt","check":"event header: code","offset":120},"records":1})"
+    "\n";
+
+ExpectedStream Expect(const std::string& text) {
+  auto e = ParseExpectedStream(text);
+  EXPECT_TRUE(e.ok()) << e.status().ToString();
+  return e.ok() ? *e : ExpectedStream{};
+}
+
+TEST(JsonlDiff, SameStreamPassesWhateverTheSpelling) {
+  const ExpectedStream e = Expect(kOk);
+  EXPECT_EQ(e.lines.size(), 4u);
+  EXPECT_FALSE(e.expects_error);
+  EXPECT_EQ(CompareStream(e, kOk), "");
+  // Member order, spacing, number spelling and a missing final newline do not matter.
+  const std::string respelled =
+      R"({"lambda":0.50,"seed":1.0,"format":"sampler","mode":"geometric","schema":2})"
+      "\n"
+      R"({ "value": 2, "kind": "draw" })"
+      "\n"
+      R"({"kind":"draw","value":9007199254740993})"
+      "\n"
+      R"({"records":2,"error":null,"kind":"end"})";
+  EXPECT_EQ(CompareStream(e, respelled), "");
+}
+
+TEST(JsonlDiff, IntegersBeyond2To53CompareExactly) {
+  std::string got = kOk;
+  got.replace(got.find("9007199254740993"), 16, "9007199254740992");
+  EXPECT_EQ(CompareStream(Expect(kOk), got),
+            "line 3: at /value: expected 9007199254740993, got 9007199254740992");
+}
+
+TEST(JsonlDiff, MissingEndLineIsAnIncompleteStream) {
+  std::string got = kOk;
+  got.erase(got.find(R"({"kind":"end")"));
+  EXPECT_EQ(CompareStream(Expect(kOk), got),
+            "incomplete stream: line 3, the last, is not the end line {\"kind\":\"end\",...}");
+  EXPECT_EQ(CompareStream(Expect(kOk), ""),
+            "incomplete stream: no output (no end line {\"kind\":\"end\",...})");
+  // Also for a rejected input: a decoder that stopped without its end line crashed.
+  got = kRejected;
+  got.erase(got.find(R"({"kind":"end")"));
+  EXPECT_EQ(CompareStream(Expect(kRejected), got).rfind("incomplete stream: line 2", 0), 0u);
+}
+
+TEST(JsonlDiff, RingPhaseEndIsNotTheEndLine) {
+  const std::string ring = R"({"schema":2,"format":"ring","ocaml_version":"5.3"})"
+                           "\n"
+                           R"({"kind":"begin","ring":0,"ts":1,"id":0,"name":"compact"})"
+                           "\n"
+                           R"({"kind":"end","ring":0,"ts":2,"id":0,"name":"compact"})"
+                           "\n"
+                           R"({"kind":"end","error":null,"records":2})"
+                           "\n";
+  EXPECT_EQ(CompareStream(Expect(ring), ring), "");
+  EXPECT_EQ(CompareStream(Expect(ring), ring.substr(0, ring.rfind("{\"kind\":\"end\",\"error"))),
+            "incomplete stream: line 3, the last, is not the end line {\"kind\":\"end\",...}");
+  EXPECT_FALSE(ParseExpectedStream(ring.substr(0, ring.rfind("{\"kind\":\"end\",\"error"))).ok());
+}
+
+TEST(JsonlDiff, ExtraRecordFailsAtItsLine) {
+  std::string got = kOk;
+  got.insert(got.find(R"({"kind":"end")"), "{\"kind\":\"draw\",\"value\":4}\n");
+  EXPECT_EQ(CompareStream(Expect(kOk), got),
+            "line 4: at /kind: expected \"end\", got \"draw\" (expected 4 lines, got 5)");
+}
+
+TEST(JsonlDiff, MissingRecordFailsAtItsLine) {
+  std::string got = kOk;
+  const auto at = got.find(R"({"kind":"draw","value":2})");
+  got.erase(at, got.find('\n', at) + 1 - at);
+  EXPECT_EQ(CompareStream(Expect(kOk), got),
+            "line 2: at /value: expected 2, got 9007199254740993 (expected 4 lines, got 3)");
+  // Only the last record missing: the end line comes where a record was expected.
+  got = kOk;
+  const auto second = got.find(R"({"kind":"draw","value":9007)");
+  got.erase(second, got.find('\n', second) + 1 - second);
+  EXPECT_EQ(CompareStream(Expect(kOk), got).rfind("line 3: at /", 0), 0u);
+}
+
+TEST(JsonlDiff, LinesAfterTheEndLineFail) {
+  const std::string got = std::string(kOk) + R"({"kind":"end","error":null,"records":2})" + "\n";
+  EXPECT_EQ(CompareStream(Expect(kOk), got),
+            "line 5: expected no more lines (the end line was line 4) (expected 4 lines, got 5)");
+}
+
+TEST(JsonlDiff, WrongRecordCountInTheEndLineFails) {
+  std::string got = kOk;
+  got.replace(got.find("\"records\":2"), 11, "\"records\":3");
+  EXPECT_EQ(CompareStream(Expect(kOk), got), "line 4: at /records: expected 2, got 3");
+}
+
+TEST(JsonlDiff, RejectedInputComparesOnlyHeaderAndError) {
+  const ExpectedStream e = Expect(kRejected);
+  EXPECT_TRUE(e.expects_error);
+  // A streaming decoder that got further: more records, another count; it passes.
+  const std::string further =
+      R"({"schema":2,"format":"memtrace","info":{"version":3,"pid":7}})"
+      "\n"
+      R"({"kind":"promote","time":5,"domain":0,"id":1})"
+      "\n"
+      R"({"kind":"collect","time":6,"domain":0,"id":1})"
+      "\n"
+      "this line is not even compared\n"
+      R"({"kind":"end","error":{"code":"corrupt","check":"event header: code","offset":120},"records":3})"
+      "\n";
+  EXPECT_EQ(CompareStream(e, further), "");
+  // One that stopped earlier: header and end line only.
+  const std::string earlier =
+      R"({"schema":2,"format":"memtrace","info":{"version":3,"pid":7}})"
+      "\n"
+      R"({"kind":"end","error":{"code":"corrupt","check":"event header: code","offset":120},"records":0})"
+      "\n";
+  EXPECT_EQ(CompareStream(e, earlier), "");
+  // But the header and every member of the error are compared.
+  std::string got = earlier;
+  got.replace(got.find("\"pid\":7"), 7, "\"pid\":8");
+  EXPECT_EQ(CompareStream(e, got), "line 1: at /info/pid: expected 7, got 8");
+  got = earlier;
+  got.replace(got.find("120"), 3, "121");
+  EXPECT_EQ(CompareStream(e, got), "line 2: at /error/offset: expected 120, got 121");
+  got = earlier;
+  got.replace(got.find("\"error\":{"), 9, "\"error\":null,\"x\":{");
+  EXPECT_EQ(CompareStream(e, got).rfind("line 2: at /error: expected {", 0), 0u)
+      << CompareStream(e, got);
+  // An end line alone has no header to compare.
+  EXPECT_EQ(CompareStream(e, got.substr(got.find('\n') + 1)).rfind("line 1: at /", 0), 0u);
+}
+
+TEST(JsonlDiff, AcceptedInputMustNotEndWithAnError) {
+  std::string got = kOk;
+  got.replace(got.find("\"error\":null"), 12,
+              R"("error":{"code":"corrupt","check":"x","offset":null})");
+  EXPECT_EQ(CompareStream(Expect(kOk), got).rfind("line 4: at /error: expected null, got {", 0),
+            0u);
+}
+
+TEST(JsonlDiff, LinesThatAreNotJsonFailWithTheirNumber) {
+  std::string got = kOk;
+  got.replace(got.find(R"({"kind":"draw","value":2})"), 25, "{\"kind\":\"draw\",");
+  EXPECT_EQ(CompareStream(Expect(kOk), got).rfind("output line 2 is not JSON: ", 0), 0u)
+      << CompareStream(Expect(kOk), got);
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  EXPECT_EQ(CompareStream(Expect(kOk), deep),
+            "output line 1 is not JSON: nested deeper than 512 levels");
+}
+
+TEST(JsonlDiff, OutputsWithFarMoreValuesAreRefusedUnbuilt) {
+  std::string huge = "[";
+  for (int i = 0; i < (1 << 20) + 5; ++i) huge += "0,";
+  huge += "0]";
+  EXPECT_EQ(CompareStream(Expect(kOk), std::string(kOk) + huge),
+            "output holds more than 1048576 JSON values (4 times the expected stream's, at least "
+            "2^20); not compared");
+}
+
+TEST(JsonlDiff, ExpectedFilesMustBeCompleteStreams) {
+  EXPECT_EQ(ParseExpectedStream("").status().code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(ParseExpectedStream("{\"schema\":2}\n").status().code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(ParseExpectedStream("{\"kind\":\"end\"}\n").status().code(), ErrorCode::kCorrupt);
+  auto bad = ParseExpectedStream("{}\nnot json\n{\"kind\":\"end\",\"error\":null}\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message().rfind("line 2: ", 0), 0u) << bad.status().ToString();
+  auto deep = ParseExpectedStream(std::string(100000, '[') + std::string(100000, ']'));
+  ASSERT_FALSE(deep.ok());
+  EXPECT_NE(deep.status().message().find("nested deeper than 512 levels"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mpo::corpus
