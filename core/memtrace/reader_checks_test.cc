@@ -13,6 +13,7 @@
 #include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/trace_writer.h"
+#include "core/memtrace/view/json_view.h"
 
 namespace mpo::memtrace {
 namespace {
@@ -458,9 +459,15 @@ TEST(ReaderChecks, UndefinedLocationCode) {
   StringTextSink oracle;
   expect_undefined(WriteOracleDump(*source, oracle), "oracle dump");
   StringTextSink json;
-  expect_undefined(WriteJsonLines(*source, json, /*parse_backtraces=*/true), "JSON lines");
-  // Every event line is written before the locations are looked up.
-  EXPECT_NE(json.text.find("\"i\":2,"), std::string::npos) << json.text;
+  expect_undefined(view::WriteJsonView(*source, json), "JSON view");
+  // The records before the failing event are written, then the trailer with the error.
+  EXPECT_NE(json.text.find("{\"kind\":\"location\",\"code\":\"1111\","), std::string::npos)
+      << json.text;
+  EXPECT_NE(json.text.find("{\"kind\":\"end\",\"error\":{\"code\":\"corrupt\",\"check\":"
+                           "\"backtrace: location code\",\"offset\":" +
+                           std::to_string(second_alloc) + "},\"records\":2}\n"),
+            std::string::npos)
+      << json.text;
 }
 
 }  // namespace
