@@ -130,13 +130,14 @@ void RunCheck(const CheckOptions& o) {
   view::TraceView& v = **opened;
   const TraceReader& r = v.reader();
   Progress progress(r.file_size());
-  std::uint64_t events = 0, bad_packets = 0;
+  std::uint64_t events = 0, bad_packets = 0, undefined_codes = 0;
   bool failed = false;
   while (true) {
     const Event* ev = v.NextEvent();
     if (ev == nullptr && !v.status().ok()) {
       failed = true;
-      ++bad_packets;
+      // The reader is fine when the error is the view's undefined-code policy.
+      ++(r.status().ok() ? undefined_codes : bad_packets);
       std::fprintf(stderr, "memprof-oracle: memtrace check: %s: %s\n", o.file.c_str(),
                    v.status().ToString().c_str());
       if (o.keep_going && v.SkipAfterError()) continue;
@@ -151,6 +152,7 @@ void RunCheck(const CheckOptions& o) {
                  w.offset, w.message.c_str());
   std::printf("%s: v%03d, %" PRIu64 " packets, %" PRIu64 " events, %zu warnings", o.file.c_str(),
               r.version(), r.packets_read(), events, r.warnings().size());
+  if (undefined_codes > 0) std::printf(", %" PRIu64 " undefined location codes", undefined_codes);
   if (o.keep_going) std::printf(", %" PRIu64 " bad packets", bad_packets);
   std::printf(failed ? ": INVALID\n" : ": ok\n");
   if (failed) SetExitCode(kExitBadInput);
