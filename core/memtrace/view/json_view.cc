@@ -1,7 +1,11 @@
 #include "core/memtrace/view/json_view.h"
 
+#include <algorithm>
+#include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include "core/base/json_text.h"
 #include "core/base/view_json.h"
@@ -53,7 +57,42 @@ void AppendCode(std::string& out, OcamlInt code) {
   json_text::AppendHexCode(out, OcamlUnsigned(code));
 }
 
-void AppendEvent(std::string& out, const Event& e, bool backtraces) {
+// The "backtrace" members' text. A backtrace shares its first common_prefix entries with
+// the previous one of its domain (or is that one, when the prefix is longer; see
+// TraceReader), so each domain's last array text is kept, with where each entry ends,
+// and only the new suffix is rendered: deep stacks cost a copy, not a rendering per
+// entry. Memory: the text of every domain's current backtrace, which the reader's
+// max_held_frames budget bounds (about 20 bytes per entry).
+class BacktraceText {
+ public:
+  // Appends ,"backtrace":[...] for `e`.
+  void Append(std::string& out, const Event& e) {
+    Domain& d = domains_[e.domain];
+    const std::span<const OcamlInt> bt = e.backtrace;
+    const std::size_t keep =
+        std::min<std::uint64_t>({static_cast<std::uint64_t>(std::max<OcamlInt>(e.common_prefix, 0)),
+                                 d.ends.size(), bt.size()});
+    d.ends.resize(keep);
+    d.text.resize(keep == 0 ? 0 : d.ends.back());
+    for (std::size_t i = keep; i < bt.size(); ++i) {
+      if (i != 0) d.text += ',';
+      json_text::AppendHexCode(d.text, OcamlUnsigned(bt[i]));
+      d.ends.push_back(static_cast<std::uint32_t>(d.text.size()));
+    }
+    Lit(out, ",\"backtrace\":[");
+    out += d.text;
+    out += ']';
+  }
+
+ private:
+  struct Domain {
+    std::string text;                 // the entries, comma-separated
+    std::vector<std::uint32_t> ends;  // ends[i]: where entry i ends in `text`
+  };
+  std::unordered_map<std::uint16_t, Domain> domains_;
+};
+
+void AppendEvent(std::string& out, const Event& e, BacktraceText* backtraces) {
   Lit(out, "{\"kind\":\"");
   out += EventKindName(e.kind);
   Lit(out, "\",\"time\":");
@@ -74,14 +113,7 @@ void AppendEvent(std::string& out, const Event& e, bool backtraces) {
   out += AllocationSourceName(e.source);
   Lit(out, "\",\"common_prefix\":");
   json_text::AppendInt(out, e.common_prefix);
-  if (backtraces) {
-    Lit(out, ",\"backtrace\":[");
-    for (std::size_t i = 0; i < e.backtrace.size(); ++i) {
-      if (i != 0) out += ',';
-      AppendCode(out, e.backtrace[i]);
-    }
-    out += ']';
-  }
+  if (backtraces != nullptr) backtraces->Append(out, e);
   Lit(out, "}\n");
 }
 
@@ -132,12 +164,13 @@ Status WriteJsonView(ByteSource& source, TextSink& out, const JsonViewOptions& o
   AppendInfo(buf, view.info(), view.version());
   Lit(buf, "}\n");
   std::uint64_t records = 0;
+  BacktraceText backtraces;
   std::uint64_t location_bytes_left = options.limits.max_location_bytes;
   Status status;
   while (const Record* r = view.Next()) {
     switch (r->kind) {
       case RecordKind::kEvent:
-        AppendEvent(buf, *r->event, options.backtraces);
+        AppendEvent(buf, *r->event, options.backtraces ? &backtraces : nullptr);
         if (options.progress) options.progress(view.reader().offset(), view.reader().file_size());
         break;
       case RecordKind::kLocation:
