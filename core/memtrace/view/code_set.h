@@ -14,6 +14,14 @@ namespace mpo::memtrace::view {
 
 class CodeSet {
  public:
+  bool Contains(OcamlInt code) const {
+    if (slots_.empty()) return false;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = Slot(code, mask);; i = (i + 1) & mask) {
+      if (slots_[i] == code) return true;
+      if (slots_[i] == kEmpty) return false;
+    }
+  }
   // Adds `code`; true when it was not in the set yet.
   bool Insert(OcamlInt code) {
     if ((size_ + 1) * 2 > slots_.size()) Grow();

@@ -24,6 +24,7 @@ const Record* TraceView::PendingRecord() {
       auto undefined = reader_->LocationOfEntry(code, pending_offset_);
       error_ = undefined.ok() ? Status(ErrorCode::kInternal, "location lookup disagrees")
                               : undefined.status();
+      failed_ = true;
       pending_ = nullptr;
       return nullptr;
     }
@@ -41,37 +42,56 @@ const Record* TraceView::PendingRecord() {
 }
 
 const Record* TraceView::Next() {
-  if (!error_.ok()) return nullptr;
-  while (true) {
-    // Packets skipped while reading the pending event (or before the end) come first.
-    const std::vector<ReaderWarning>& warnings = reader_->warnings();
-    if (warned_ < warnings.size()) [[unlikely]] {
-      const ReaderWarning& w = warnings[warned_++];
-      rec_.kind = RecordKind::kSkippedPacket;
-      rec_.offset = w.offset;
-      rec_.reason = w.message;
-      return &rec_;
-    }
-    if (pending_ != nullptr) return PendingRecord();
-    if (finished_) {
-      error_ = reader_->status();
-      reader_failed_ = !error_.ok();
-      return nullptr;
-    }
-    const Event* e = reader_->NextEvent();
-    if (e == nullptr) [[unlikely]] {
-      finished_ = true;
-      continue;
-    }
+  // The common case first: an event whose new entries are all known, read and delivered
+  // in one call.
+  if (pending_ != nullptr || failed_) [[unlikely]]
+    return failed_ ? nullptr : SlowNext();
+  const std::vector<ReaderWarning>& warnings = reader_->warnings();
+  if (warned_ != warnings.size() || finished_) [[unlikely]]
+    return SlowNext();
+  const Event* e = reader_->NextEvent();
+  if (e == nullptr || warned_ != warnings.size()) [[unlikely]] {
     pending_ = e;
-    pending_offset_ = reader_->event_offset();
-    // The first common_prefix entries are the previous backtrace's of this domain (or the
-    // whole backtrace is, when the prefix is longer than it): checked with that event.
-    scan_ = check_all_ ? 0
-                       : static_cast<std::size_t>(std::min<std::uint64_t>(
-                             static_cast<std::uint64_t>(std::max<OcamlInt>(e->common_prefix, 0)),
-                             e->backtrace.size()));
+    finished_ = e == nullptr;
+    if (e != nullptr) StartPending();
+    return SlowNext();
   }
+  pending_ = e;
+  StartPending();
+  const std::span<const OcamlInt> bt = e->backtrace;
+  for (; scan_ < bt.size(); ++scan_)
+    if (!emitted_.Contains(bt[scan_])) [[unlikely]]
+      return PendingRecord();
+  return PendingRecord();
+}
+
+void TraceView::StartPending() {
+  pending_offset_ = reader_->event_offset();
+  // The first common_prefix entries are the previous backtrace's of this domain (or the
+  // whole backtrace is, when the prefix is longer than it): checked with that event.
+  scan_ = check_all_
+              ? 0
+              : static_cast<std::size_t>(std::min<std::uint64_t>(
+                    static_cast<std::uint64_t>(std::max<OcamlInt>(pending_->common_prefix, 0)),
+                    pending_->backtrace.size()));
+}
+
+const Record* TraceView::SlowNext() {
+  // Packets skipped while reading the pending event (or before the end) come first.
+  const std::vector<ReaderWarning>& warnings = reader_->warnings();
+  if (warned_ < warnings.size()) {
+    const ReaderWarning& w = warnings[warned_++];
+    rec_.kind = RecordKind::kSkippedPacket;
+    rec_.offset = w.offset;
+    rec_.reason = w.message;
+    return &rec_;
+  }
+  if (pending_ != nullptr) return PendingRecord();
+  if (!finished_) return Next();
+  error_ = reader_->status();
+  reader_failed_ = !error_.ok();
+  failed_ = reader_failed_;
+  return nullptr;
 }
 
 const Event* TraceView::NextEvent() {
@@ -88,6 +108,7 @@ bool TraceView::SkipAfterError() {
     reader_failed_ = false;
   }
   error_ = Status();
+  failed_ = false;
   pending_ = nullptr;
   // A failed event may have left entries in its domain's backtrace that no delivered
   // event carried: common prefixes no longer say what was checked.

@@ -73,10 +73,15 @@ class TraceView {
  private:
   // Sets rec_ to the next location record of the pending event, or the event itself.
   const Record* PendingRecord();
+  // Where the pending event's entries need checking from.
+  void StartPending();
+  // Everything but the common case: skipped packets, the end, errors.
+  const Record* SlowNext();
 
   std::unique_ptr<TraceReader> reader_;
   Record rec_;
   Status error_;
+  bool failed_ = false;  // error_ is set
   bool reader_failed_ = false;
   bool finished_ = false;
   bool check_all_ = false;
