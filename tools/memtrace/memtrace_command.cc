@@ -259,7 +259,10 @@ void AddMemtraceCommands(CLI::App& app) {
   auto dump = std::make_shared<DumpOptions>();
   CLI::App* d = mt->add_subcommand("dump", "Print a trace (memtrace's dump_trace text by default)");
   d->add_option("file", dump->file, "trace file")->required();
-  d->add_flag("--json", dump->json, "one JSON object per line");
+  d->add_flag("--json", dump->json,
+              "the decoded view as schema 2 JSON Lines (core/corpus/SCHEMA2_DRAFT.md): a header, "
+              "one line per location (before first use), event or skipped packet, a trailer "
+              "with the record count and the error");
   d->add_flag("--no-backtraces", dump->no_backtraces, "skip backtraces (fast path)");
   d->add_flag("--oracle", dump->oracle, "the golden oracle_dump format");
   AddLimitOptions(d, &dump->limits);
