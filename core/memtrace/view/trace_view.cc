@@ -58,10 +58,10 @@ const Record* TraceView::Next() {
   }
   pending_ = e;
   StartPending();
+  // Known entries are passed over with a lookup that never grows the set; PendingRecord
+  // emits the location of the first unknown one (if any), or the event.
   const std::span<const OcamlInt> bt = e->backtrace;
-  for (; scan_ < bt.size(); ++scan_)
-    if (!emitted_.Contains(bt[scan_])) [[unlikely]]
-      return PendingRecord();
+  while (scan_ < bt.size() && emitted_.Contains(bt[scan_])) ++scan_;
   return PendingRecord();
 }
 
