@@ -15,7 +15,7 @@ head -1 "$out" | grep -Eq '^0000000625 0000000000 alloc 2 len=1 dom=0    0: ' ||
 check "dump --oracle is the golden" 0 "$bin" memtrace dump --oracle $v3.ctf
 cmp -s "$out" $v3.oracle_dump.txt || fail "oracle text differs"
 check "dump --json" 0 "$bin" memtrace dump --json $v3.ctf
-# Schema 2 (core/corpus/SCHEMA2_DRAFT.md): header, records, trailer counting them.
+# Schema 2 (core/corpus/SCHEMA.md): header, records, trailer counting them.
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$out" || fail "json lines do not parse"
 [ "$(grep -c '^{"kind":"\(alloc\|promote\|collect\)",' "$out")" = "$(grep -c '^ev ' $v3.oracle_dump.txt)" ] || fail "json event count"
 head -1 "$out" | grep -q '^{"schema":2,"format":"memtrace","info":{"version":3,' || fail "json header"

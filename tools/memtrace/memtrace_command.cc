@@ -260,7 +260,7 @@ void AddMemtraceCommands(CLI::App& app) {
   CLI::App* d = mt->add_subcommand("dump", "Print a trace (memtrace's dump_trace text by default)");
   d->add_option("file", dump->file, "trace file")->required();
   d->add_flag("--json", dump->json,
-              "the decoded view as schema 2 JSON Lines (core/corpus/SCHEMA2_DRAFT.md): a header, "
+              "the decoded view as schema 2 JSON Lines (core/corpus/SCHEMA.md): a header, "
               "one line per location (before first use), event or skipped packet, a trailer "
               "with the record count and the error");
   d->add_flag("--no-backtraces", dump->no_backtraces, "skip backtraces (fast path)");

@@ -1,6 +1,6 @@
 // The one renderer of memtrace frames, in the two forms the program prints: memtrace's
 // text `defname@file:line:start-end` (LocationToString) and schema 2's FRAME object
-// {"filename":S,"line":N,"start_char":N,"end_char":N,"defname":S} (core/corpus/SCHEMA2_DRAFT.md).
+// {"filename":S,"line":N,"start_char":N,"end_char":N,"defname":S} (core/corpus/SCHEMA.md).
 // Frames come either materialised (Location) or as the reader stores them (CompactFrame,
 // strings interned), without copying their strings.
 #pragma once

@@ -1,4 +1,4 @@
-// The schema 2 JSON Lines view of a memtrace trace (core/corpus/SCHEMA2_DRAFT.md, "memtrace"):
+// The schema 2 JSON Lines view of a memtrace trace (core/corpus/SCHEMA.md, "memtrace"):
 // what `memtrace dump --json` and `corpus decode` print, byte for byte.
 //
 //   {"schema":2,"format":"memtrace","info":INFO|null}
