@@ -1,7 +1,8 @@
 // Decode and encode throughput of the memtrace codec (events/s and MB/s), with and
-// without backtraces, on lists_maps (OCaml 4.13), memtrace's test-ocamlopt trace and a
-// large synthetic trace. Anchor: a checksum pass over the same bytes in the same run
-// (memory bandwidth for this machine), so results can be read as ratios.
+// without backtraces, and the decoded view over the same decode (its records with the
+// undefined-code policy; its schema 2 JSON into a counting sink), on lists_maps (OCaml 4.13),
+// memtrace's test-ocamlopt trace and a large synthetic trace. Anchor: a checksum pass over the same
+// bytes in the same run (memory bandwidth for this machine), so results can be read as ratios.
 //
 //   bazel run -c opt //bench/memtrace:memtrace_bench
 // Shared traces are looked up in $MPO_SHARED_TESTDATA, else ../shared/testdata beside the
@@ -19,6 +20,8 @@
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/trace_writer.h"
+#include "core/memtrace/view/json_view.h"
+#include "core/memtrace/view/trace_view.h"
 
 namespace mpo::memtrace {
 namespace {
@@ -129,6 +132,45 @@ void Decode(benchmark::State& state, bool parse) {
 void BM_Decode(benchmark::State& state) { Decode(state, true); }
 void BM_DecodeNoBacktraces(benchmark::State& state) { Decode(state, false); }
 
+// The decoded view's records (what stats, diff, folded and check read).
+void BM_ViewRecords(benchmark::State& state) {
+  const auto& b = Trace(kTraces[state.range(0)]);
+  if (b.empty()) return state.SkipWithError("trace not found (set MPO_SHARED_TESTDATA)");
+  std::int64_t records = 0;
+  for (auto _ : state) {
+    auto v = view::TraceView::Open(MemorySource(b));
+    if (!v.ok()) return state.SkipWithError(v.status().ToString().c_str());
+    while (const view::Record* r = (*v)->Next()) {
+      benchmark::DoNotOptimize(r->kind);
+      ++records;
+    }
+    if (!(*v)->status().ok()) return state.SkipWithError((*v)->status().ToString().c_str());
+  }
+  state.SetItemsProcessed(records);
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+  state.SetLabel(kTraces[state.range(0)]);
+}
+
+// `memtrace dump --json` without the terminal: the schema 2 text, counted and dropped.
+void BM_JsonView(benchmark::State& state) {
+  class Counting : public TextSink {
+   public:
+    void Write(std::string_view s) override { bytes += s.size(); }
+    std::uint64_t bytes = 0;
+  };
+  const auto& b = Trace(kTraces[state.range(0)]);
+  if (b.empty()) return state.SkipWithError("trace not found (set MPO_SHARED_TESTDATA)");
+  Counting out;
+  for (auto _ : state) {
+    Status s = view::WriteJsonView(*MemorySource(b), out);
+    if (!s.ok()) return state.SkipWithError(s.ToString().c_str());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * b.size()));
+  state.counters["json_bytes"] =
+      benchmark::Counter(static_cast<double>(out.bytes) / static_cast<double>(state.iterations()));
+  state.SetLabel(kTraces[state.range(0)]);
+}
+
 struct Decoded {
   Info info;
   int version = 3;
@@ -183,6 +225,8 @@ BENCHMARK(BM_Anchor_Checksum)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Decode)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_DecodeNoBacktraces)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Encode)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ViewRecords)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_JsonView)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace mpo::memtrace

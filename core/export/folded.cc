@@ -8,6 +8,7 @@
 #include "core/base/splitmix64.h"
 #include "core/memtrace/location_codec.h"
 #include "core/memtrace/trace_reader.h"
+#include "core/memtrace/view/trace_view.h"
 
 namespace mpo::exporter {
 namespace {
@@ -90,9 +91,10 @@ class FrameNames {
     if (it != by_code_.end()) return &it->second;
     std::vector<std::uint32_t> ids;
     bool found;
+    // The view has checked that `code` is defined; it may still hold no frame.
     const auto frames = r_.CompactFramesOf(code, &found);
     if (frames.empty()) {
-      if (!Add("<unknown " + std::to_string(code) + ">", &ids)) return nullptr;
+      if (!Add("$" + std::to_string(code), &ids)) return nullptr;
     } else {
       const memtrace::StringInterner& s = r_.strings();
       for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
@@ -239,14 +241,14 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memt
                          const Limits& limits) {
   memtrace::ReaderOptions opts;
   opts.limits = limits;
-  auto opened = memtrace::TraceReader::Open(memtrace::BorrowSource(source), opts);
+  auto opened = memtrace::view::TraceView::Open(memtrace::BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
-  memtrace::TraceReader& r = **opened;
+  memtrace::view::TraceView& v = **opened;
   StackTree tree;
-  FrameNames names(r, limits);
+  FrameNames names(v.reader(), limits);
   // Per domain: the tree node after each entry of its previous backtrace.
   std::unordered_map<std::uint16_t, std::vector<std::uint32_t>> paths;
-  while (const memtrace::Event* ev = r.NextEvent()) {
+  while (const memtrace::Event* ev = v.NextEvent()) {
     if (ev->kind != memtrace::EventKind::kAlloc) continue;
     std::vector<std::uint32_t>& path = paths[ev->domain];
     // The reader's backtrace shares its first common_prefix entries with the previous
@@ -271,7 +273,7 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memt
     if (w == 0 || ev->nsamples <= 0) continue;
     tree.nodes()[path.empty() ? kRoot : path.back()].count += w;
   }
-  if (!r.status().ok()) return r.status();
+  if (!v.status().ok()) return v.status();
   // Allocations without backtrace: the line "<no backtrace>", merged with a stack of
   // one frame of that name if there is one.
   auto& nodes = tree.nodes();

@@ -5,8 +5,11 @@
 // Frames: each backtrace entry (a location code) stands for one or more frames; memtrace
 // stores them as OCaml's backtrace slots give them, innermost (inlined) first, so they are
 // reversed to keep caller-first order. A frame is written "defname (file:line)"; ';' and
-// newlines in names become '_' (they would split the line). A code without locations
-// is "<unknown CODE>"; an allocation without backtrace is "<no backtrace>".
+// newlines in names become '_' (they would split the line). A code whose location event
+// holds no frame is "$CODE"; an allocation without backtrace is "<no backtrace>". The
+// trace is read through the decoded view (core/memtrace/view/trace_view.h): a code no
+// location event defined is its typed error, kCorrupt "backtrace: location code" at the
+// event that uses it.
 // Counts: `kSamples` sums nsamples (memtrace's samples), `kWords` sums the sampled blocks'
 // lengths in words (as `memtrace stats` does). Stacks whose count is 0 are omitted.
 //

@@ -41,6 +41,20 @@ class FileSource : public ByteSource {
   std::string path_;
 };
 
+// Forwards to a source owned elsewhere (readers take ownership of their source).
+class Borrowed : public ByteSource {
+ public:
+  explicit Borrowed(ByteSource& s) : s_(s) {}
+  Result<std::size_t> ReadAt(std::uint64_t o, std::span<std::uint8_t> out) override {
+    return s_.ReadAt(o, out);
+  }
+  std::uint64_t size() const override { return s_.size(); }
+  std::span<const std::uint8_t> InMemory() const override { return s_.InMemory(); }
+
+ private:
+  ByteSource& s_;
+};
+
 class MemSource : public ByteSource {
  public:
   explicit MemSource(std::span<const std::uint8_t> b) : b_(b) {}
@@ -90,6 +104,10 @@ Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path, io::
 
 std::unique_ptr<ByteSource> MemorySource(std::span<const std::uint8_t> bytes) {
   return std::make_unique<MemSource>(bytes);
+}
+
+std::unique_ptr<ByteSource> BorrowSource(ByteSource& source) {
+  return std::make_unique<Borrowed>(source);
 }
 
 Result<std::unique_ptr<ByteSink>> OpenFileSink(const std::string& path) {

@@ -46,6 +46,8 @@ Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path,
                                                    io::FileId* id = nullptr);
 // A view of memory the caller keeps alive.
 std::unique_ptr<ByteSource> MemorySource(std::span<const std::uint8_t> bytes);
+// A non-owning ByteSource over another one (which must outlive it).
+std::unique_ptr<ByteSource> BorrowSource(ByteSource& source);
 
 // A file created or truncated in place for writing (what was there is lost at once;
 // prefer AtomicFileSink).

@@ -12,6 +12,7 @@
 #include "core/memtrace/trace_copy.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/trace_writer.h"
+#include "core/memtrace/view/json_view.h"
 
 namespace mpo::memtrace {
 namespace {
@@ -78,7 +79,7 @@ TEST(Limits, LongLocationsStopAtMaxLocationBytes) {
   EXPECT_FALSE((*r)->HasLocation(0x99));
   CountingSink out;
   ExpectLimit(WriteDumpTrace(*MemorySource(bytes), out, true), "--max-location-bytes");
-  ExpectLimit(WriteJsonLines(*MemorySource(bytes), out, true), "--max-location-bytes");
+  ExpectLimit(view::WriteJsonView(*MemorySource(bytes), out), "--max-location-bytes");
 }
 
 TEST(Limits, DumpTraceStopsAtMaxOutputBytes) {

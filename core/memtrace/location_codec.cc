@@ -1,6 +1,7 @@
 #include "core/memtrace/location_codec.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -9,9 +10,28 @@
 
 namespace mpo::memtrace {
 
+void AppendLocationText(std::string& out, std::string_view defname, std::string_view filename,
+                        OcamlInt line, OcamlInt start_char, OcamlInt end_char) {
+  char num[24];
+  auto append_int = [&](OcamlInt v) {
+    const auto r = std::to_chars(num, num + sizeof num, v);
+    out.append(num, r.ptr);
+  };
+  out += defname;
+  out += '@';
+  out += filename;
+  out += ':';
+  append_int(line);
+  out += ':';
+  append_int(start_char);
+  out += '-';
+  append_int(end_char);
+}
+
 std::string LocationToString(const Location& l) {
-  return l.defname + "@" + l.filename + ":" + std::to_string(l.line) + ":" +
-         std::to_string(l.start_char) + "-" + std::to_string(l.end_char);
+  std::string s;
+  AppendLocationText(s, l.defname, l.filename, l.line, l.start_char, l.end_char);
+  return s;
 }
 
 namespace {

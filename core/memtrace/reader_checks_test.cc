@@ -13,6 +13,7 @@
 #include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/trace_writer.h"
+#include "core/memtrace/view/json_view.h"
 
 namespace mpo::memtrace {
 namespace {
@@ -458,9 +459,60 @@ TEST(ReaderChecks, UndefinedLocationCode) {
   StringTextSink oracle;
   expect_undefined(WriteOracleDump(*source, oracle), "oracle dump");
   StringTextSink json;
-  expect_undefined(WriteJsonLines(*source, json, /*parse_backtraces=*/true), "JSON lines");
-  // Every event line is written before the locations are looked up.
-  EXPECT_NE(json.text.find("\"i\":2,"), std::string::npos) << json.text;
+  expect_undefined(view::WriteJsonView(*source, json), "JSON view");
+  // The records before the failing event are written, then the trailer with the error.
+  EXPECT_NE(json.text.find("{\"kind\":\"location\",\"code\":\"1111\","), std::string::npos)
+      << json.text;
+  EXPECT_NE(json.text.find("{\"kind\":\"end\",\"error\":{\"code\":\"corrupt\",\"check\":"
+                           "\"backtrace: location code\",\"offset\":" +
+                           std::to_string(second_alloc) + "},\"records\":2}\n"),
+            std::string::npos)
+      << json.text;
+}
+
+// A common prefix longer than the previous backtrace of the domain: the reader delivers
+// that previous backtrace unchanged (the suffix only keeps the cache in step). The JSON
+// view, which renders only the entries past the common prefix, writes what the reader
+// delivers.
+TEST(ReaderChecks, JsonViewFollowsAnOverlongCommonPrefix) {
+  constexpr OcamlInt kA = 0x1111, kB = 0x2222, kC = 0x3333;
+  auto miss = [](ByteWriter& b, OcamlInt code) {
+    b.U16(static_cast<std::uint16_t>((CacheHash1(code) << 2) | kMiss));
+    b.U64(static_cast<std::uint64_t>(code));
+  };
+  TraceBuilder t;
+  PacketSpec p;
+  p.id_end = 3;
+  t.Packet(p, [&](ByteWriter& b) {
+    LocationWriter lw;
+    for (OcamlInt code : {kA, kB, kC}) {
+      WriteEventHeader(b, 1, kStart);
+      lw.Put(b, code, std::vector<Location>{{"a.ml", code, 0, 0, "f"}});
+    }
+    ShortAlloc(b, kStart + 1, 0, 2);  // [A, B]
+    miss(b, kA);
+    miss(b, kB);
+    ShortAlloc(b, kStart + 2, 5, 1);  // prefix 5 > 2: [A, B] again
+    miss(b, kC);
+    ShortAlloc(b, kStart + 3, 1, 1);  // [A, C]
+    miss(b, kC);
+  });
+  std::vector<Event> events;
+  ASSERT_TRUE(ReadAll(t.bytes(), &events).ok());
+  ASSERT_EQ(events.size(), 3u);
+  StringTextSink json;
+  ASSERT_TRUE(view::WriteJsonView(*MemorySource(t.bytes()), json).ok());
+  const std::string& text = json.text;
+  const std::size_t first = text.find("\"common_prefix\":0,\"backtrace\":[\"1111\",\"2222\"]}");
+  const std::size_t second = text.find("\"common_prefix\":5,\"backtrace\":[\"1111\",\"2222\"]}");
+  const std::size_t loc_c = text.find("{\"kind\":\"location\",\"code\":\"3333\"");
+  const std::size_t third = text.find("\"common_prefix\":1,\"backtrace\":[\"1111\",\"3333\"]}");
+  EXPECT_NE(first, std::string::npos) << text;
+  EXPECT_NE(second, std::string::npos) << text;
+  EXPECT_NE(third, std::string::npos) << text;
+  EXPECT_LT(first, second);
+  EXPECT_LT(second, loc_c);
+  EXPECT_LT(loc_c, third);
 }
 
 }  // namespace

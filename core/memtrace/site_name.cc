@@ -4,13 +4,15 @@
 
 namespace mpo::memtrace {
 
-Result<std::string> SiteName(const TraceReader& reader, OcamlInt code) {
-  if (!reader.HasLocation(code)) return "<undefined " + std::to_string(code) + ">";
-  auto locs = reader.LocationOfEntry(code, reader.event_offset());
+Result<std::string> SiteName(const TraceReader& reader, OcamlInt code, std::uint64_t event_offset) {
+  auto locs = reader.LocationOfEntry(code, event_offset);
   if (!locs.ok()) return locs.status();
   if ((*locs)->empty()) return "$" + std::to_string(code);
   std::string s;
-  for (const Location& l : **locs) s += (s.empty() ? "" : " ") + LocationToString(l);
+  for (const Location& l : **locs) {
+    if (!s.empty()) s += ' ';
+    AppendLocationText(s, l.defname, l.filename, l.line, l.start_char, l.end_char);
+  }
   return s;
 }
 

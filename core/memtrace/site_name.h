@@ -1,6 +1,6 @@
 // How `memtrace stats` and `memtrace diff` name an allocation site (one location code):
-// its frames as memtrace prints them, space-separated; "$CODE" for a code whose location
-// event holds no frame; "<undefined CODE>" for a code no location event defined.
+// its frames as memtrace prints them (the one renderer, LocationToString),
+// space-separated; "$CODE" for a code whose location event holds no frame.
 #pragma once
 
 #include <string>
@@ -11,7 +11,10 @@
 
 namespace mpo::memtrace {
 
-// kResourceExhausted when materialising the frames passes the reader's location budget.
-Result<std::string> SiteName(const TraceReader& reader, OcamlInt code);
+// A code no location event defined is the decoded view's policy error (kCorrupt
+// "backtrace: location code" at `event_offset`, the event that uses it); the callers
+// read through view::TraceView, which has already reported it. kResourceExhausted when
+// materialising the frames passes the reader's location budget.
+Result<std::string> SiteName(const TraceReader& reader, OcamlInt code, std::uint64_t event_offset);
 
 }  // namespace mpo::memtrace

@@ -8,22 +8,10 @@
 #include <vector>
 
 #include "core/memtrace/packet_header.h"
+#include "core/memtrace/view/event_names.h"
 
 namespace mpo::memtrace {
 namespace {
-
-class Borrowed : public ByteSource {
- public:
-  explicit Borrowed(ByteSource& s) : s_(s) {}
-  Result<std::size_t> ReadAt(std::uint64_t o, std::span<std::uint8_t> out) override {
-    return s_.ReadAt(o, out);
-  }
-  std::uint64_t size() const override { return s_.size(); }
-  std::span<const std::uint8_t> InMemory() const override { return s_.InMemory(); }
-
- private:
-  ByteSource& s_;
-};
 
 // printf into the sink through a line buffer (flushed when large).
 class Printer {
@@ -146,7 +134,7 @@ std::vector<OcamlInt> SortedCodes(const FirstUses& used) {
   return codes;
 }
 
-// The event loop the three text forms share: calls `each(event, dt)` for every event in
+// The event loop the two text forms share: calls `each(event, dt)` for every event in
 // order, dt being the microseconds since the trace's start (memtrace's `Timedelta`),
 // and reports progress. Stops at the first error: the reader's, or one `each` returns.
 template <class Each>
@@ -161,10 +149,6 @@ Status ForEachEvent(TraceReader& r, const ProgressFn& progress, Each&& each) {
 }
 
 }  // namespace
-
-std::unique_ptr<ByteSource> BorrowSource(ByteSource& source) {
-  return std::make_unique<Borrowed>(source);
-}
 
 std::string OcamlHexFloat(double d) {
   if (std::isnan(d)) return "nan";
@@ -221,10 +205,10 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
           case AllocationSource::kMajor: ++nmaj; break;
           case AllocationSource::kExternal: ++next; break;
         }
-        p("ev %" PRId64 " dt=%" PRId64 "%s alloc id=%" PRId64 " src=%s len=%" PRId64
+        p("ev %" PRId64 " dt=%" PRId64 "%s %s id=%" PRId64 " src=%s len=%" PRId64
           " nsamples=%" PRId64 " common_prefix=%" PRId64 " bt_len=%zu\n",
-          n, dt, dom, e.obj_id, AllocationSourceName(e.source), e.length, e.nsamples,
-          e.common_prefix, e.backtrace.size());
+          n, dt, dom, view::EventKindName(e.kind), e.obj_id, view::AllocationSourceName(e.source),
+          e.length, e.nsamples, e.common_prefix, e.backtrace.size());
         line = "  bt ";
         char hex[24];
         for (std::size_t i = 0; i < e.backtrace.size(); ++i) {
@@ -238,12 +222,10 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
         break;
       }
       case EventKind::kPromote:
-        ++np;
-        p("ev %" PRId64 " dt=%" PRId64 "%s promote id=%" PRId64 "\n", n, dt, dom, e.obj_id);
-        break;
       case EventKind::kCollect:
-        ++nc;
-        p("ev %" PRId64 " dt=%" PRId64 "%s collect id=%" PRId64 "\n", n, dt, dom, e.obj_id);
+        ++(e.kind == EventKind::kPromote ? np : nc);
+        p("ev %" PRId64 " dt=%" PRId64 "%s %s id=%" PRId64 "\n", n, dt, dom,
+          view::EventKindName(e.kind), e.obj_id);
         break;
     }
     ++n;
@@ -350,94 +332,6 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
     }
     return Status::Ok();
   });
-}
-
-namespace {
-
-std::string JsonString(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c >= 0x7f) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);  // bytes, not UTF-8 code points
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  out += '"';
-  return out;
-}
-
-}  // namespace
-
-Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
-                      const ProgressFn& progress, const Limits& limits) {
-  Printer p(out);
-  ReaderOptions opts;
-  opts.parse_backtraces = parse_backtraces;
-  opts.limits = limits;
-  auto opened = TraceReader::Open(BorrowSource(source), opts);
-  if (!opened.ok()) return opened.status();
-  TraceReader& r = **opened;
-  const Info& info = r.info();
-  p("{\"info\":{\"version\":%d,\"sample_rate\":%s,\"word_size\":%d,\"executable_name\":%s,"
-    "\"host_name\":%s,\"ocaml_runtime_params\":%s,\"pid\":%" PRId64
-    ",\"initial_domain\":%d,\"start_time\":%" PRId64 ",\"context\":%s}}\n",
-    r.version(), std::isfinite(info.sample_rate) ? FormatG17(info.sample_rate).c_str() : "null",
-    info.word_size, JsonString(info.executable_name).c_str(), JsonString(info.host_name).c_str(),
-    JsonString(info.ocaml_runtime_params).c_str(), info.pid, info.initial_domain, info.start_time,
-    info.context ? JsonString(*info.context).c_str() : "null");
-  FirstUses used;
-  std::string line;
-  std::int64_t i = 0;
-  MPO_RETURN_IF_ERROR(ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
-    const std::int64_t index = i++;
-    if (e.kind != EventKind::kAlloc) {
-      p("{\"i\":%" PRId64 ",\"dt\":%" PRId64 ",\"dom\":%u,\"ev\":\"%s\",\"id\":%" PRId64 "}\n",
-        index, dt, e.domain, e.kind == EventKind::kPromote ? "promote" : "collect", e.obj_id);
-      return Status::Ok();
-    }
-    p("{\"i\":%" PRId64 ",\"dt\":%" PRId64 ",\"dom\":%u,\"ev\":\"alloc\",\"id\":%" PRId64
-      ",\"src\":\"%s\",\"len\":%" PRId64 ",\"nsamples\":%" PRId64 ",\"common_prefix\":%" PRId64,
-      index, dt, e.domain, e.obj_id, AllocationSourceName(e.source), e.length, e.nsamples,
-      e.common_prefix);
-    if (parse_backtraces) {
-      line = ",\"bt\":[";
-      char hex[24];
-      for (std::size_t k = 0; k < e.backtrace.size(); ++k) {
-        used.try_emplace(e.backtrace[k], r.event_offset());
-        line.append(hex, std::snprintf(hex, sizeof hex, k ? ",\"%" PRIx64 "\"" : "\"%" PRIx64 "\"",
-                                       OcamlUnsigned(e.backtrace[k])));
-      }
-      line += ']';
-      p.Str(line);
-    }
-    p.Str("}\n");
-    return Status::Ok();
-  }));
-  const std::vector<OcamlInt> codes = SortedCodes(used);
-  p.Str("{\"locations\":{");
-  for (std::size_t k = 0; k < codes.size(); ++k) {
-    p(k ? ",\"%" PRIx64 "\":[" : "\"%" PRIx64 "\":[", OcamlUnsigned(codes[k]));
-    // As in the text dumps: a code no location event defined is an error, not "no frames".
-    auto found = r.LocationOfEntry(codes[k], used[codes[k]]);
-    if (!found.ok()) return found.status();
-    const std::vector<Location>* locs = *found;
-    for (std::size_t j = 0; j < locs->size(); ++j) {
-      const Location& l = (*locs)[j];
-      p("%s{\"defname\":%s,\"file\":%s,\"line\":%" PRId64 ",\"start\":%" PRId64 ",\"end\":%" PRId64
-        "}",
-        j ? "," : "", JsonString(l.defname).c_str(), JsonString(l.filename).c_str(), l.line,
-        l.start_char, l.end_char);
-    }
-    p.Str("]");
-  }
-  p.Str("}}\n");
-  return Status::Ok();
 }
 
 }  // namespace mpo::memtrace

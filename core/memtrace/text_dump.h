@@ -6,13 +6,8 @@
 //   locations used, a summary. Byte-identical to memtrace's output for valid traces.
 // - dump_trace: memtrace's `dump_trace` tool output, the format users know (0.2.3's for
 //   v1/v2 traces; HEAD's, which adds `dom=N` to alloc lines, for v3).
-// - JSON lines: {"info":{...}} first, then one object per event
-//   {"i":N,"dt":US,"dom":D,"ev":"alloc","id":ID,"src":"minor|major|external","len":W,
-//    "nsamples":N,"common_prefix":P,"bt":["hexcode",...]} (bt absent without backtraces;
-//   promote/collect have i, dt, dom, ev, id), and last {"locations":{"hexcode":
-//   [{"defname":..,"file":..,"line":..,"start":..,"end":..},...],...}} for every code
-//   used.
-// All three stream: lines are written as events are read. On a decoding error the lines
+// (The JSON form is the decoded view's: core/memtrace/view/json_view.h.)
+// Both stream: lines are written as events are read. On a decoding error the lines
 // written so far stay written and the typed error is returned. `limits` bound the
 // decoding (limits.h); dump_trace, which repeats each entry's location text, also
 // stops at limits.max_output_bytes of such text.
@@ -45,11 +40,6 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
 // Without backtraces, alloc lines end after the common prefix (memtrace's fast path).
 Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces = true,
                       const ProgressFn& progress = {}, const Limits& limits = {});
-Status WriteJsonLines(ByteSource& source, TextSink& out, bool parse_backtraces,
-                      const ProgressFn& progress = {}, const Limits& limits = {});
-
-// A non-owning ByteSource over another one.
-std::unique_ptr<ByteSource> BorrowSource(ByteSource& source);
 
 // OCaml's `%h` (hex float). (`%S` is mpo::OcamlQuoted, core/base/ocaml_quoted.h.)
 std::string OcamlHexFloat(double d);

@@ -7,6 +7,8 @@
 #include "core/memtrace/site_name.h"
 #include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_reader.h"
+#include "core/memtrace/view/event_names.h"
+#include "core/memtrace/view/trace_view.h"
 
 namespace mpo::memtrace {
 namespace {
@@ -27,12 +29,13 @@ std::optional<TraceDifference> DiffTraces(ByteSource& a, ByteSource& b, DiffFail
   };
   ReaderOptions opts;
   opts.limits = limits;
-  auto ra = TraceReader::Open(BorrowSource(a), opts);
-  if (!ra.ok()) return fail(0, ra.status());
-  auto rb = TraceReader::Open(BorrowSource(b), opts);
-  if (!rb.ok()) return fail(1, rb.status());
-  TraceReader& A = **ra;
-  TraceReader& B = **rb;
+  // Both through the decoded view: an undefined location code is its typed error.
+  auto va = view::TraceView::Open(BorrowSource(a), opts);
+  if (!va.ok()) return fail(0, va.status());
+  auto vb = view::TraceView::Open(BorrowSource(b), opts);
+  if (!vb.ok()) return fail(1, vb.status());
+  view::TraceView& A = **va;
+  view::TraceView& B = **vb;
   auto differ = [](std::string where, std::string field, std::string va, std::string vb) {
     return TraceDifference{std::move(where), std::move(field), std::move(va), std::move(vb)};
   };
@@ -57,7 +60,6 @@ std::optional<TraceDifference> DiffTraces(ByteSource& a, ByteSource& b, DiffFail
     return differ("info", "start_time", str(ia.start_time), str(ib.start_time));
   if (ia.context != ib.context)
     return differ("info", "context", ia.context.value_or("<none>"), ib.context.value_or("<none>"));
-  const char* kinds[] = {"alloc", "promote", "collect"};
   // Entry pairs whose frames render alike; cleared when large (it only saves work).
   std::unordered_set<std::pair<OcamlInt, OcamlInt>, PairHash> same;
   constexpr std::size_t kMaxSame = 1 << 16;
@@ -71,7 +73,8 @@ std::optional<TraceDifference> DiffTraces(ByteSource& a, ByteSource& b, DiffFail
       if (x != y) return differ(where, "presence", x ? "event" : "<end>", y ? "event" : "<end>");
       return std::nullopt;
     }
-    if (x->kind != y->kind) return differ(where, "kind", kinds[int(x->kind)], kinds[int(y->kind)]);
+    if (x->kind != y->kind)
+      return differ(where, "kind", view::EventKindName(x->kind), view::EventKindName(y->kind));
     // Both events are at or after their trace's start: exact as unsigned.
     const std::uint64_t dx =
         static_cast<std::uint64_t>(x->time) - static_cast<std::uint64_t>(ia.start_time);
@@ -85,16 +88,16 @@ std::optional<TraceDifference> DiffTraces(ByteSource& a, ByteSource& b, DiffFail
     if (x->nsamples != y->nsamples)
       return differ(where, "nsamples", str(x->nsamples), str(y->nsamples));
     if (x->source != y->source)
-      return differ(where, "source", AllocationSourceName(x->source),
-                    AllocationSourceName(y->source));
+      return differ(where, "source", view::AllocationSourceName(x->source),
+                    view::AllocationSourceName(y->source));
     if (x->backtrace.size() != y->backtrace.size())
       return differ(where, "backtrace length", str(x->backtrace.size()), str(y->backtrace.size()));
     for (std::size_t k = 0; k < x->backtrace.size(); ++k) {
       const std::pair<OcamlInt, OcamlInt> key{x->backtrace[k], y->backtrace[k]};
       if (same.contains(key)) continue;
-      auto fa = SiteName(A, key.first);
+      auto fa = SiteName(A.reader(), key.first, A.reader().event_offset());
       if (!fa.ok()) return fail(0, fa.status());
-      auto fb = SiteName(B, key.second);
+      auto fb = SiteName(B.reader(), key.second, B.reader().event_offset());
       if (!fb.ok()) return fail(1, fb.status());
       if (*fa != *fb) return differ(where, "backtrace[" + std::to_string(k) + "]", *fa, *fb);
       if (same.size() >= kMaxSame) same.clear();

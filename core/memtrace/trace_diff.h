@@ -2,9 +2,10 @@
 // event by event: kind, time since the start, domain, id, and for allocations length,
 // samples, source and the frames of every backtrace entry).
 //
-// Streaming over both traces; times are compared as unsigned offsets from each trace's
-// start, exact for every valid trace (events never precede the start). The frames of
-// an entry pair already found equal are not compared again (a bounded cache), so a
+// Streaming over both traces' decoded views (view/trace_view.h: a backtrace entry whose
+// code no location event defined is that trace's typed error); times are compared as unsigned
+// offsets from each trace's start, exact for every valid trace (events never precede the start).
+// The frames of an entry pair already found equal are not compared again (a bounded cache), so a
 // backtrace repeated by every event costs one comparison per entry, not one rendering.
 #pragma once
 

@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "core/memtrace/internal/undefined_code.h"
 #include "core/memtrace/trace_writer.h"
 
 namespace mpo::memtrace {
@@ -12,7 +13,8 @@ namespace {
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
 
-std::vector<std::uint8_t> Trace(std::int64_t start, std::int64_t t, const std::string& file) {
+std::vector<std::uint8_t> Trace(std::int64_t start, std::int64_t t, const std::string& file,
+                                OcamlInt code = 9) {
   VectorSink sink;
   Info info;
   info.pid = 3;
@@ -21,7 +23,7 @@ std::vector<std::uint8_t> Trace(std::int64_t start, std::int64_t t, const std::s
   EXPECT_TRUE(w.ok());
   std::vector<Location> site = {{file, 3, 1, 2, "A.f"}};
   const LocationLookup lookup = [&](OcamlInt) { return &site; };
-  const std::vector<OcamlInt> bt = {9, 9, 9};
+  const std::vector<OcamlInt> bt = {code, code, code};
   for (int i = 0; i < 3; ++i)
     EXPECT_TRUE((*w)->PutAlloc(0, t, 4, 2, AllocationSource::kMajor, bt, lookup).ok());
   EXPECT_TRUE((*w)->Flush().ok());
@@ -71,6 +73,29 @@ TEST(TraceDiff, BadTraceNamesItsSide) {
   EXPECT_FALSE(DiffTraces(*MemorySource(a), *MemorySource(b), &f));
   EXPECT_EQ(f.side, 1);
   EXPECT_EQ(f.status.field(), "packet header: magic");
+}
+
+// The decoded view's policy on either side: a code no location event defined is that
+// trace's typed error at the event that first uses it (even when both traces agree).
+TEST(TraceDiff, UndefinedLocationCodeIsTypedError) {
+  constexpr OcamlInt kSite = 0x5a5a5a5a1234;
+  const auto good = Trace(0, 5, "a.ml", kSite);
+  const auto bad = testing::WithUndefinedCode(good, kSite);
+  ASSERT_FALSE(bad.empty());
+  const std::uint64_t first_use = testing::FirstUseOffset(bad, kSite);
+  ASSERT_GT(first_use, 0u);
+  for (int side : {0, 1}) {
+    DiffFailure f;
+    EXPECT_FALSE(side == 0 ? DiffTraces(*MemorySource(bad), *MemorySource(good), &f)
+                           : DiffTraces(*MemorySource(good), *MemorySource(bad), &f));
+    EXPECT_EQ(f.side, side);
+    EXPECT_EQ(f.status.code(), ErrorCode::kCorrupt);
+    EXPECT_EQ(f.status.field(), "backtrace: location code");
+    EXPECT_EQ(f.status.byte_offset(), std::optional<std::uint64_t>(first_use));
+  }
+  DiffFailure both;
+  EXPECT_FALSE(DiffTraces(*MemorySource(bad), *MemorySource(bad), &both));
+  EXPECT_EQ(both.status.field(), "backtrace: location code");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "core/memtrace/site_name.h"
 #include "core/memtrace/trace_reader.h"
+#include "core/memtrace/view/trace_view.h"
 
 namespace mpo::memtrace {
 
@@ -22,9 +23,11 @@ Result<TraceStats> ComputeTraceStats(ByteSource& source, std::size_t top, const 
                                      const ProgressFn& progress) {
   ReaderOptions opts;
   opts.limits = limits;
-  auto opened = TraceReader::Open(BorrowSource(source), opts);
+  // Through the decoded view: an undefined location code anywhere is its typed error.
+  auto opened = view::TraceView::Open(BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
-  TraceReader& r = **opened;
+  view::TraceView& v = **opened;
+  const TraceReader& r = v.reader();
   TraceStats st;
   st.info = r.info();
   st.version = r.version();
@@ -36,7 +39,7 @@ Result<TraceStats> ComputeTraceStats(ByteSource& source, std::size_t top, const 
   std::unordered_map<OcamlInt, Live> live;
   std::vector<std::int64_t> lifetimes;
   std::int64_t last_time = r.info().start_time;
-  while (const Event* ev = r.NextEvent()) {
+  while (const Event* ev = v.NextEvent()) {
     const Event& e = *ev;
     last_time = e.time;
     if (progress) progress(r.offset(), r.file_size());
@@ -48,6 +51,7 @@ Result<TraceStats> ComputeTraceStats(ByteSource& source, std::size_t top, const 
         ++st.by_source[static_cast<int>(e.source)];
         if (!e.backtrace.empty()) {
           SiteStats& s = sites[e.backtrace.back()];
+          if (s.allocs == 0) s.first_use = r.event_offset();
           ++s.allocs;
           s.samples += static_cast<std::uint64_t>(e.nsamples);
           s.words += static_cast<std::uint64_t>(e.length);
@@ -73,7 +77,7 @@ Result<TraceStats> ComputeTraceStats(ByteSource& source, std::size_t top, const 
       }
     }
   }
-  if (!r.status().ok()) return r.status();
+  if (!v.status().ok()) return v.status();
   // Every event is at or after the start (the reader checks), so this is exact.
   st.duration_us =
       static_cast<std::uint64_t>(last_time) - static_cast<std::uint64_t>(st.info.start_time);
@@ -88,22 +92,22 @@ Result<TraceStats> ComputeTraceStats(ByteSource& source, std::size_t top, const 
     st.lifetime_p90 = lifetimes[lifetimes.size() * 9 / 10];
     st.lifetime_max = lifetimes.back();
   }
-  std::vector<SiteStats> v;
-  v.reserve(sites.size());
+  std::vector<SiteStats> all;
+  all.reserve(sites.size());
   for (auto& [code, s] : sites) {
     s.code = code;
-    v.push_back(s);
+    all.push_back(s);
   }
   auto take_top = [&](auto key, std::vector<SiteStats>* out) -> Status {
-    const std::size_t n = std::min(top, v.size());
-    std::partial_sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n), v.end(),
+    const std::size_t n = std::min(top, all.size());
+    std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n), all.end(),
                       [&](const SiteStats& x, const SiteStats& y) {
                         return key(x) != key(y) ? key(x) > key(y) : x.code < y.code;
                       });
     for (std::size_t i = 0; i < n; ++i) {
-      auto frames = SiteName(r, v[i].code);
+      auto frames = SiteName(r, all[i].code, all[i].first_use);
       if (!frames.ok()) return frames.status();
-      out->push_back(v[i]);
+      out->push_back(all[i]);
       out->back().frames = std::move(*frames);
     }
     return Status::Ok();

@@ -1,7 +1,8 @@
 // `memtrace stats`: totals, rates, lifetimes and the top allocation sites of a trace.
 //
-// Streaming over the events; memory grows with the allocation sites and the objects
-// still live (both bounded by the input's size) and with the rendered names of the top
+// Streaming over the decoded view's events (view/trace_view.h: a backtrace entry whose code
+// no location event defined is its typed error); memory grows with the allocation sites and the
+// objects still live (both bounded by the input's size) and with the rendered names of the top
 // sites (bounded by Limits::max_location_bytes). Times are differences of trace times
 // computed without overflow: the duration is exact (events never precede the trace
 // start), a lifetime saturates at the int64 range (v3 may collect on another domain
@@ -25,7 +26,8 @@ struct SiteStats {
   std::uint64_t allocs = 0;
   std::uint64_t samples = 0;
   std::uint64_t words = 0;
-  std::string frames;  // "<undefined N>", "$N" (no frames) or the frames, space-separated
+  std::string frames;           // the frames, space-separated, or "$N" (no frames): SiteName
+  std::uint64_t first_use = 0;  // the offset of the first event allocating here
 };
 
 struct TraceStats {

@@ -4,6 +4,7 @@
 
 #include <limits>
 
+#include "core/memtrace/internal/undefined_code.h"
 #include "core/memtrace/trace_writer.h"
 
 namespace mpo::memtrace {
@@ -20,7 +21,8 @@ TEST(TraceStats, SaturatingSub) {
   EXPECT_EQ(SaturatingSub(kMin, kMax), kMin);
 }
 
-std::vector<std::uint8_t> Trace(std::int64_t start, const std::vector<std::int64_t>& times) {
+std::vector<std::uint8_t> Trace(std::int64_t start, const std::vector<std::int64_t>& times,
+                                OcamlInt site_code = 9) {
   VectorSink sink;
   Info info;
   info.pid = 3;
@@ -31,7 +33,7 @@ std::vector<std::uint8_t> Trace(std::int64_t start, const std::vector<std::int64
   EXPECT_TRUE(w.ok());
   std::vector<Location> site = {{"a.ml", 3, 1, 2, "A.f"}};
   const LocationLookup lookup = [&](OcamlInt) { return &site; };
-  const std::vector<OcamlInt> bt = {9};
+  const std::vector<OcamlInt> bt = {site_code};
   OcamlInt id = -1;
   for (std::int64_t t : times) {
     if (id < 0) {
@@ -94,6 +96,23 @@ TEST(TraceStats, BadTraceIsTypedError) {
   auto st = ComputeTraceStats(*MemorySource(bytes), 10);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.status().field(), "packet header: magic");
+}
+
+// The decoded view's policy: a backtrace entry whose code no location event defined is a
+// typed error at the event that first uses it, even for a site the report never names.
+TEST(TraceStats, UndefinedLocationCodeIsTypedError) {
+  constexpr OcamlInt kSite = 0x5a5a5a5a1234;
+  const auto bad = testing::WithUndefinedCode(Trace(0, {1, 2, 3}, kSite), kSite);
+  ASSERT_FALSE(bad.empty());
+  const std::uint64_t first_use = testing::FirstUseOffset(bad, kSite);
+  ASSERT_GT(first_use, 0u);
+  for (std::size_t top : {std::size_t{0}, std::size_t{10}}) {
+    auto st = ComputeTraceStats(*MemorySource(bad), top);
+    ASSERT_FALSE(st.ok()) << "top " << top;
+    EXPECT_EQ(st.status().code(), ErrorCode::kCorrupt);
+    EXPECT_EQ(st.status().field(), "backtrace: location code");
+    EXPECT_EQ(st.status().byte_offset(), std::optional<std::uint64_t>(first_use));
+  }
 }
 
 }  // namespace

@@ -15,8 +15,16 @@ head -1 "$out" | grep -Eq '^0000000625 0000000000 alloc 2 len=1 dom=0    0: ' ||
 check "dump --oracle is the golden" 0 "$bin" memtrace dump --oracle $v3.ctf
 cmp -s "$out" $v3.oracle_dump.txt || fail "oracle text differs"
 check "dump --json" 0 "$bin" memtrace dump --json $v3.ctf
-[ "$(grep -c '"ev":' "$out")" = "$(grep -c '^ev ' $v3.oracle_dump.txt)" ] || fail "json event count"
-head -1 "$out" | grep -q '"info":{"version":3' || fail "json info"
+# Schema 2 (core/corpus/SCHEMA.md): header, records, trailer counting them.
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$out" || fail "json lines do not parse"
+[ "$(grep -c '^{"kind":"\(alloc\|promote\|collect\)",' "$out")" = "$(grep -c '^ev ' $v3.oracle_dump.txt)" ] || fail "json event count"
+head -1 "$out" | grep -q '^{"schema":2,"format":"memtrace","info":{"version":3,' || fail "json header"
+[ "$(tail -1 "$out")" = "{\"kind\":\"end\",\"error\":null,\"records\":$(($(wc -l <"$out") - 2))}" ] || { fail "json trailer"; tail -1 "$out"; }
+[ "$(grep -c '^{"kind":"location",' "$out")" = "$(grep '^locations ' $v3.oracle_dump.txt | cut -d' ' -f2)" ] || fail "json location count"
+check "dump --json --no-backtraces" 0 "$bin" memtrace dump --json --no-backtraces $v3.ctf
+! grep -q 'location\|backtrace' "$out" || fail "no-backtraces json has locations"
+check "dump --json of a bad trace" 1 "$bin" memtrace dump --json $bad.ctf
+tail -1 "$out" | grep -q '^{"kind":"end","error":{"code":"corrupt","check":"location: filename MTF index","offset":348,"bit":6},"records":0}$' || { fail "bad trace json trailer"; tail -1 "$out"; }
 check "dump --no-backtraces" 0 "$bin" memtrace dump --no-backtraces $v2.ctf
 [ "$(wc -l <"$out")" = "$(wc -l <$v2.dump_trace.txt)" ] || fail "no-backtraces line count"
 check "dump of a bad trace" 1 "$bin" memtrace dump --oracle $bad.ctf
@@ -44,4 +52,30 @@ check "stats" 0 "$bin" memtrace stats --top 2 $v2.ctf
 grep -q "460 allocs (78 minor, 382 major, 0 external), 56 promotes, 397 collects" "$out" || { fail "stats totals"; cat "$out"; }
 grep -q "top allocation sites by words" "$out" || fail "stats sites"
 check "no memtrace subcommand" 2 "$bin" memtrace
+
+# One policy for a backtrace entry whose code no location event defined: every command
+# fails with the typed error at the event that first uses it (exit 1).
+und="$tmp/undefined.ctf"
+"$bin" memtrace dump --json $v3.ctf >"$tmp/v3.jsonl"
+code=$(sed -n 2p "$tmp/v3.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["code"])')
+# Rename the code's location event (its first 8 bytes in the file) to another code.
+python3 - $v3.ctf "$und" "$code" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+at = data.find(int(sys.argv[3], 16).to_bytes(8, "little"))
+assert at > 0
+data[at + 5] ^= 0x20
+open(sys.argv[2], "wb").write(data)
+PY
+check "dump --json: undefined code" 1 "$bin" memtrace dump --json "$und"
+off=$(tail -1 "$out" | python3 -c 'import json,sys; e=json.load(sys.stdin)["error"]; assert e["check"]=="backtrace: location code"; print("0x%x" % e["offset"])') || fail "undefined code trailer"
+want="corrupt: backtrace: location code at offset $off"
+grep -q "$want" "$err" || { fail "dump --json message"; cat "$err"; }
+for cmd in "dump" "dump --oracle" "check" "check --keep-going" "stats" "folded"; do
+  check "$cmd: undefined code" 1 "$bin" memtrace $cmd "$und"
+  grep -q "$want" "$err" || { fail "$cmd message"; cat "$err"; }
+  ! grep -q "<undefined\|<unknown" "$out" || fail "$cmd printed a placeholder"
+done
+check "diff: undefined code" 1 "$bin" memtrace diff $v3.ctf "$und"
+grep -q "memtrace diff: $und: $want" "$err" || { fail "diff message"; cat "$err"; }
 cli_done

@@ -1,5 +1,15 @@
-// The schema 2 JSON Lines view of a memtrace trace (core/corpus/SCHEMA.md): what
-// `memtrace dump --json` and `corpus decode` print, byte for byte.
+// The schema 2 JSON Lines view of a memtrace trace (core/corpus/SCHEMA.md, "memtrace"):
+// what `memtrace dump --json` and `corpus decode` print, byte for byte.
+//
+//   {"schema":2,"format":"memtrace","info":INFO|null}
+//   {"kind":"location","code":"HEX","frames":[FRAME,...]}     (before first use)
+//   {"kind":"alloc","time":..,"domain":..,"id":..,"length":..,"nsamples":..,
+//    "source":"minor"|"major"|"external","common_prefix":..,"backtrace":["HEX",...]}
+//   {"kind":"promote"|"collect","time":..,"domain":..,"id":..}
+//   {"kind":"skipped_packet","offset":..,"reason":S}
+//   {"kind":"end","error":null|ERROR,"records":N}
+// The records are TraceView's (trace_view.h), under its undefined-code policy. Location
+// codes are written as memtrace's `%x` prints them (the 63-bit pattern).
 #pragma once
 
 #include <functional>
@@ -14,13 +24,16 @@ namespace mpo::memtrace::view {
 struct JsonViewOptions {
   // false: no location records and no "backtrace" members (memtrace's fast path).
   bool backtraces = true;
+  // The reader's budgets; the location strings written (each code once) count against
+  // max_location_bytes.
   Limits limits;
   // Called now and then with (bytes decoded so far, file size).
   std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
-// Writes the whole stream (header, records, trailer) as it decodes; a decoding error
-// ends the stream with the error in the trailer. Returns that decoding status.
+// Writes the whole stream (header, records, trailer) as it decodes, in large chunks; a
+// decoding error ends the stream with the error in the trailer. Returns that decoding
+// status.
 Status WriteJsonView(ByteSource& source, TextSink& out, const JsonViewOptions& options = {});
 
 }  // namespace mpo::memtrace::view
