@@ -23,7 +23,7 @@ void AppendError(std::string& out, const Status& s) {
 }
 
 void AppendEndLine(std::string& out, const Status& s, std::uint64_t records) {
-  out += "{\"kind\":\"end\",\"error\":";
+  out += "{\"kind\":\"end_of_stream\",\"error\":";
   if (s.ok()) {
     out += "null";
   } else {

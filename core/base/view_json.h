@@ -14,7 +14,7 @@ namespace mpo::view_json {
 // (`check` is the status's field; `bit` only when the status has a bit offset).
 void AppendError(std::string& out, const Status& s);
 
-// The last line of a stream: {"kind":"end","error":null|ERROR,"records":N}\n.
+// The last line of a stream: {"kind":"end_of_stream","error":null|ERROR,"records":N}\n.
 void AppendEndLine(std::string& out, const Status& s, std::uint64_t records);
 
 }  // namespace mpo::view_json

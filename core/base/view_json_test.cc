@@ -21,11 +21,11 @@ TEST(ViewJson, ErrorObject) {
 TEST(ViewJson, EndLine) {
   std::string out;
   AppendEndLine(out, Status::Ok(), 7);
-  EXPECT_EQ(out, "{\"kind\":\"end\",\"error\":null,\"records\":7}\n");
+  EXPECT_EQ(out, "{\"kind\":\"end_of_stream\",\"error\":null,\"records\":7}\n");
   out.clear();
   AppendEndLine(out, Status(ErrorCode::kCorrupt, "x").WithField("f").AtOffset(3), 0);
   EXPECT_EQ(out,
-            "{\"kind\":\"end\",\"error\":{\"code\":\"corrupt\",\"check\":\"f\",\"offset\":3},"
+            "{\"kind\":\"end_of_stream\",\"error\":{\"code\":\"corrupt\",\"check\":\"f\",\"offset\":3},"
             "\"records\":0}\n");
 }
 

@@ -90,9 +90,9 @@ TEST_F(CorpusTest, EveryStreamIsSchema2) {
     ASSERT_GE(lines.size(), 2u);
     EXPECT_EQ(lines.front()["schema"], 2) << rel;
     EXPECT_EQ(lines.front()["format"], c["kind"]) << rel;
-    EXPECT_EQ(lines.back()["kind"], "end") << rel;
+    EXPECT_EQ(lines.back()["kind"], "end_of_stream") << rel;
     EXPECT_EQ(lines.back()["records"], lines.size() - 2) << rel;
-    // Records have a kind (a ring's phase ends too are "end", but no end line's members).
+    // Records have a kind.
     for (std::size_t i = 1; i + 1 < lines.size(); ++i)
       ASSERT_TRUE(lines[i]["kind"].is_string() && !lines[i].contains("records")) << rel << ":" << i;
   }
@@ -285,8 +285,9 @@ TEST_F(CorpusTest, MissingAndExtraLinesFailAtTheirLine) {
   o.impl = "head -n -1 {file}.expected.jsonl";
   auto s = Check(*dir_, o);
   ASSERT_TRUE(s.ok());
-  EXPECT_EQ(s->cases[0].reason, "incomplete stream: line " + std::to_string(lines.size() - 1) +
-                                    ", the last, is not the end line {\"kind\":\"end\",...}");
+  EXPECT_EQ(s->cases[0].reason,
+            "incomplete stream: line " + std::to_string(lines.size() - 1) +
+                ", the last, is not the end line {\"kind\":\"end_of_stream\",...}");
   // The third line printed twice: line 4 differs (unless it equals line 3).
   ASSERT_NE(lines[2], lines[3]);
   o.impl = "sed '3p' {file}.expected.jsonl";

@@ -229,7 +229,7 @@ TEST(HostileCorpus, DeeplyNestedExpectedFileFailsWithAReason) {
 
 TEST(HostileImpl, DeepButAllowedDocumentsStillCompare) {
   const fs::path dir = OneCaseCorpus("deep_ok");
-  const std::string end = R"({"kind":"end","error":null,"records":0})";
+  const std::string end = R"({"kind":"end_of_stream","error":null,"records":0})";
   auto deep = [](const char* leaf) {
     return std::string(200, '[') + leaf + std::string(200, ']') + "\n";
   };

@@ -42,12 +42,12 @@ class Lines {
   std::size_t pos_ = 0;
 };
 
-// The end line has "error" and "records" besides its kind: a ring's phase-end record is
-// {"kind":"end",...} too.
+// Its own kind (a ring's phase-end record is "end"), with "error" and "records".
 bool IsEndLine(const json& j) {
   if (!j.is_object()) return false;
   const auto kind = j.find("kind");
-  return kind != j.end() && *kind == "end" && j.contains("error") && j.contains("records");
+  return kind != j.end() && *kind == "end_of_stream" && j.contains("error") &&
+         j.contains("records");
 }
 
 std::string Difference(std::size_t line, const json& expected, const json& got,
@@ -103,7 +103,8 @@ Result<ExpectedStream> ParseExpectedStream(std::string_view text) {
     e.lines.push_back(std::move(*v));
   }
   if (e.lines.empty() || !IsEndLine(e.lines.back()))
-    return Status(ErrorCode::kCorrupt, "its last line is not an end line {\"kind\":\"end\",...}");
+    return Status(ErrorCode::kCorrupt,
+                  "its last line is not an end line {\"kind\":\"end_of_stream\",...}");
   e.expects_error = !e.lines.back()["error"].is_null();
   return e;
 }
@@ -112,14 +113,14 @@ std::string CompareStream(const ExpectedStream& expected, std::string_view got) 
   OutputParser parser(std::max(4 * expected.values, kMinValueBudget));
   Lines lines(got);
   const std::size_t n = lines.Count(), m = expected.lines.size();
-  if (n == 0) return "incomplete stream: no output (no end line {\"kind\":\"end\",...})";
+  if (n == 0) return "incomplete stream: no output (no end line {\"kind\":\"end_of_stream\",...})";
   std::string why;
   // The end line first: without it the decoder did not finish, whatever it printed.
   const auto last = parser.Parse(lines.Last(), n, why);
   if (!last) return why;
   if (!IsEndLine(*last))
     return "incomplete stream: line " + std::to_string(n) +
-           ", the last, is not the end line {\"kind\":\"end\",...}";
+           ", the last, is not the end line {\"kind\":\"end_of_stream\",...}";
   if (expected.expects_error) {
     std::string_view first;
     lines.Next(first);

@@ -1,6 +1,6 @@
 // Comparing a decoder's JSON Lines stream with the expected one (schema 2, SCHEMA.md
 // "corpus check"): line by line, each line semantically (json_diff.h); the last line
-// must be the end line {"kind":"end",...}; when the expected end line carries an error,
+// must be the end line {"kind":"end_of_stream",...}; when the expected end line carries an error,
 // only the header line and the end line's "error" member are compared, since streaming
 // decoders may get further or less far before they stop.
 #pragma once

@@ -15,7 +15,7 @@ constexpr const char* kOk =
     "\n"
     R"({"kind":"draw","value":9007199254740993})"
     "\n"
-    R"({"kind":"end","error":null,"records":2})"
+    R"({"kind":"end_of_stream","error":null,"records":2})"
     "\n";
 
 // A rejected input: header, one record decoded before the error, end line with it.
@@ -24,7 +24,7 @@ constexpr const char* kRejected =
     "\n"
     R"({"kind":"promote","time":5,"domain":0,"id":1})"
     "\n"
-    R"({"kind":"end","error":{"code":"corrupt","check":"event header: code","offset":120},"records":1})"
+    R"({"kind":"end_of_stream","error":{"code":"corrupt","check":"event header: code","offset":120},"records":1})"
     "\n";
 
 ExpectedStream Expect(const std::string& text) {
@@ -46,7 +46,7 @@ TEST(JsonlDiff, SameStreamPassesWhateverTheSpelling) {
       "\n"
       R"({"kind":"draw","value":9007199254740993})"
       "\n"
-      R"({"records":2,"error":null,"kind":"end"})";
+      R"({"records":2,"error":null,"kind":"end_of_stream"})";
   EXPECT_EQ(CompareStream(e, respelled), "");
 }
 
@@ -59,14 +59,14 @@ TEST(JsonlDiff, IntegersBeyond2To53CompareExactly) {
 
 TEST(JsonlDiff, MissingEndLineIsAnIncompleteStream) {
   std::string got = kOk;
-  got.erase(got.find(R"({"kind":"end")"));
+  got.erase(got.find(R"({"kind":"end_of_stream")"));
   EXPECT_EQ(CompareStream(Expect(kOk), got),
-            "incomplete stream: line 3, the last, is not the end line {\"kind\":\"end\",...}");
+            "incomplete stream: line 3, the last, is not the end line {\"kind\":\"end_of_stream\",...}");
   EXPECT_EQ(CompareStream(Expect(kOk), ""),
-            "incomplete stream: no output (no end line {\"kind\":\"end\",...})");
+            "incomplete stream: no output (no end line {\"kind\":\"end_of_stream\",...})");
   // Also for a rejected input: a decoder that stopped without its end line crashed.
   got = kRejected;
-  got.erase(got.find(R"({"kind":"end")"));
+  got.erase(got.find(R"({"kind":"end_of_stream")"));
   EXPECT_EQ(CompareStream(Expect(kRejected), got).rfind("incomplete stream: line 2", 0), 0u);
 }
 
@@ -77,17 +77,17 @@ TEST(JsonlDiff, RingPhaseEndIsNotTheEndLine) {
                            "\n"
                            R"({"kind":"end","ring":0,"ts":2,"id":0,"name":"compact"})"
                            "\n"
-                           R"({"kind":"end","error":null,"records":2})"
+                           R"({"kind":"end_of_stream","error":null,"records":2})"
                            "\n";
   EXPECT_EQ(CompareStream(Expect(ring), ring), "");
-  EXPECT_EQ(CompareStream(Expect(ring), ring.substr(0, ring.rfind("{\"kind\":\"end\",\"error"))),
-            "incomplete stream: line 3, the last, is not the end line {\"kind\":\"end\",...}");
-  EXPECT_FALSE(ParseExpectedStream(ring.substr(0, ring.rfind("{\"kind\":\"end\",\"error"))).ok());
+  EXPECT_EQ(CompareStream(Expect(ring), ring.substr(0, ring.rfind("{\"kind\":\"end_of_stream\",\"error"))),
+            "incomplete stream: line 3, the last, is not the end line {\"kind\":\"end_of_stream\",...}");
+  EXPECT_FALSE(ParseExpectedStream(ring.substr(0, ring.rfind("{\"kind\":\"end_of_stream\",\"error"))).ok());
 }
 
 TEST(JsonlDiff, ExtraRecordFailsAtItsLine) {
   std::string got = kOk;
-  got.insert(got.find(R"({"kind":"end")"), "{\"kind\":\"draw\",\"value\":4}\n");
+  got.insert(got.find(R"({"kind":"end_of_stream")"), "{\"kind\":\"draw\",\"value\":4}\n");
   EXPECT_EQ(CompareStream(Expect(kOk), got),
             "line 4: at /kind: expected \"end\", got \"draw\" (expected 4 lines, got 5)");
 }
@@ -106,7 +106,7 @@ TEST(JsonlDiff, MissingRecordFailsAtItsLine) {
 }
 
 TEST(JsonlDiff, LinesAfterTheEndLineFail) {
-  const std::string got = std::string(kOk) + R"({"kind":"end","error":null,"records":2})" + "\n";
+  const std::string got = std::string(kOk) + R"({"kind":"end_of_stream","error":null,"records":2})" + "\n";
   EXPECT_EQ(CompareStream(Expect(kOk), got),
             "line 5: expected no more lines (the end line was line 4) (expected 4 lines, got 5)");
 }
@@ -129,14 +129,14 @@ TEST(JsonlDiff, RejectedInputComparesOnlyHeaderAndError) {
       R"({"kind":"collect","time":6,"domain":0,"id":1})"
       "\n"
       "this line is not even compared\n"
-      R"({"kind":"end","error":{"code":"corrupt","check":"event header: code","offset":120},"records":3})"
+      R"({"kind":"end_of_stream","error":{"code":"corrupt","check":"event header: code","offset":120},"records":3})"
       "\n";
   EXPECT_EQ(CompareStream(e, further), "");
   // One that stopped earlier: header and end line only.
   const std::string earlier =
       R"({"schema":2,"format":"memtrace","info":{"version":3,"pid":7}})"
       "\n"
-      R"({"kind":"end","error":{"code":"corrupt","check":"event header: code","offset":120},"records":0})"
+      R"({"kind":"end_of_stream","error":{"code":"corrupt","check":"event header: code","offset":120},"records":0})"
       "\n";
   EXPECT_EQ(CompareStream(e, earlier), "");
   // But the header and every member of the error are compared.
@@ -185,7 +185,7 @@ TEST(JsonlDiff, ExpectedFilesMustBeCompleteStreams) {
   EXPECT_EQ(ParseExpectedStream("").status().code(), ErrorCode::kCorrupt);
   EXPECT_EQ(ParseExpectedStream("{\"schema\":2}\n").status().code(), ErrorCode::kCorrupt);
   EXPECT_EQ(ParseExpectedStream("{\"kind\":\"end\"}\n").status().code(), ErrorCode::kCorrupt);
-  auto bad = ParseExpectedStream("{}\nnot json\n{\"kind\":\"end\",\"error\":null}\n");
+  auto bad = ParseExpectedStream("{}\nnot json\n{\"kind\":\"end_of_stream\",\"error\":null}\n");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message().rfind("line 2: ", 0), 0u) << bad.status().ToString();
   auto deep = ParseExpectedStream(std::string(100000, '[') + std::string(100000, ']'));

@@ -463,7 +463,7 @@ TEST(ReaderChecks, UndefinedLocationCode) {
   // The records before the failing event are written, then the trailer with the error.
   EXPECT_NE(json.text.find("{\"kind\":\"location\",\"code\":\"1111\","), std::string::npos)
       << json.text;
-  EXPECT_NE(json.text.find("{\"kind\":\"end\",\"error\":{\"code\":\"corrupt\",\"check\":"
+  EXPECT_NE(json.text.find("{\"kind\":\"end_of_stream\",\"error\":{\"code\":\"corrupt\",\"check\":"
                            "\"backtrace: location code\",\"offset\":" +
                            std::to_string(second_alloc) + "},\"records\":2}\n"),
             std::string::npos)

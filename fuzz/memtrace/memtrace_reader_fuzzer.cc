@@ -79,6 +79,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t line = json.tail.rfind('\n', json.tail.size() - 2);
   const std::string_view last =
       std::string_view(json.tail).substr(line == std::string::npos ? 0 : line + 1);
-  if (last.substr(0, 14) != "{\"kind\":\"end\"," || last.back() != '\n') __builtin_trap();
+  if (!last.starts_with("{\"kind\":\"end_of_stream\",") || last.back() != '\n') __builtin_trap();
   return 0;
 }

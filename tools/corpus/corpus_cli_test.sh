@@ -56,7 +56,7 @@ tail -1 "$T/wrong.out" | grep -q ' passed, 1 failed$' || fail "wrong summary"
 c="memtrace/v3_event_forms"
 lines=$(wc -l < "$T/a/$c.ctf.expected.jsonl")
 check "no end line" 1 "$BIN" corpus check "$T/a" --only "$c" --impl "head -n -1 {file}.expected.jsonl"
-grep -qx "FAIL $c: incomplete stream: line $((lines - 1)), the last, is not the end line {\"kind\":\"end\",...}" \
+grep -qx "FAIL $c: incomplete stream: line $((lines - 1)), the last, is not the end line {\"kind\":\"end_of_stream\",...}" \
   "$out" || fail "no end line: $(cat "$out")"
 check "an extra record" 1 "$BIN" corpus check "$T/a" --only "$c" --impl "sed 3p {file}.expected.jsonl"
 grep -q "^FAIL $c: line 4: at /.*(expected $lines lines, got $((lines + 1)))$" "$out" \

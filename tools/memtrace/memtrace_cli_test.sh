@@ -19,12 +19,12 @@ check "dump --json" 0 "$bin" memtrace dump --json $v3.ctf
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$out" || fail "json lines do not parse"
 [ "$(grep -c '^{"kind":"\(alloc\|promote\|collect\)",' "$out")" = "$(grep -c '^ev ' $v3.oracle_dump.txt)" ] || fail "json event count"
 head -1 "$out" | grep -q '^{"schema":2,"format":"memtrace","info":{"version":3,' || fail "json header"
-[ "$(tail -1 "$out")" = "{\"kind\":\"end\",\"error\":null,\"records\":$(($(wc -l <"$out") - 2))}" ] || { fail "json trailer"; tail -1 "$out"; }
+[ "$(tail -1 "$out")" = "{\"kind\":\"end_of_stream\",\"error\":null,\"records\":$(($(wc -l <"$out") - 2))}" ] || { fail "json trailer"; tail -1 "$out"; }
 [ "$(grep -c '^{"kind":"location",' "$out")" = "$(grep '^locations ' $v3.oracle_dump.txt | cut -d' ' -f2)" ] || fail "json location count"
 check "dump --json --no-backtraces" 0 "$bin" memtrace dump --json --no-backtraces $v3.ctf
 ! grep -q 'location\|backtrace' "$out" || fail "no-backtraces json has locations"
 check "dump --json of a bad trace" 1 "$bin" memtrace dump --json $bad.ctf
-tail -1 "$out" | grep -q '^{"kind":"end","error":{"code":"corrupt","check":"location: filename MTF index","offset":348,"bit":6},"records":0}$' || { fail "bad trace json trailer"; tail -1 "$out"; }
+tail -1 "$out" | grep -q '^{"kind":"end_of_stream","error":{"code":"corrupt","check":"location: filename MTF index","offset":348,"bit":6},"records":0}$' || { fail "bad trace json trailer"; tail -1 "$out"; }
 check "dump --no-backtraces" 0 "$bin" memtrace dump --no-backtraces $v2.ctf
 [ "$(wc -l <"$out")" = "$(wc -l <$v2.dump_trace.txt)" ] || fail "no-backtraces line count"
 check "dump of a bad trace" 1 "$bin" memtrace dump --oracle $bad.ctf

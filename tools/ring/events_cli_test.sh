@@ -30,7 +30,7 @@ assert lines[0] == '{"schema":2,"format":"ring","ocaml_version":"5.3"}', lines[0
 records = [json.loads(l) for l in lines[1:-1]]
 end = json.loads(lines[-1])
 assert list(end) == ["kind", "error", "records"], end
-assert end["kind"] == "end" and end["error"] is None and end["records"] == len(records), end
+assert end["kind"] == "end_of_stream" and end["error"] is None and end["records"] == len(records), end
 order = {
     "begin": ["kind", "ring", "ts", "id", "name"], "end": ["kind", "ring", "ts", "id", "name"],
     "counter": ["kind", "ring", "ts", "id", "name", "value"],
@@ -112,7 +112,7 @@ grep -q 'corrupt' "$err" || { fail "truncated message"; cat "$err"; }
 check "truncated file --json" 1 "$bin" events dump "$tmp/short.events" --json
 grep -q 'corrupt' "$err" || fail "truncated --json: no message"
 [ "$(wc -l < "$out")" = 2 ] || fail "truncated --json: want header and end line"
-tail -1 "$out" | grep -Eq '^\{"kind":"end","error":\{"code":"corrupt","check":"metadata header[^"]*","offset":([0-9]+|null)\},"records":0\}$' || { fail "truncated --json end line"; cat "$out"; }
+tail -1 "$out" | grep -Eq '^\{"kind":"end_of_stream","error":\{"code":"corrupt","check":"metadata header[^"]*","offset":([0-9]+|null)\},"records":0\}$' || { fail "truncated --json end line"; cat "$out"; }
 check "missing file --json" 2 "$bin" events dump "$tmp/absent.events" --json
 [ -s "$out" ] && fail "missing file --json: a stream for no input"
 check "bad pid" 2 "$bin" events dump "$tmp" notapid

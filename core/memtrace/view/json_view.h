@@ -7,7 +7,7 @@
 //    "source":"minor"|"major"|"external","common_prefix":..,"backtrace":["HEX",...]}
 //   {"kind":"promote"|"collect","time":..,"domain":..,"id":..}
 //   {"kind":"skipped_packet","offset":..,"reason":S}
-//   {"kind":"end","error":null|ERROR,"records":N}
+//   {"kind":"end_of_stream","error":null|ERROR,"records":N}
 // The records are TraceView's (trace_view.h), under its undefined-code policy. Location
 // codes are written as memtrace's `%x` prints them (the 63-bit pattern).
 #pragma once

@@ -72,7 +72,7 @@ TEST(JsonView, ExactStreamV3) {
   EXPECT_EQ(lines[9],
             "{\"kind\":\"alloc\",\"time\":1005,\"domain\":0,\"id\":2,\"length\":2,\"nsamples\":1,"
             "\"source\":\"minor\",\"common_prefix\":0,\"backtrace\":[\"7a0000000400\"]}");
-  EXPECT_EQ(lines[10], "{\"kind\":\"end\",\"error\":null,\"records\":9}");
+  EXPECT_EQ(lines[10], "{\"kind\":\"end_of_stream\",\"error\":null,\"records\":9}");
 }
 
 TEST(JsonView, V2HasNoDomainsButTheSameRecords) {
@@ -80,7 +80,7 @@ TEST(JsonView, V2HasNoDomainsButTheSameRecords) {
   ASSERT_EQ(lines.size(), 11u);
   EXPECT_NE(lines[0].find("\"info\":{\"version\":2,"), std::string::npos) << lines[0];
   EXPECT_NE(lines[5].find("\"time\":1002,\"domain\":0,"), std::string::npos) << lines[5];
-  EXPECT_EQ(lines[10], "{\"kind\":\"end\",\"error\":null,\"records\":9}");
+  EXPECT_EQ(lines[10], "{\"kind\":\"end_of_stream\",\"error\":null,\"records\":9}");
 }
 
 TEST(JsonView, NoBacktraces) {
@@ -94,7 +94,7 @@ TEST(JsonView, NoBacktraces) {
   EXPECT_EQ(lines[1],
             "{\"kind\":\"alloc\",\"time\":1001,\"domain\":0,\"id\":0,\"length\":4,\"nsamples\":1,"
             "\"source\":\"minor\",\"common_prefix\":0}");
-  EXPECT_EQ(lines[6], "{\"kind\":\"end\",\"error\":null,\"records\":5}");
+  EXPECT_EQ(lines[6], "{\"kind\":\"end_of_stream\",\"error\":null,\"records\":5}");
 }
 
 TEST(JsonView, UndefinedCodeEndsWithTheTypedError) {
@@ -107,7 +107,7 @@ TEST(JsonView, UndefinedCodeEndsWithTheTypedError) {
   EXPECT_EQ(s.byte_offset(), std::optional<std::uint64_t>(first_use));
   ASSERT_EQ(lines.size(), 5u);
   EXPECT_EQ(lines[4],
-            "{\"kind\":\"end\",\"error\":{\"code\":\"corrupt\",\"check\":"
+            "{\"kind\":\"end_of_stream\",\"error\":{\"code\":\"corrupt\",\"check\":"
             "\"backtrace: location code\",\"offset\":" +
                 std::to_string(first_use) + "},\"records\":3}");
 }
@@ -118,7 +118,7 @@ TEST(JsonView, UnreadableInfoIsNull) {
   Status s;
   EXPECT_EQ(Json(bytes, {}, &s),
             "{\"schema\":2,\"format\":\"memtrace\",\"info\":null}\n"
-            "{\"kind\":\"end\",\"error\":{\"code\":\"corrupt\",\"check\":\"packet header: magic\","
+            "{\"kind\":\"end_of_stream\",\"error\":{\"code\":\"corrupt\",\"check\":\"packet header: magic\","
             "\"offset\":0},\"records\":0}\n");
   EXPECT_EQ(s.field(), "packet header: magic");
 }
@@ -155,7 +155,7 @@ TEST(JsonView, InfoStringsAndSkippedPackets) {
                           ",\"reason\":\"skipping truncated packet (" +
                           std::to_string(sink.data.size() - packet) + " bytes declared, " +
                           std::to_string(sink.data.size() - packet - 1) + " present)\"}");
-  EXPECT_EQ(lines[3], "{\"kind\":\"end\",\"error\":null,\"records\":2}");
+  EXPECT_EQ(lines[3], "{\"kind\":\"end_of_stream\",\"error\":null,\"records\":2}");
 }
 
 // The location strings written count against max_location_bytes (a code's frames may

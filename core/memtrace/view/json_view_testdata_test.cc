@@ -59,7 +59,7 @@ void CheckTrace(const std::string& path, std::set<int>* versions) {
   EXPECT_EQ(lines[0]["format"], "memtrace");
   EXPECT_EQ(lines[0]["info"]["version"], (*reader)->version());
   const json& end = lines.back();
-  EXPECT_EQ(end["kind"], "end");
+  EXPECT_EQ(end["kind"], "end_of_stream");
   EXPECT_EQ(end["records"], lines.size() - 2);
   if ((*reader)->status().ok()) {
     EXPECT_TRUE(status.ok()) << status.ToString();

@@ -11,7 +11,7 @@
 //     {"kind":"user_unit"|"user_span_begin"|"user_span_end","ring":R,"ts":NS,"id":I,"name":S}
 //     {"kind":"user_int","ring":R,"ts":NS,"id":I,"name":S,"value":OCAML_INT}
 //     {"kind":"user_custom","ring":R,"ts":NS,"id":I,"name":S,"payload_hex":"00ff"}
-//   {"kind":"end","error":null|ERROR,"records":N}
+//   {"kind":"end_of_stream","error":null|ERROR,"records":N}
 //
 // Values are the C consumer's, unconverted (counter values and buckets as unsigned
 // 64-bit words, lifecycle data as a signed one), except user_int's, which is the OCaml
