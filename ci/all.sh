@@ -29,6 +29,7 @@ stage() {
   fi
 }
 stage "tests (g++)" bash ci/test.sh
+stage "bazel consumer" bash ci/consumer_test.sh
 stage "sanitizers" bash ci/sanitizers.sh
 stage "fuzzing" bash ci/fuzz.sh "${FUZZ_SECONDS:-30}"
 stage "lint" bash ci/tidy.sh

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/base/version.h"
 #include "tools/corpus/corpus_command.h"
 #include "tools/demo/demo_command.h"
 #include "tools/exit_code.h"
@@ -37,6 +38,8 @@ int main(int argc, char** argv) {
       "memprof-oracle: a reference implementation of OCaml's allocation-profiling stack "
       "(memprof sampler and engine, runtime events ring, memtrace codec)"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", mpo::VersionLine(),
+                       "Print the version and git revision, and exit");
   mpo::tools::AddSampleCommand(app);
   mpo::tools::AddMemprofCommands(app);
   mpo::tools::AddEventsCommands(app);
