@@ -24,9 +24,10 @@ TEST(ViewJson, EndLine) {
   EXPECT_EQ(out, "{\"kind\":\"end_of_stream\",\"error\":null,\"records\":7}\n");
   out.clear();
   AppendEndLine(out, Status(ErrorCode::kCorrupt, "x").WithField("f").AtOffset(3), 0);
-  EXPECT_EQ(out,
-            "{\"kind\":\"end_of_stream\",\"error\":{\"code\":\"corrupt\",\"check\":\"f\",\"offset\":3},"
-            "\"records\":0}\n");
+  EXPECT_EQ(
+      out,
+      "{\"kind\":\"end_of_stream\",\"error\":{\"code\":\"corrupt\",\"check\":\"f\",\"offset\":3},"
+      "\"records\":0}\n");
 }
 
 }  // namespace

@@ -94,7 +94,8 @@ TEST(SamplerView, HeaderRecordsAndEndLineAreSchema2) {
             R"({"schema":2,"format":"sampler","mode":"geometric","seed":18446744073709551615,)"
             R"("lambda":1e-05})"
             "\n");
-  EXPECT_EQ(s.text.substr(s.text.rfind('{')), "{\"kind\":\"end_of_stream\",\"error\":null,\"records\":2}\n");
+  EXPECT_EQ(s.text.substr(s.text.rfind('{')),
+            "{\"kind\":\"end_of_stream\",\"error\":null,\"records\":2}\n");
   // The text form: the same draws, one per line.
   const Stream t = Decode(R"({"seed":18446744073709551615,"lambda":1e-05,"mode":"geometric",)"
                           R"("count":2})",

@@ -60,8 +60,9 @@ TEST(JsonlDiff, IntegersBeyond2To53CompareExactly) {
 TEST(JsonlDiff, MissingEndLineIsAnIncompleteStream) {
   std::string got = kOk;
   got.erase(got.find(R"({"kind":"end_of_stream")"));
-  EXPECT_EQ(CompareStream(Expect(kOk), got),
-            "incomplete stream: line 3, the last, is not the end line {\"kind\":\"end_of_stream\",...}");
+  EXPECT_EQ(
+      CompareStream(Expect(kOk), got),
+      "incomplete stream: line 3, the last, is not the end line {\"kind\":\"end_of_stream\",...}");
   EXPECT_EQ(CompareStream(Expect(kOk), ""),
             "incomplete stream: no output (no end line {\"kind\":\"end_of_stream\",...})");
   // Also for a rejected input: a decoder that stopped without its end line crashed.
@@ -80,16 +81,19 @@ TEST(JsonlDiff, RingPhaseEndIsNotTheEndLine) {
                            R"({"kind":"end_of_stream","error":null,"records":2})"
                            "\n";
   EXPECT_EQ(CompareStream(Expect(ring), ring), "");
-  EXPECT_EQ(CompareStream(Expect(ring), ring.substr(0, ring.rfind("{\"kind\":\"end_of_stream\",\"error"))),
-            "incomplete stream: line 3, the last, is not the end line {\"kind\":\"end_of_stream\",...}");
-  EXPECT_FALSE(ParseExpectedStream(ring.substr(0, ring.rfind("{\"kind\":\"end_of_stream\",\"error"))).ok());
+  EXPECT_EQ(
+      CompareStream(Expect(ring),
+                    ring.substr(0, ring.rfind("{\"kind\":\"end_of_stream\",\"error"))),
+      "incomplete stream: line 3, the last, is not the end line {\"kind\":\"end_of_stream\",...}");
+  EXPECT_FALSE(
+      ParseExpectedStream(ring.substr(0, ring.rfind("{\"kind\":\"end_of_stream\",\"error"))).ok());
 }
 
 TEST(JsonlDiff, ExtraRecordFailsAtItsLine) {
   std::string got = kOk;
   got.insert(got.find(R"({"kind":"end_of_stream")"), "{\"kind\":\"draw\",\"value\":4}\n");
   EXPECT_EQ(CompareStream(Expect(kOk), got),
-            "line 4: at /kind: expected \"end\", got \"draw\" (expected 4 lines, got 5)");
+            "line 4: at /kind: expected \"end_of_stream\", got \"draw\" (expected 4 lines, got 5)");
 }
 
 TEST(JsonlDiff, MissingRecordFailsAtItsLine) {
@@ -106,7 +110,8 @@ TEST(JsonlDiff, MissingRecordFailsAtItsLine) {
 }
 
 TEST(JsonlDiff, LinesAfterTheEndLineFail) {
-  const std::string got = std::string(kOk) + R"({"kind":"end_of_stream","error":null,"records":2})" + "\n";
+  const std::string got =
+      std::string(kOk) + R"({"kind":"end_of_stream","error":null,"records":2})" + "\n";
   EXPECT_EQ(CompareStream(Expect(kOk), got),
             "line 5: expected no more lines (the end line was line 4) (expected 4 lines, got 5)");
 }

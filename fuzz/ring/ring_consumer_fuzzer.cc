@@ -22,7 +22,8 @@ void CheckJsonView(std::span<const std::byte> bytes) {
   const std::string_view text = out.text;
   const auto last = text.rfind('\n', text.size() >= 2 ? text.size() - 2 : 0);
   const std::string_view end = last == std::string_view::npos ? text : text.substr(last + 1);
-  if (!text.ends_with("}\n") || !end.starts_with(R"({"kind":"end_of_stream","error":)")) std::abort();
+  if (!text.ends_with("}\n") || !end.starts_with(R"({"kind":"end_of_stream","error":)"))
+    std::abort();
 }
 
 }  // namespace

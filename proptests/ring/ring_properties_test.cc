@@ -191,8 +191,8 @@ RC_GTEST_PROP(ProducerCursor, UserEventsRoundTrip, ()) {
   RC_ASSERT(json.text == R"({"schema":2,"format":"ring","ocaml_version":"5.3"})"
                          "\n" +
                              want_json[0] + want_json[1] +
-                             R"({"kind":"end_of_stream","error":null,"records":)" + std::to_string(records) +
-                             "}\n");
+                             R"({"kind":"end_of_stream","error":null,"records":)" +
+                             std::to_string(records) + "}\n");
 }
 
 }  // namespace

@@ -118,7 +118,8 @@ TEST(JsonView, UnreadableInfoIsNull) {
   Status s;
   EXPECT_EQ(Json(bytes, {}, &s),
             "{\"schema\":2,\"format\":\"memtrace\",\"info\":null}\n"
-            "{\"kind\":\"end_of_stream\",\"error\":{\"code\":\"corrupt\",\"check\":\"packet header: magic\","
+            "{\"kind\":\"end_of_stream\",\"error\":{\"code\":\"corrupt\",\"check\":\"packet "
+            "header: magic\","
             "\"offset\":0},\"records\":0}\n");
   EXPECT_EQ(s.field(), "packet header: magic");
 }

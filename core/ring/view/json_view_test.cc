@@ -154,8 +154,8 @@ TEST(RingJsonView, WrappedRingStartsWithItsLostWords) {
   ASSERT_GE(lines.size(), 4u);
   EXPECT_EQ(lines[1].rfind(R"({"kind":"lost_events","ring":0,"words":)", 0), 0u) << lines[1];
   EXPECT_NE(lines[1], R"({"kind":"lost_events","ring":0,"words":0})");
-  EXPECT_EQ(lines.back(),
-            R"({"kind":"end_of_stream","error":null,"records":)" + std::to_string(lines.size() - 2) + "}");
+  EXPECT_EQ(lines.back(), R"({"kind":"end_of_stream","error":null,"records":)" +
+                              std::to_string(lines.size() - 2) + "}");
   // What survived is the newest events, the last begin among them.
   EXPECT_NE(out.text.find(R"("ts":1039,"id":11)"), std::string::npos);
 }
@@ -184,9 +184,10 @@ TEST(RingJsonView, MalformedPayloadEndsTheStreamWithTheError) {
   const auto lines = Lines(out.text);
   ASSERT_EQ(lines.size(), 4u) << out.text;
   EXPECT_EQ(lines[2], R"({"kind":"begin","ring":0,"ts":200,"id":11,"name":"minor"})");
-  EXPECT_EQ(lines[3],
-            R"({"kind":"end_of_stream","error":{"code":"corrupt","check":"custom event: pad-count byte",)"
-            R"("offset":null},"records":2})");
+  EXPECT_EQ(
+      lines[3],
+      R"({"kind":"end_of_stream","error":{"code":"corrupt","check":"custom event: pad-count byte",)"
+      R"("offset":null},"records":2})");
   // The same file unharmed decodes to the end.
   StringTextSink fine;
   ASSERT_TRUE(WriteJsonView(good, OcamlVersion::k5_3, fine).ok());
@@ -204,7 +205,8 @@ TEST(RingJsonView, UnreadableHeaderGivesHeaderAndErrorTrailer) {
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[0], R"({"schema":2,"format":"ring","ocaml_version":"5.3"})");
   const std::string code(ErrorCodeName(s.code()));
-  EXPECT_EQ(lines[1].rfind(R"({"kind":"end_of_stream","error":{"code":")" + code + "\"", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[1].rfind(R"({"kind":"end_of_stream","error":{"code":")" + code + "\"", 0), 0u)
+      << lines[1];
   EXPECT_NE(lines[1].find(R"("records":0})"), std::string::npos);
 }
 
