@@ -161,23 +161,34 @@ bool TraceWriter::NeedsFlush(const DomainWriter& w, std::int64_t now) const {
 
 // The per-event helpers return bool and fill *err only on failure: constructing a Status
 // per event is measurable.
-bool TraceWriter::BeginEvent(DomainWriter& w, unsigned code, std::int64_t now, Error* err) {
+std::uint8_t* TraceWriter::BeginEvent(DomainWriter& w, unsigned code, std::int64_t now,
+                                      Error* err) {
   if (NeedsFlush(w, now)) [[unlikely]] {
     Status s = FlushAt(w, now);
     if (!s.ok()) {
       err->emplace(std::move(s));
-      return false;
+      return nullptr;
     }
   }
   w.time_end = now;
-  WriteEventHeader(w.packet, code, now);
-  return true;
+  // The header word of WriteEventHeader, stored without its room check (NeedsFlush said
+  // a maximal event fits).
+  std::uint8_t* p = w.packet.cursor();
+  StoreLe(p, (static_cast<std::uint32_t>(code) << kEventTimeBits) |
+                 (static_cast<std::uint32_t>(now) & kEventTimeMask));
+  return p + 4;
 }
 
-bool TraceWriter::CheckUsable(std::uint16_t domain, std::int64_t time, Error* err) {
+inline bool TraceWriter::CheckUsable(std::uint16_t domain, std::int64_t time, Error* err) {
   if (stopped_.ok() && last_ != nullptr && domain == last_domain_ && time >= last_->time_end)
       [[likely]]
     return true;
+  return CheckUsableSlow(domain, time, err);
+}
+
+// A domain switch, a stopped writer or an error: kept out of the per-event path.
+[[gnu::noinline]] bool TraceWriter::CheckUsableSlow(std::uint16_t domain, std::int64_t time,
+                                                    Error* err) {
   if (!stopped_.ok()) {
     err->emplace(stopped_);
     return false;
@@ -209,46 +220,55 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
                                        OcamlInt nsamples, AllocationSource source,
                                        std::span<const OcamlInt> bt, const LocationLookup& lookup) {
   Error err;
-  if (!CheckUsable(domain, time, &err)) return std::move(*err);
-  return PutUsableAlloc(*last_, time, length, nsamples, source, bt, lookup);
+  OcamlInt id = 0;
+  if (!CheckUsable(domain, time, &err) ||
+      !PutUsableAlloc(*last_, time, length, nsamples, source, bt, lookup, &id, &err))
+    return std::move(*err);
+  return id;
 }
 
-Result<OcamlInt> TraceWriter::PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt length,
-                                             OcamlInt nsamples, AllocationSource source,
-                                             std::span<const OcamlInt> bt,
-                                             const LocationLookup& lookup) {
-  Error err;
+bool TraceWriter::PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt length,
+                                 OcamlInt nsamples, AllocationSource source,
+                                 std::span<const OcamlInt> bt, const LocationLookup& lookup,
+                                 OcamlInt* id_out, Error* err) {
   const std::size_t common = CommonPrefix(bt, w.last_backtrace);
   const std::size_t new_len = bt.size() - common;
   w.last_backtrace.resize(common);
   w.last_backtrace.insert(w.last_backtrace.end(), bt.begin() + common, bt.end());
   const bool is_short = 1 <= length && length <= kShortAllocMaxLength &&
                         source == AllocationSource::kMinor && nsamples == 1 && new_len < 256;
-  if (!BeginEvent(w,
-                  is_short ? ShortAllocCode(static_cast<unsigned>(length))
-                           : static_cast<unsigned>(EventCode::kAlloc),
-                  time, &err))
-    return std::move(*err);
+  std::uint8_t* p = BeginEvent(w,
+                               is_short ? ShortAllocCode(static_cast<unsigned>(length))
+                                        : static_cast<unsigned>(EventCode::kAlloc),
+                               time, err);
+  if (p == nullptr) return false;
   const OcamlInt id = w.next_id;
   w.next_id = OcamlAdd(w.next_id, 1);
-  ByteWriter& b = w.packet;
-  std::size_t len_at;
+  // At most 4 + 30 bytes of fields and kMaxBacktraceLength of codewords: within the
+  // kMaxEventSize that BeginEvent made room for, so no write below is checked.
+  std::uint8_t* len_at;
   if (is_short) {
-    b.Vint(static_cast<OcamlInt>(common));
-    len_at = b.Skip(1);
+    p = PutVintUnchecked(p, static_cast<OcamlInt>(common));
+    len_at = p;
+    p += 1;
   } else {
-    b.Vint(length);
-    b.Vint(nsamples);
-    b.U8(static_cast<std::uint8_t>(source));
-    b.Vint(static_cast<OcamlInt>(common));
-    len_at = b.Skip(2);
+    p = PutVintUnchecked(p, length);
+    p = PutVintUnchecked(p, nsamples);
+    *p++ = static_cast<std::uint8_t>(source);
+    p = PutVintUnchecked(p, static_cast<OcamlInt>(common));
+    len_at = p;
+    p += 2;
   }
   // The entries that miss the cache are collected first and looked up after (same calls,
-  // same order): a callback capturing one pointer needs no allocation per event.
+  // same order).
   w.misses.clear();
-  std::vector<std::size_t>* misses = &w.misses;
-  const std::uint32_t nencoded =
-      w.backtraces.Put(b, id, bt, common, [misses](std::size_t i) { misses->push_back(i); });
+  std::uint32_t nencoded = 0;
+  p = w.backtraces.PutUnchecked(p, id, bt, common, &nencoded, &w.misses);
+  if (is_short)
+    *len_at = static_cast<std::uint8_t>(nencoded);  // new_len < 256 bounds it
+  else
+    StoreLe(len_at, static_cast<std::uint16_t>(nencoded));
+  w.packet.Advance(p);
   Status lookup_error;
   for (const std::size_t i : w.misses) {
     const std::vector<Location>* locs = lookup(bt[i]);
@@ -263,13 +283,13 @@ Result<OcamlInt> TraceWriter::PutUsableAlloc(DomainWriter& w, std::int64_t time,
       w.new_locs.emplace_back(bt[i], locs);
     }
   }
-  if (is_short)
-    b.Update8(len_at, static_cast<std::uint8_t>(nencoded));
-  else
-    b.Update16(len_at, static_cast<std::uint16_t>(nencoded));
-  if (!b.ok()) return stopped_ = b.status();
-  if (!lookup_error.ok()) return stopped_ = lookup_error;
-  return id;
+  if (!lookup_error.ok()) [[unlikely]] {
+    stopped_ = lookup_error;
+    err->emplace(std::move(lookup_error));
+    return false;
+  }
+  *id_out = id;
+  return true;
 }
 
 Status TraceWriter::PutIdEvent(std::uint16_t domain, std::int64_t time, OcamlInt obj_id,
@@ -281,12 +301,11 @@ Status TraceWriter::PutIdEvent(std::uint16_t domain, std::int64_t time, OcamlInt
   if (delta < 0 && (promote || !HasDomainStreams(options_.format_version)))
     return Invalid(std::string(promote ? "promotion" : "collection") + " of object " +
                    std::to_string(obj_id) + ", which is not allocated yet");
-  if (!BeginEvent(w, static_cast<unsigned>(promote ? EventCode::kPromote : EventCode::kCollect),
-                  time, &err))
-    return std::move(*err);
+  std::uint8_t* p = BeginEvent(
+      w, static_cast<unsigned>(promote ? EventCode::kPromote : EventCode::kCollect), time, &err);
+  if (p == nullptr) return std::move(*err);
   // The delta is taken after a possible flush, as memtrace does (a new chunk moves next_id).
-  w.packet.Vint(OcamlSub(OcamlSub(w.next_id, 1), obj_id));
-  if (!w.packet.ok()) return stopped_ = w.packet.status();
+  w.packet.Advance(PutVintUnchecked(p, OcamlSub(OcamlSub(w.next_id, 1), obj_id)));
   return Status::Ok();
 }
 
@@ -324,8 +343,11 @@ Status TraceWriter::PutEvent(const Event& ev, const LocationLookup& lookup) {
     return Invalid("incorrect allocation id: the event has " + std::to_string(ev.obj_id) +
                    ", the writer assigns " + std::to_string(expected));
   // (CheckUsable above still holds: a flush here leaves time_end where it was.)
-  auto id = PutUsableAlloc(w, ev.time, ev.length, ev.nsamples, ev.source, ev.backtrace, lookup);
-  return id.status();
+  OcamlInt id = 0;
+  if (!PutUsableAlloc(w, ev.time, ev.length, ev.nsamples, ev.source, ev.backtrace, lookup, &id,
+                      &err))
+    return std::move(*err);
+  return Status::Ok();
 }
 
 Status TraceWriter::Flush() {
