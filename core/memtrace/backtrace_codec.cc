@@ -81,13 +81,18 @@ std::uint8_t* BacktraceWriter::PutUnchecked(std::uint8_t* p, OcamlInt alloc_id,
       std::uint32_t ncorrect = 0;
       // code_with_prediction
       if (room) {
-        while (i < n && ncorrect < 255) {
+        // Follows the prediction chain while it matches, for at most 255 entries; only
+        // the chain through `next` is a dependent load.
+        const OcamlInt* q = codes + i;
+        const OcamlInt* const stop = q + std::min<std::size_t>(n - i, 255);
+        while (q < stop) {
           const std::uint32_t pb = next[pred];
-          if (slots[pb].code != codes[i]) break;
+          if (slots[pb].code != *q) break;
           pred = pb;
-          ++ncorrect;
-          ++i;
+          ++q;
         }
+        ncorrect = static_cast<std::uint32_t>(q - (codes + i));
+        i = static_cast<std::size_t>(q - codes);
       }
       p = PutHit(p, hit, ncorrect);
       if (!room || i >= n) {
