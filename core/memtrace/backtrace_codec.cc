@@ -1,6 +1,7 @@
 #include "core/memtrace/backtrace_codec.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 
@@ -10,13 +11,34 @@ static_assert(std::endian::native == std::endian::little,
 namespace mpo::memtrace {
 
 BacktraceWriter::BacktraceWriter()
-    : cache_(kCacheSize, 0), date_(kCacheSize, 0), next_(kCacheSize, 0) {}
+    : slots_(std::make_unique<Slot[]>(kCacheSize)),
+      next_(std::make_unique<std::uint16_t[]>(kCacheSize)) {}
 
 std::uint32_t BacktraceWriter::Put(ByteWriter& out, OcamlInt alloc_id, std::span<const OcamlInt> bt,
                                    std::size_t first,
                                    const std::function<void(std::size_t)>& on_miss) {
+  // The byte limit is relative to where the backtrace starts, so coding into a scratch
+  // buffer gives the same bytes whatever room `out` has; `out` then takes them checked.
+  std::array<std::uint8_t, kMaxBacktraceLength> scratch;
+  std::vector<std::size_t> misses;
+  std::uint32_t ncodes = 0;
+  const std::uint8_t* end = PutUnchecked(scratch.data(), alloc_id, bt, first, &ncodes, &misses);
+  out.Bytes({scratch.data(), static_cast<std::size_t>(end - scratch.data())});
+  for (const std::size_t i : misses) on_miss(i);
+  return ncodes;
+}
+
+std::uint8_t* BacktraceWriter::PutUnchecked(std::uint8_t* p, OcamlInt alloc_id,
+                                            std::span<const OcamlInt> bt, std::size_t first,
+                                            std::uint32_t* ncodes_out,
+                                            std::vector<std::size_t>* misses) {
   constexpr std::size_t kMaxEntry = 2 + 8;
-  const std::size_t limit = out.pos() + kMaxBacktraceLength - kMaxEntry;
+  // Coding goes on while p <= limit, and one entry takes at most kMaxEntry bytes, so
+  // nothing is written past p + kMaxBacktraceLength.
+  const std::uint8_t* const limit = p + (kMaxBacktraceLength - kMaxEntry);
+  Slot* const slots = slots_.get();
+  std::uint16_t* const next = next_.get();
+  const OcamlInt* const codes = bt.data();
   const std::size_t n = bt.size();
   std::uint32_t ncodes = 0;
   std::uint32_t predictor = 0;
@@ -25,64 +47,69 @@ std::uint32_t BacktraceWriter::Put(ByteWriter& out, OcamlInt alloc_id, std::span
   // code_with_prediction, as loops (backtraces can be thousands of frames deep).
   while (true) {
     // code_no_prediction
-    if (i >= n || out.pos() > limit) return ncodes;
-    const OcamlInt slot = bt[i];
-    const std::uint32_t h1 = CacheHash1(slot);
-    const std::uint32_t h2 = CacheHash2(slot);
+    if (i >= n || p > limit) break;
+    const OcamlInt code = codes[i];
+    const std::uint32_t h1 = CacheHash1(code);
+    const std::uint32_t h2 = CacheHash2(code);
     std::uint32_t hit;
-    if (cache_[h1] == slot) {
+    if (slots[h1].code == code) {
       hit = h1;
-    } else if (cache_[h2] == slot) {
+    } else if (slots[h2].code == code) {
       hit = h2;
     } else {
-      on_miss(i);
-      const std::uint32_t bucket = date_[h1] < date_[h2] ? h1 : h2;
-      cache_[bucket] = slot;
-      date_[bucket] = alloc_id;
-      next_[predictor] = static_cast<std::uint16_t>(bucket);
-      out.U16(static_cast<std::uint16_t>((bucket << 2) | kMiss));
-      out.U64(static_cast<std::uint64_t>(slot));
+      misses->push_back(i);
+      const std::uint32_t bucket = slots[h1].date < slots[h2].date ? h1 : h2;
+      slots[bucket] = {code, alloc_id};
+      next[predictor] = static_cast<std::uint16_t>(bucket);
+      StoreLe(p, static_cast<std::uint16_t>((bucket << 2) | kMiss));
+      StoreLe(p + 2, static_cast<std::uint64_t>(code));
+      p += kMaxEntry;
       predictor = bucket;
       ++i;
       ++ncodes;
       continue;
     }
-    // code_cache_hit, repeated when a prediction block overflows at 255
+    // code_cache_hit, repeated when a prediction block overflows at 255.
     while (true) {
-      date_[hit] = alloc_id;
-      next_[predictor] = static_cast<std::uint16_t>(hit);
+      // The position does not move while predictions are counted: one room check a block.
+      const bool room = p + 2 <= limit;
+      slots[hit].date = alloc_id;
+      next[predictor] = static_cast<std::uint16_t>(hit);
       ++ncodes;
       ++i;
-      const std::uint32_t orig_hit = hit;
       std::uint32_t pred = hit;
       std::uint32_t ncorrect = 0;
-      bool overflow = false;
       // code_with_prediction
-      while (true) {
-        if (i >= n || out.pos() + 2 > limit) {
-          PutHit(out, orig_hit, ncorrect);
-          return ncodes;
+      if (room) {
+        // Follows the prediction chain while it matches, for at most 255 entries; only
+        // the chain through `next` is a dependent load.
+        const OcamlInt* q = codes + i;
+        const OcamlInt* const stop = q + std::min<std::size_t>(n - i, 255);
+        while (q < stop) {
+          const std::uint32_t pb = next[pred];
+          if (slots[pb].code != *q) break;
+          pred = pb;
+          ++q;
         }
-        const std::uint32_t pb = next_[pred];
-        if (cache_[pb] != bt[i]) {
-          PutHit(out, orig_hit, ncorrect);
-          predictor = pred;
-          break;
-        }
-        if (ncorrect == 255) {
-          PutHit(out, orig_hit, ncorrect);
-          predictor = pred;
-          hit = pb;
-          overflow = true;
-          break;
-        }
-        pred = pb;
-        ++ncorrect;
-        ++i;
+        ncorrect = static_cast<std::uint32_t>(q - (codes + i));
+        i = static_cast<std::size_t>(q - codes);
       }
-      if (!overflow) break;
+      p = PutHit(p, hit, ncorrect);
+      if (!room || i >= n) {
+        *ncodes_out = ncodes;
+        return p;
+      }
+      predictor = pred;
+      // A full block whose next entry is predicted too starts a new block at it.
+      if (ncorrect == 255 && slots[next[pred]].code == codes[i]) {
+        hit = next[pred];
+        continue;
+      }
+      break;
     }
   }
+  *ncodes_out = ncodes;
+  return p;
 }
 
 CacheVerifier BacktraceWriter::NextVerifier() {
@@ -90,7 +117,7 @@ CacheVerifier BacktraceWriter::NextVerifier() {
   v.ix = next_verify_ix_;
   next_verify_ix_ = static_cast<std::uint16_t>((next_verify_ix_ + kVerifierStep) & kCacheMask);
   v.pred = next_[v.ix];
-  v.value = static_cast<std::uint64_t>(cache_[v.ix]);
+  v.value = static_cast<std::uint64_t>(slots_[v.ix].code);
   return v;
 }
 

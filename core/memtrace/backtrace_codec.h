@@ -74,21 +74,33 @@ class BacktraceWriter {
   // 4096-byte limit.
   std::uint32_t Put(ByteWriter& out, OcamlInt alloc_id, std::span<const OcamlInt> backtrace,
                     std::size_t first, const std::function<void(std::size_t)>& on_miss);
+  // Put for a hot caller that has checked kMaxBacktraceLength bytes are writable at `p`:
+  // writes the same bytes there, sets `*ncodes`, appends the index of every miss to
+  // `*misses` and returns the position after the codewords.
+  std::uint8_t* PutUnchecked(std::uint8_t* p, OcamlInt alloc_id,
+                             std::span<const OcamlInt> backtrace, std::size_t first,
+                             std::uint32_t* ncodes, std::vector<std::size_t>* misses);
   // The verifier for the next event packet header (advances the index).
   CacheVerifier NextVerifier();
 
  private:
-  static void PutHit(ByteWriter& out, std::uint32_t bucket, std::uint32_t ncorrect) {
+  // A cache slot: the code and the date it was last used, side by side so that a hit
+  // reads and updates one cache line.
+  struct Slot {
+    OcamlInt code = 0;
+    OcamlInt date = 0;
+  };
+  static std::uint8_t* PutHit(std::uint8_t* p, std::uint32_t bucket, std::uint32_t ncorrect) {
     if (ncorrect <= 1) {
-      out.U16(static_cast<std::uint16_t>((bucket << 2) | ncorrect));
-    } else {
-      out.U16(static_cast<std::uint16_t>((bucket << 2) | kHitN));
-      out.U8(static_cast<std::uint8_t>(ncorrect));
+      StoreLe(p, static_cast<std::uint16_t>((bucket << 2) | ncorrect));
+      return p + 2;
     }
+    StoreLe(p, static_cast<std::uint16_t>((bucket << 2) | kHitN));
+    p[2] = static_cast<std::uint8_t>(ncorrect);
+    return p + 3;
   }
-  std::vector<OcamlInt> cache_;
-  std::vector<OcamlInt> date_;
-  std::vector<std::uint16_t> next_;
+  std::unique_ptr<Slot[]> slots_;
+  std::unique_ptr<std::uint16_t[]> next_;
   std::uint16_t next_verify_ix_ = kVerifierFirstIndex;
 };
 

@@ -65,6 +65,34 @@ inline OcamlInt VintUnchecked(const std::uint8_t*& p) {
   return v;
 }
 
+// Stores `v` little-endian at `p`, in one store.
+template <class T>
+void StoreLe(std::uint8_t* p, T v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+// memtrace's vint (ByteWriter::Vint without its checks) for a caller that knows at least
+// 9 bytes are writable at `p`; returns the position after it.
+inline std::uint8_t* PutVintUnchecked(std::uint8_t* p, OcamlInt v) {
+  if (0 <= v && v <= 252) [[likely]] {
+    *p = static_cast<std::uint8_t>(v);
+    return p + 1;
+  }
+  if (v == (v & 0xffff)) {
+    p[0] = 253;
+    StoreLe(p + 1, static_cast<std::uint16_t>(v));
+    return p + 3;
+  }
+  if (v == static_cast<std::int32_t>(v)) {
+    p[0] = 254;
+    StoreLe(p + 1, static_cast<std::uint32_t>(v));
+    return p + 5;
+  }
+  p[0] = 255;
+  StoreLe(p + 1, static_cast<std::uint64_t>(v));
+  return p + 9;
+}
+
 class ByteReader {
  public:
   ByteReader() = default;
@@ -238,6 +266,17 @@ class ByteWriter {
     buf_[pos_ + s.size()] = 0;
     pos_ += s.size() + 1;
   }
+  // Copies `bytes` as they are.
+  void Bytes(std::span<const std::uint8_t> bytes) {
+    if (!Room(bytes.size())) return;
+    if (!bytes.empty()) std::memcpy(buf_.get() + pos_, bytes.data(), bytes.size());
+    pos_ += bytes.size();
+  }
+  // Raw access for hot encoders that checked remaining() for a whole record up front
+  // (one check per event instead of one per field): write at cursor(), at most
+  // remaining() bytes, then Advance(p) to the end of what was written.
+  std::uint8_t* cursor() { return buf_.get() + pos_; }
+  void Advance(const std::uint8_t* p) { pos_ = static_cast<std::size_t>(p - buf_.get()); }
   // Reserves a field to be filled by Update*; returns its position.
   std::size_t Skip(std::size_t n) {
     std::size_t at = pos_;

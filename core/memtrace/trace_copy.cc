@@ -30,16 +30,20 @@ Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* s
     return nullptr;
   };
   std::uint64_t n = 0;
-  while (true) {
-    auto ev = r.Next();
-    if (!ev.ok()) return ev.status();
-    if (*ev == nullptr) break;
-    if (progress) progress(r.offset(), r.file_size());
-    Status s = w.PutEvent(**ev, lookup);
-    if (!lookup_error.ok()) return lookup_error;
-    if (!s.ok()) return Status(s).WithField("event " + std::to_string(n) + ": " + s.field());
+  // NextEvent, not Next: no Result per event. Progress every 4096 events: a call per
+  // event through std::function costs as much as writing a collect event.
+  constexpr std::uint64_t kProgressEvery = 4096;
+  while (const Event* ev = r.NextEvent()) {
+    if (progress && n % kProgressEvery == 0) progress(r.offset(), r.file_size());
+    Status s = w.PutEvent(*ev, lookup);
+    if (!s.ok()) [[unlikely]] {
+      if (!lookup_error.ok()) return lookup_error;
+      return Status(s).WithField("event " + std::to_string(n) + ": " + s.field());
+    }
     ++n;
   }
+  if (!r.status().ok()) return r.status();
+  if (progress) progress(r.offset(), r.file_size());
   if (stats) stats->events = n;
   return w.Flush();
 }

@@ -13,17 +13,23 @@ constexpr std::size_t kMaxPendingLocations = 128;
 
 Status Invalid(std::string m) { return Status(ErrorCode::kInvalidArgument, std::move(m)); }
 
-// The number of leading entries `a` and `b` share, four compared per step (stacks are
-// often a hundred frames deep and mostly shared).
+// The number of leading entries `a` and `b` share. Stacks are often a hundred frames
+// deep and mostly shared: eight entries are compared per step, with no branch inside a
+// step (the compiler turns it into vector xor/or), and the step that differs is walked
+// entry by entry.
 std::size_t CommonPrefix(std::span<const OcamlInt> a, std::span<const OcamlInt> b) {
+  constexpr std::size_t kStep = 8;
   const std::size_t n = std::min(a.size(), b.size());
+  const OcamlInt* const pa = a.data();
+  const OcamlInt* const pb = b.data();
   std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const std::uint64_t diff = static_cast<std::uint64_t>(
-        (a[i] ^ b[i]) | (a[i + 1] ^ b[i + 1]) | (a[i + 2] ^ b[i + 2]) | (a[i + 3] ^ b[i + 3]));
+  for (; i + kStep <= n; i += kStep) {
+    std::uint64_t diff = 0;
+    for (std::size_t k = 0; k < kStep; ++k)
+      diff |= static_cast<std::uint64_t>(pa[i + k] ^ pb[i + k]);
     if (diff != 0) break;
   }
-  while (i < n && a[i] == b[i]) ++i;
+  while (i < n && pa[i] == pb[i]) ++i;
   return i;
 }
 }  // namespace
@@ -159,37 +165,46 @@ bool TraceWriter::NeedsFlush(const DomainWriter& w, std::int64_t now) const {
          (HasDomainStreams(options_.format_version) && !(w.next_id < w.last_id));
 }
 
-// The per-event helpers return bool and fill *err only on failure: constructing a Status
-// per event is measurable.
-bool TraceWriter::BeginEvent(DomainWriter& w, unsigned code, std::int64_t now, Error* err) {
+// The per-event helpers return bool (or nullptr) and assign *err only on failure; *err
+// is the caller's return value, so a successful event builds one OK Status in all
+// (building one is measurable per event: GCC zero-fills its ~100 bytes).
+std::uint8_t* TraceWriter::BeginEvent(DomainWriter& w, unsigned code, std::int64_t now,
+                                      Status* err) {
   if (NeedsFlush(w, now)) [[unlikely]] {
-    Status s = FlushAt(w, now);
-    if (!s.ok()) {
-      err->emplace(std::move(s));
-      return false;
-    }
+    *err = FlushAt(w, now);
+    if (!err->ok()) return nullptr;
   }
   w.time_end = now;
-  WriteEventHeader(w.packet, code, now);
-  return true;
+  // The header word of WriteEventHeader, stored without its room check (NeedsFlush said
+  // a maximal event fits).
+  std::uint8_t* p = w.packet.cursor();
+  StoreLe(p, (static_cast<std::uint32_t>(code) << kEventTimeBits) |
+                 (static_cast<std::uint32_t>(now) & kEventTimeMask));
+  return p + 4;
 }
 
-bool TraceWriter::CheckUsable(std::uint16_t domain, std::int64_t time, Error* err) {
+inline bool TraceWriter::CheckUsable(std::uint16_t domain, std::int64_t time, Status* err) {
   if (stopped_.ok() && last_ != nullptr && domain == last_domain_ && time >= last_->time_end)
       [[likely]]
     return true;
+  return CheckUsableSlow(domain, time, err);
+}
+
+// A domain switch, a stopped writer or an error: kept out of the per-event path.
+[[gnu::noinline]] bool TraceWriter::CheckUsableSlow(std::uint16_t domain, std::int64_t time,
+                                                    Status* err) {
   if (!stopped_.ok()) {
-    err->emplace(stopped_);
+    *err = stopped_;
     return false;
   }
   auto w = WriterFor(domain);
   if (!w.ok()) {
-    err->emplace(w.status());
+    *err = w.status();
     return false;
   }
   if (time < (*w)->time_end) {
-    err->emplace(Invalid("out-of-order timestamps: " + std::to_string(time) + " < " +
-                         std::to_string((*w)->time_end)));
+    *err = Invalid("out-of-order timestamps: " + std::to_string(time) + " < " +
+                   std::to_string((*w)->time_end));
     return false;
   }
   return true;
@@ -208,86 +223,96 @@ Result<OcamlInt> TraceWriter::NextAllocId(std::uint16_t domain) {
 Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, OcamlInt length,
                                        OcamlInt nsamples, AllocationSource source,
                                        std::span<const OcamlInt> bt, const LocationLookup& lookup) {
-  Error err;
-  if (!CheckUsable(domain, time, &err)) return std::move(*err);
-  return PutUsableAlloc(*last_, time, length, nsamples, source, bt, lookup);
+  Status err;
+  OcamlInt id = 0;
+  if (!CheckUsable(domain, time, &err) ||
+      !PutUsableAlloc(*last_, time, length, nsamples, source, bt, lookup, &id, &err))
+    return err;
+  return id;
 }
 
-Result<OcamlInt> TraceWriter::PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt length,
-                                             OcamlInt nsamples, AllocationSource source,
-                                             std::span<const OcamlInt> bt,
-                                             const LocationLookup& lookup) {
-  Error err;
+bool TraceWriter::PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt length,
+                                 OcamlInt nsamples, AllocationSource source,
+                                 std::span<const OcamlInt> bt, const LocationLookup& lookup,
+                                 OcamlInt* id_out, Status* err) {
   const std::size_t common = CommonPrefix(bt, w.last_backtrace);
   const std::size_t new_len = bt.size() - common;
   w.last_backtrace.resize(common);
   w.last_backtrace.insert(w.last_backtrace.end(), bt.begin() + common, bt.end());
   const bool is_short = 1 <= length && length <= kShortAllocMaxLength &&
                         source == AllocationSource::kMinor && nsamples == 1 && new_len < 256;
-  if (!BeginEvent(w,
-                  is_short ? ShortAllocCode(static_cast<unsigned>(length))
-                           : static_cast<unsigned>(EventCode::kAlloc),
-                  time, &err))
-    return std::move(*err);
+  std::uint8_t* p = BeginEvent(w,
+                               is_short ? ShortAllocCode(static_cast<unsigned>(length))
+                                        : static_cast<unsigned>(EventCode::kAlloc),
+                               time, err);
+  if (p == nullptr) return false;
   const OcamlInt id = w.next_id;
   w.next_id = OcamlAdd(w.next_id, 1);
-  ByteWriter& b = w.packet;
-  std::size_t len_at;
+  // At most 4 + 30 bytes of fields and kMaxBacktraceLength of codewords: within the
+  // kMaxEventSize that BeginEvent made room for, so no write below is checked.
+  std::uint8_t* len_at;
   if (is_short) {
-    b.Vint(static_cast<OcamlInt>(common));
-    len_at = b.Skip(1);
+    p = PutVintUnchecked(p, static_cast<OcamlInt>(common));
+    len_at = p;
+    p += 1;
   } else {
-    b.Vint(length);
-    b.Vint(nsamples);
-    b.U8(static_cast<std::uint8_t>(source));
-    b.Vint(static_cast<OcamlInt>(common));
-    len_at = b.Skip(2);
+    p = PutVintUnchecked(p, length);
+    p = PutVintUnchecked(p, nsamples);
+    *p++ = static_cast<std::uint8_t>(source);
+    p = PutVintUnchecked(p, static_cast<OcamlInt>(common));
+    len_at = p;
+    p += 2;
   }
   // The entries that miss the cache are collected first and looked up after (same calls,
-  // same order): a callback capturing one pointer needs no allocation per event.
+  // same order).
   w.misses.clear();
-  std::vector<std::size_t>* misses = &w.misses;
-  const std::uint32_t nencoded =
-      w.backtraces.Put(b, id, bt, common, [misses](std::size_t i) { misses->push_back(i); });
-  Status lookup_error;
+  std::uint32_t nencoded = 0;
+  p = w.backtraces.PutUnchecked(p, id, bt, common, &nencoded, &w.misses);
+  if (is_short)
+    *len_at = static_cast<std::uint8_t>(nencoded);  // new_len < 256 bounds it
+  else
+    StoreLe(len_at, static_cast<std::uint16_t>(nencoded));
+  w.packet.Advance(p);
+  bool lookup_failed = false;
   for (const std::size_t i : w.misses) {
     const std::vector<Location>* locs = lookup(bt[i]);
-    if (locs == nullptr) {
-      if (lookup_error.ok())
-        lookup_error =
-            Status(ErrorCode::kNotFound, "no frames for location code " + std::to_string(bt[i]))
-                .WithField("backtrace");
+    if (locs == nullptr) [[unlikely]] {
+      if (!lookup_failed)
+        *err = Status(ErrorCode::kNotFound, "no frames for location code " + std::to_string(bt[i]))
+                   .WithField("backtrace");
+      lookup_failed = true;
       static const std::vector<Location> kNone;
       w.new_locs.emplace_back(bt[i], &kNone);
     } else {
       w.new_locs.emplace_back(bt[i], locs);
     }
   }
-  if (is_short)
-    b.Update8(len_at, static_cast<std::uint8_t>(nencoded));
-  else
-    b.Update16(len_at, static_cast<std::uint16_t>(nencoded));
-  if (!b.ok()) return stopped_ = b.status();
-  if (!lookup_error.ok()) return stopped_ = lookup_error;
-  return id;
+  if (lookup_failed) [[unlikely]] {
+    stopped_ = *err;
+    return false;
+  }
+  *id_out = id;
+  return true;
 }
 
 Status TraceWriter::PutIdEvent(std::uint16_t domain, std::int64_t time, OcamlInt obj_id,
                                bool promote) {
-  Error err;
-  if (!CheckUsable(domain, time, &err)) return std::move(*err);
+  // Every path returns `result` (one Status, built in the caller's slot).
+  Status result;
+  if (!CheckUsable(domain, time, &result)) return result;
   DomainWriter& w = *last_;
   const OcamlInt delta = OcamlSub(OcamlSub(w.next_id, 1), obj_id);
-  if (delta < 0 && (promote || !HasDomainStreams(options_.format_version)))
-    return Invalid(std::string(promote ? "promotion" : "collection") + " of object " +
-                   std::to_string(obj_id) + ", which is not allocated yet");
-  if (!BeginEvent(w, static_cast<unsigned>(promote ? EventCode::kPromote : EventCode::kCollect),
-                  time, &err))
-    return std::move(*err);
+  if (delta < 0 && (promote || !HasDomainStreams(options_.format_version))) [[unlikely]] {
+    result = Invalid(std::string(promote ? "promotion" : "collection") + " of object " +
+                     std::to_string(obj_id) + ", which is not allocated yet");
+    return result;
+  }
+  std::uint8_t* p = BeginEvent(
+      w, static_cast<unsigned>(promote ? EventCode::kPromote : EventCode::kCollect), time, &result);
+  if (p == nullptr) return result;
   // The delta is taken after a possible flush, as memtrace does (a new chunk moves next_id).
-  w.packet.Vint(OcamlSub(OcamlSub(w.next_id, 1), obj_id));
-  if (!w.packet.ok()) return stopped_ = w.packet.status();
-  return Status::Ok();
+  w.packet.Advance(PutVintUnchecked(p, OcamlSub(OcamlSub(w.next_id, 1), obj_id)));
+  return result;
 }
 
 Status TraceWriter::PutPromote(std::uint16_t domain, std::int64_t time, OcamlInt obj_id) {
@@ -304,15 +329,22 @@ Status TraceWriter::PutEvent(const Event& ev, const LocationLookup& lookup) {
     case EventKind::kCollect: return PutCollect(ev.domain, ev.time, ev.obj_id);
     case EventKind::kAlloc: break;
   }
-  Error err;
-  if (!CheckUsable(ev.domain, ev.time, &err)) return std::move(*err);
+  return PutAllocEvent(ev, lookup);
+}
+
+Status TraceWriter::PutAllocEvent(const Event& ev, const LocationLookup& lookup) {
+  // Every path returns `result` (one Status, built in the caller's slot).
+  Status result;
+  if (!CheckUsable(ev.domain, ev.time, &result)) return result;
   DomainWriter& w = *last_;
   // The id this alloc will get: a flush before it takes a new chunk when this one is spent.
   OcamlInt expected = w.next_id;
   if (HasDomainStreams(options_.format_version) && !(w.next_id < w.last_id)) expected = global_ids_;
   if (expected != ev.obj_id && options_.adopt_object_ids) {
-    if (w.packet.pos() > PacketHeaderSize(options_.format_version) || !w.new_locs.empty())
-      MPO_RETURN_IF_ERROR(FlushAt(w, w.time_end));
+    if (w.packet.pos() > PacketHeaderSize(options_.format_version) || !w.new_locs.empty()) {
+      result = FlushAt(w, w.time_end);
+      if (!result.ok()) return result;
+    }
     const OcamlInt chunk = options_.obj_ids_per_chunk;
     const OcamlInt rem = ev.obj_id % chunk;
     w.start_id = w.next_id = ev.obj_id;
@@ -320,12 +352,15 @@ Status TraceWriter::PutEvent(const Event& ev, const LocationLookup& lookup) {
     if (w.last_id > global_ids_) global_ids_ = w.last_id;
     expected = ev.obj_id;
   }
-  if (expected != ev.obj_id)
-    return Invalid("incorrect allocation id: the event has " + std::to_string(ev.obj_id) +
-                   ", the writer assigns " + std::to_string(expected));
+  if (expected != ev.obj_id) [[unlikely]] {
+    result = Invalid("incorrect allocation id: the event has " + std::to_string(ev.obj_id) +
+                     ", the writer assigns " + std::to_string(expected));
+    return result;
+  }
   // (CheckUsable above still holds: a flush here leaves time_end where it was.)
-  auto id = PutUsableAlloc(w, ev.time, ev.length, ev.nsamples, ev.source, ev.backtrace, lookup);
-  return id.status();
+  OcamlInt id = 0;
+  PutUsableAlloc(w, ev.time, ev.length, ev.nsamples, ev.source, ev.backtrace, lookup, &id, &result);
+  return result;
 }
 
 Status TraceWriter::Flush() {

@@ -29,7 +29,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -89,18 +88,22 @@ class TraceWriter {
   TraceWriter(ByteSink& sink, const Info& info, WriterOptions options);
   Result<DomainWriter*> WriterFor(std::uint16_t domain);
   Status FlushAt(DomainWriter& w, std::int64_t now);
-  // Per-event helpers: false and *err set on failure (no Status built on success).
-  using Error = std::optional<Status>;
-  bool BeginEvent(DomainWriter& w, unsigned code, std::int64_t now, Error* err);
+  // Per-event helpers: false (or nullptr) and *err set on failure (*err untouched on
+  // success).
+  // Flushes if needed and writes the event header; returns where the event's fields go,
+  // with room for kMaxEventSize bytes from the header on (one check per event).
+  std::uint8_t* BeginEvent(DomainWriter& w, unsigned code, std::int64_t now, Status* err);
   bool NeedsFlush(const DomainWriter& w, std::int64_t now) const;
   void NewPacket(DomainWriter& w);
   void TakeChunk(DomainWriter& w);
-  bool CheckUsable(std::uint16_t domain, std::int64_t time, Error* err);
+  bool CheckUsable(std::uint16_t domain, std::int64_t time, Status* err);
+  bool CheckUsableSlow(std::uint16_t domain, std::int64_t time, Status* err);
   Status PutIdEvent(std::uint16_t domain, std::int64_t time, OcamlInt obj_id, bool promote);
-  // PutAlloc once CheckUsable has passed for `w` (the current domain's writer).
-  Result<OcamlInt> PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt length,
-                                  OcamlInt nsamples, AllocationSource source,
-                                  std::span<const OcamlInt> bt, const LocationLookup& lookup);
+  Status PutAllocEvent(const Event& ev, const LocationLookup& lookup);
+  // PutAlloc once CheckUsable has passed for `w` (the current domain's writer); sets *id.
+  bool PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt length, OcamlInt nsamples,
+                      AllocationSource source, std::span<const OcamlInt> bt,
+                      const LocationLookup& lookup, OcamlInt* id, Status* err);
 
   ByteSink& sink_;
   Info info_;
