@@ -41,6 +41,7 @@ std::vector<std::string> Records(TraceView& v) {
   return out;
 }
 
+// The view reads `bytes` in place: they must outlive it.
 std::unique_ptr<TraceView> Open(const std::vector<std::uint8_t>& bytes, bool backtraces = true) {
   ReaderOptions o;
   o.parse_backtraces = backtraces;
@@ -86,7 +87,8 @@ TEST(TraceView, FramesAndOffsetsAreTheReaders) {
 }
 
 TEST(TraceView, NoBacktracesNoLocations) {
-  auto v = Open(testing::ViewTestTrace(3), /*backtraces=*/false);
+  const auto bytes = testing::ViewTestTrace(3);  // the source borrows it: keep it alive
+  auto v = Open(bytes, /*backtraces=*/false);
   ASSERT_NE(v, nullptr);
   EXPECT_EQ(Records(*v),
             (std::vector<std::string>{"E0@1001", "E0@1002", "E1@1003", "E0@1004", "E0@1005"}));
