@@ -6,6 +6,7 @@
 #include <new>
 #include <nlohmann/json.hpp>
 
+#include "core/base/version.h"
 #include "core/corpus/cases.h"
 #include "core/corpus/corpus.h"
 #include "core/corpus/decode.h"
@@ -67,6 +68,7 @@ Result<GenerateSummary> GenerateUnguarded(const std::string& dir) {
   GenerateSummary summary;
   json manifest{{"schema", kManifestSchema},
                 {"generator", "memprof-oracle corpus gen"},
+                {"oracle_version", VersionLine()},
                 {"cases", json::array()}};
   auto emit = [&](const char* kind, const std::vector<CaseInput>& cases) -> Status {
     for (const CaseInput& c : cases) {

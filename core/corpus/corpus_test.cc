@@ -12,6 +12,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/base/version.h"
 #include "core/corpus/run_command.h"
 
 namespace mpo::corpus {
@@ -84,6 +85,7 @@ TEST_F(CorpusTest, GenerateIsDeterministic) {
 TEST_F(CorpusTest, EveryStreamIsSchema2) {
   const json manifest = json::parse(Slurp(fs::path(*dir_) / "MANIFEST.json"));
   EXPECT_EQ(manifest["schema"], 2);
+  EXPECT_EQ(manifest["oracle_version"], VersionLine());  // which oracle wrote the corpus
   for (const json& c : manifest["cases"]) {
     const std::string rel = c["file"].get<std::string>();
     const std::vector<json> lines = Expected(rel);

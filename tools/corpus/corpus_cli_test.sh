@@ -26,6 +26,7 @@ PY
   || fail "self check failed: $(grep -v ^PASS "$T/self.out")"
 n=$(python3 -c "import json;print(len(json.load(open('$T/a/MANIFEST.json'))['cases']))")
 tail -1 "$T/self.out" | grep -qx "$n passed, 0 failed" || fail "summary: $(tail -1 "$T/self.out")"
+head -1 "$T/self.out" | grep -qx "oracle: $("$BIN" --version)" || fail "version line: $(head -1 "$T/self.out")"
 [ "$(grep -c '^PASS ' "$T/self.out")" = "$n" ] || fail "not one PASS line per case"
 
 # decode prints the expected stream; --text the expected text. A rejected input prints

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/base/text_sink.h"
+#include "core/base/version.h"
 #include "core/corpus/corpus.h"
 #include "core/corpus/decode.h"
 #include "tools/exit_code.h"
@@ -51,6 +52,8 @@ void RunCheck(const CorpusOptions& o) {
   co.timeout_seconds = o.timeout;
   co.max_output_bytes = static_cast<std::size_t>(o.max_output_mib) << 20;
   co.only = o.only;
+  // Which oracle gave the verdicts (MANIFEST.json records which one wrote the corpus).
+  std::printf("oracle: %s\n", VersionLine().c_str());
   auto s = corpus::Check(o.dir, co, [&](const corpus::CaseResult& r) {
     if (r.passed && o.quiet) return;
     if (r.passed) {
