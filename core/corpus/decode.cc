@@ -9,23 +9,12 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// The release of NAME.ocaml-5.N.events ("5.N"), or "" for other names.
-std::string_view OcamlVersionFromPath(std::string_view path) {
-  constexpr std::string_view kTail = ".events";
-  constexpr std::string_view kMark = ".ocaml-";
-  if (!EndsWith(path, kTail)) return {};
-  const std::string_view stem = path.substr(0, path.size() - kTail.size());
-  const auto at = stem.rfind(kMark);
-  if (at == std::string_view::npos) return {};
-  return stem.substr(at + kMark.size());
-}
-
 }  // namespace
 
 Result<CaseKind> KindOfPath(std::string_view path) {
   if (EndsWith(path, ".ctf")) return CaseKind::kMemtrace;
   if (EndsWith(path, ".sampler.json")) return CaseKind::kSampler;
-  if (!OcamlVersionFromPath(path).empty()) return CaseKind::kRing;
+  if (!ring::OcamlReleaseOfFileName(path).empty()) return CaseKind::kRing;
   return Status(ErrorCode::kInvalidArgument,
                 "unknown case kind (expected *.ctf, *.ocaml-5.N.events or *.sampler.json): " +
                     std::string(path))
@@ -53,7 +42,7 @@ Result<DecodeOutcome> DecodeFile(const std::string& path, DecodeForm form, TextS
   }
   std::optional<ring::OcamlVersion> version;
   if (*kind == CaseKind::kRing) {
-    const std::string_view name = OcamlVersionFromPath(path);
+    const std::string_view name = ring::OcamlReleaseOfFileName(path);
     version = ring::ParseOcamlVersion(name);
     if (!version)
       return Status(ErrorCode::kInvalidArgument, "unknown OCaml release " + std::string(name))

@@ -146,16 +146,22 @@ std::string_view OcamlVersionName(OcamlVersion v) {
   return kNames[static_cast<std::size_t>(v)];
 }
 
-std::optional<OcamlVersion> OcamlVersionOfFileName(std::string_view path) {
+std::string_view OcamlReleaseOfFileName(std::string_view path) {
   constexpr std::string_view kSuffix = ".events";
   constexpr std::string_view kMarker = ".ocaml-";
   const auto slash = path.rfind('/');
   std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  if (!name.ends_with(kSuffix)) return std::nullopt;
+  if (!name.ends_with(kSuffix)) return {};
   name.remove_suffix(kSuffix.size());
   const auto at = name.rfind(kMarker);
-  if (at == std::string_view::npos) return std::nullopt;
-  return ParseOcamlVersion(name.substr(at + kMarker.size()));
+  if (at == std::string_view::npos) return {};
+  return name.substr(at + kMarker.size());
+}
+
+std::optional<OcamlVersion> OcamlVersionOfFileName(std::string_view path) {
+  const std::string_view release = OcamlReleaseOfFileName(path);
+  if (release.empty()) return std::nullopt;
+  return ParseOcamlVersion(release);
 }
 
 std::optional<std::string_view> PhaseName(OcamlVersion v, unsigned id) {

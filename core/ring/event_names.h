@@ -22,6 +22,9 @@ std::string_view OcamlVersionName(OcamlVersion v);
 // its ring cases so, since a ring cannot say which numbering it uses); nullopt for any
 // other name. Only the last path component counts.
 std::optional<OcamlVersion> OcamlVersionOfFileName(std::string_view path);
+// The release text such a name states ("5.3", also one no table knows, such as "9.9"),
+// or "" when the name has no `.ocaml-<release>.events` suffix.
+std::string_view OcamlReleaseOfFileName(std::string_view path);
 
 // The name OCaml's Runtime_events gives the id, or nullopt when the release has none.
 std::optional<std::string_view> PhaseName(OcamlVersion v, unsigned id);
