@@ -7,14 +7,25 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/base/verdicts.h"
 
 namespace mpo::corpus {
+
+// A case on which a real implementation's verdict is deliberately not reproduced
+// (conformance/VERDICTS.md): `corpus check --as MODE` reports it as declared instead of
+// running the implementation on it.
+struct DeclaredDifference {
+  Verdicts mode;          // the reference (never kStrict)
+  std::string reference;  // what the reference does, e.g. "loops forever"
+  std::string why;        // why the oracle does not do the same
+};
 
 struct CaseInput {
   std::string name;       // unique, [a-z0-9_.-]
   std::string file_name;  // relative to the kind's folder; its suffix names the kind
   std::string note;       // what corner of the format the case exercises
   std::vector<std::uint8_t> bytes;
+  std::vector<DeclaredDifference> declared;
 };
 
 Result<std::vector<CaseInput>> MemtraceCases();

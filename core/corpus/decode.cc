@@ -30,15 +30,30 @@ const char* KindName(CaseKind k) {
   return "?";
 }
 
-Result<DecodeOutcome> DecodeFile(const std::string& path, DecodeForm form, TextSink& out) {
+VerdictFormat FormatOfKind(CaseKind k) {
+  switch (k) {
+    case CaseKind::kMemtrace: return VerdictFormat::kMemtrace;
+    case CaseKind::kRing: return VerdictFormat::kRing;
+    case CaseKind::kSampler: return VerdictFormat::kSampler;
+  }
+  return VerdictFormat::kSampler;
+}
+
+Result<DecodeOutcome> DecodeFile(const std::string& path, DecodeForm form, TextSink& out,
+                                 Verdicts verdicts) {
   auto kind = KindOfPath(path);
   if (!kind.ok()) return kind.status();
+  if (!VerdictsJudge(verdicts, FormatOfKind(*kind)))
+    return Status(ErrorCode::kInvalidArgument, std::string(VerdictsName(verdicts)) +
+                                                   " has no verdict on " + KindName(*kind) +
+                                                   " inputs (strict judges every kind)")
+        .WithField("--as");
   if (*kind == CaseKind::kMemtrace) {
     // Streamed from the file, as `memtrace dump --json` reads it: a trace of any size
     // decodes in bounded memory.
     auto source = memtrace::OpenFileSource(path);
     if (!source.ok()) return source.status();
-    return DecodeOutcome{DecodeMemtrace(**source, form, out)};
+    return DecodeOutcome{DecodeMemtrace(**source, form, out, verdicts)};
   }
   std::optional<ring::OcamlVersion> version;
   if (*kind == CaseKind::kRing) {
@@ -52,7 +67,7 @@ Result<DecodeOutcome> DecodeFile(const std::string& path, DecodeForm form, TextS
   if (!bytes.ok()) return bytes.status();
   if (version) {
     const auto* data = reinterpret_cast<const std::uint8_t*>(bytes->data());
-    return DecodeOutcome{DecodeRing({data, bytes->size()}, *version, form, out)};
+    return DecodeOutcome{DecodeRing({data, bytes->size()}, *version, form, out, verdicts)};
   }
   return DecodeOutcome{DecodeSampler(*bytes, form, out)};
 }

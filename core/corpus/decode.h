@@ -18,6 +18,7 @@
 
 #include "core/base/status.h"
 #include "core/base/text_sink.h"
+#include "core/base/verdicts.h"
 #include "core/memtrace/byte_io.h"
 #include "core/ring/event_names.h"
 
@@ -33,10 +34,13 @@ const char* KindName(CaseKind k);  // "memtrace", "ring", "sampler"
 // Each returns the decoding status the stream ended with (Ok for an accepted input).
 // JSON Lines: exactly memtrace::view::WriteJsonView with default options, which is what
 // `memtrace dump --json` prints.
-Status DecodeMemtrace(memtrace::ByteSource& source, DecodeForm form, TextSink& out);
+// `verdicts`: whose verdict malformed input gets (core/base/verdicts.h); a mode must
+// judge the case's format (VerdictsJudge), which DecodeFile checks.
+Status DecodeMemtrace(memtrace::ByteSource& source, DecodeForm form, TextSink& out,
+                      Verdicts verdicts = Verdicts::kStrict);
 // JSON Lines: exactly ring::view::WriteJsonView, which is what `events dump --json` prints.
 Status DecodeRing(std::span<const std::uint8_t> bytes, ring::OcamlVersion version, DecodeForm form,
-                  TextSink& out);
+                  TextSink& out, Verdicts verdicts = Verdicts::kStrict);
 // A request {"seed","lambda","mode":"geometric","count"} or {..,"mode":"binomial",
 // "lengths":[..]}; a malformed or too costly request is the stream's error.
 Status DecodeSampler(std::string_view request_json, DecodeForm form, TextSink& out);
@@ -46,7 +50,10 @@ struct DecodeOutcome {
 };
 
 // Opens `path` and writes its stream. Fails, having written nothing, when the file
-// cannot be opened or its name names no kind (or an unknown OCaml release).
-Result<DecodeOutcome> DecodeFile(const std::string& path, DecodeForm form, TextSink& out);
+// cannot be opened, its name names no kind (or an unknown OCaml release), or `verdicts`
+// does not judge that kind (kInvalidArgument, field "--as").
+Result<DecodeOutcome> DecodeFile(const std::string& path, DecodeForm form, TextSink& out,
+                                 Verdicts verdicts = Verdicts::kStrict);
+VerdictFormat FormatOfKind(CaseKind k);
 
 }  // namespace mpo::corpus

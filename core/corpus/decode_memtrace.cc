@@ -6,10 +6,15 @@
 
 namespace mpo::corpus {
 
-Status DecodeMemtrace(memtrace::ByteSource& source, DecodeForm form, TextSink& out) {
-  if (form == DecodeForm::kJsonLines) return memtrace::view::WriteJsonView(source, out);
+Status DecodeMemtrace(memtrace::ByteSource& source, DecodeForm form, TextSink& out,
+                      Verdicts verdicts) {
+  if (form == DecodeForm::kJsonLines) {
+    memtrace::view::JsonViewOptions options;
+    options.verdicts = verdicts;
+    return memtrace::view::WriteJsonView(source, out, options);
+  }
   // memtrace's own dump_trace text, then the reason a rejected trace stops.
-  Status s = memtrace::WriteDumpTrace(source, out);
+  Status s = memtrace::WriteDumpTrace(source, out, true, {}, {}, verdicts);
   if (!s.ok()) out.Write("error: " + s.ToString() + "\n");
   return s;
 }

@@ -8,8 +8,9 @@
 namespace mpo::corpus {
 namespace {
 
-Status GoldenText(std::span<const std::byte> file, ring::OcamlVersion version, TextSink& out) {
-  auto cursor = ring::Cursor::FromBytes(file);
+Status GoldenText(std::span<const std::byte> file, ring::OcamlVersion version,
+                  const ring::CursorOptions& options, TextSink& out) {
+  auto cursor = ring::Cursor::FromBytes(file, options);
   if (!cursor.ok()) return cursor.status();
   ring::GoldenLineWriter text(version);
   auto polled = cursor->ReadPoll(text);
@@ -21,10 +22,12 @@ Status GoldenText(std::span<const std::byte> file, ring::OcamlVersion version, T
 }  // namespace
 
 Status DecodeRing(std::span<const std::uint8_t> bytes, ring::OcamlVersion version, DecodeForm form,
-                  TextSink& out) {
+                  TextSink& out, Verdicts verdicts) {
   const auto file = std::as_bytes(bytes);
-  if (form == DecodeForm::kJsonLines) return ring::view::WriteJsonView(file, version, out);
-  Status s = GoldenText(file, version, out);
+  ring::CursorOptions options;
+  options.verdicts = verdicts;
+  if (form == DecodeForm::kJsonLines) return ring::view::WriteJsonView(file, version, out, options);
+  Status s = GoldenText(file, version, options, out);
   if (!s.ok()) out.Write("error: " + s.ToString() + "\n");
   return s;
 }

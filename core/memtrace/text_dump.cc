@@ -249,11 +249,12 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
 }
 
 Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
-                      const ProgressFn& progress, const Limits& limits) {
+                      const ProgressFn& progress, const Limits& limits, Verdicts verdicts) {
   Printer p(out);
   ReaderOptions opts;
   opts.parse_backtraces = parse_backtraces;
   opts.limits = limits;
+  opts.verdicts = verdicts;
   auto opened = TraceReader::Open(BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
   TraceReader& r = **opened;

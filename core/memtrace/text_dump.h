@@ -39,7 +39,8 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
                        const Limits& limits = {});
 // Without backtraces, alloc lines end after the common prefix (memtrace's fast path).
 Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces = true,
-                      const ProgressFn& progress = {}, const Limits& limits = {});
+                      const ProgressFn& progress = {}, const Limits& limits = {},
+                      Verdicts verdicts = Verdicts::kStrict);
 
 // OCaml's `%h` (hex float). (`%S` is mpo::OcamlQuoted, core/base/ocaml_quoted.h.)
 std::string OcamlHexFloat(double d);

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/base/verdicts.h"
 #include "core/memtrace/backtrace_codec.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/event.h"
@@ -51,6 +52,8 @@ struct ReaderOptions {
   // Budgets over the whole trace (see limits.h): max_frames, max_held_frames and
   // max_location_bytes are enforced here; max_output_bytes by the text forms.
   Limits limits;
+  // Whose verdict malformed input gets (core/base/verdicts.h, conformance/VERDICTS.md).
+  Verdicts verdicts = Verdicts::kStrict;
 };
 
 struct ReaderWarning {

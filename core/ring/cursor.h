@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/base/verdicts.h"
 #include "core/ring/layout.h"
 
 namespace mpo::ring {
@@ -77,6 +78,8 @@ constexpr std::int64_t OcamlIntOfPayload(std::uint64_t w) {
 struct CursorOptions {
   // Messages copied before one fence and head re-check. 1 is OCaml's algorithm.
   std::size_t batch_messages = 16;
+  // Whose verdict a malformed file gets (core/base/verdicts.h, conformance/VERDICTS.md).
+  Verdicts verdicts = Verdicts::kStrict;
 };
 
 // Checks a metadata header against the size of the file it came from.

@@ -11,6 +11,7 @@
 #include "core/corpus/decode.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
+#include "tools/verdicts_option.h"
 
 namespace mpo::tools {
 namespace {
@@ -24,6 +25,7 @@ struct CorpusOptions {
   std::string only;
   bool text = false;
   bool quiet = false;
+  Verdicts verdicts = Verdicts::kStrict;
 };
 
 void RunGen(const CorpusOptions& o) {
@@ -38,7 +40,7 @@ void RunDecode(const CorpusOptions& o) {
   // Streamed as it decodes, like `memtrace dump --json`: the same bytes, the same memory.
   FileTextSink out(stdout);
   auto d = corpus::DecodeFile(
-      o.file, o.text ? corpus::DecodeForm::kText : corpus::DecodeForm::kJsonLines, out);
+      o.file, o.text ? corpus::DecodeForm::kText : corpus::DecodeForm::kJsonLines, out, o.verdicts);
   if (!d.ok()) return ReportError("corpus decode " + o.file, d.status());
   std::fflush(stdout);
   // A rejected input is a complete stream (its end line says why) and exit code 1; a
@@ -122,6 +124,7 @@ void AddCorpusCommands(CLI::App& app) {
       "file must be a regular file (rings and sampler requests: at most 1 GiB).");
   dec->add_option("file", o->file, "*.ctf, *.ocaml-5.N.events or *.sampler.json")->required();
   dec->add_flag("--text", o->text, "print the text form instead");
+  AddVerdictsOption(dec, &o->verdicts);
   dec->callback([o] { RunDecode(*o); });
 }
 

@@ -153,6 +153,7 @@ Status WriteJsonView(ByteSource& source, TextSink& out, const JsonViewOptions& o
   ReaderOptions ro;
   ro.parse_backtraces = options.backtraces;
   ro.limits = options.limits;
+  ro.verdicts = options.verdicts;
   auto opened = TraceView::Open(BorrowSource(source), ro);
   if (!opened.ok()) {
     Lit(buf, "null}\n");

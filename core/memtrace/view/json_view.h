@@ -16,6 +16,7 @@
 
 #include "core/base/status.h"
 #include "core/base/text_sink.h"
+#include "core/base/verdicts.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/limits.h"
 
@@ -27,6 +28,8 @@ struct JsonViewOptions {
   // The reader's budgets; the location strings written (each code once) count against
   // max_location_bytes.
   Limits limits;
+  // Whose verdict malformed input gets (core/base/verdicts.h).
+  Verdicts verdicts = Verdicts::kStrict;
   // Called now and then with (bytes decoded so far, file size).
   std::function<void(std::uint64_t, std::uint64_t)> progress;
 };

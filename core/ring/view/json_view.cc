@@ -131,8 +131,9 @@ Status WriteJsonView(Result<Cursor>& opened, OcamlVersion version, TextSink& out
   return status;
 }
 
-Status WriteJsonView(std::span<const std::byte> file, OcamlVersion version, TextSink& out) {
-  auto cursor = Cursor::FromBytes(file);
+Status WriteJsonView(std::span<const std::byte> file, OcamlVersion version, TextSink& out,
+                     const CursorOptions& options) {
+  auto cursor = Cursor::FromBytes(file, options);
   return WriteJsonView(cursor, version, out);
 }
 

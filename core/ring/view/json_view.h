@@ -33,7 +33,8 @@ namespace mpo::ring::view {
 // Reads every ring of `file` with one poll of a fresh cursor, names ids with release
 // `version`'s tables, and writes the whole stream (header, records, trailer); a decoding
 // error ends the stream with the error in the trailer. Returns that decoding status.
-Status WriteJsonView(std::span<const std::byte> file, OcamlVersion version, TextSink& out);
+Status WriteJsonView(std::span<const std::byte> file, OcamlVersion version, TextSink& out,
+                     const CursorOptions& options = {});
 
 // The same stream from an opened cursor (a mapped file, or a live process's ring), polled
 // until a poll delivers nothing; a cursor that could not be opened gives the header and
