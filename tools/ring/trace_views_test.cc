@@ -64,6 +64,15 @@ TEST(Stats, HostileNestingStaysLinear) {
   EXPECT_EQ(s.phases.at("x").max_ns, 2 * kN + 1);  // the newest begin matched
 }
 
+// The events of `te` that are not metadata ("M").
+std::vector<nlohmann::json> NonMetadata(const nlohmann::json& te) {
+  std::vector<nlohmann::json> out;
+  for (const auto& e : te) {
+    if (e.at("ph") != "M") out.push_back(e);
+  }
+  return out;
+}
+
 TEST(Chrome, SpansCountersAndInstants) {
   std::vector<RingEvent> events = {
       Ev(Kind::kLifecycle, 0, 1000, 0, "ring_start", 42),
@@ -75,23 +84,52 @@ TEST(Chrome, SpansCountersAndInstants) {
   };
   events.push_back(Ev(Kind::kUserCustom, 1, 6000, 3, "bytes"));
   events.back().payload = std::string_view("a\"\xff", 3);
-  const nlohmann::json t = ChromeTrace(events, 42);
+  const nlohmann::json t = ChromeTrace(events, 1);
+  ASSERT_EQ(t.size(), 1u);  // traceEvents only: no displayTimeUnit
   const auto& te = t.at("traceEvents");
-  ASSERT_EQ(te.size(), 9u);  // 2 thread names + 7 events
-  EXPECT_EQ(te[0].at("ph"), "M");
-  EXPECT_EQ(te[1].at("ph"), "i");
-  EXPECT_EQ(te[2].at("ph"), "B");
-  EXPECT_DOUBLE_EQ(te[2].at("ts").get<double>(), 1.0);
-  EXPECT_EQ(te[3].at("ph"), "C");
-  EXPECT_EQ(te[3].at("args").at("value"), 7);
-  EXPECT_EQ(te[4].at("ph"), "E");
-  EXPECT_EQ(te[5].at("args").at("name"), "domain 1");
-  EXPECT_EQ(te[6].at("ph"), "B");
-  EXPECT_EQ(te[6].at("tid"), 1);
-  EXPECT_EQ(te[8].at("args").at("payload"), "a\\\"\\255");
+  ASSERT_EQ(te.size(), 12u);  // process name + 2 x (thread name, sort index) + 7 events
+  EXPECT_EQ(te[0].at("name"), "process_name");
+  EXPECT_EQ(te[0].at("pid"), 42);  // the ring_start's pid, not the fallback
+  EXPECT_EQ(te[0].at("args").at("name"), "OCaml process 42");
+  EXPECT_EQ(te[1].at("name"), "thread_name");
+  EXPECT_EQ(te[1].at("args").at("name"), "domain 0");
+  EXPECT_EQ(te[2].at("name"), "thread_sort_index");
+  const auto ev = NonMetadata(te);
+  ASSERT_EQ(ev.size(), 7u);
+  EXPECT_EQ(ev[0].at("ph"), "i");
+  EXPECT_EQ(ev[1].at("ph"), "B");
+  EXPECT_DOUBLE_EQ(ev[1].at("ts").get<double>(), 1.0);
+  EXPECT_EQ(ev[2].at("ph"), "C");
+  EXPECT_EQ(ev[2].at("name"), "minor_promoted (domain 0)");
+  EXPECT_EQ(ev[2].at("args").at("value"), 7);
+  EXPECT_EQ(ev[3].at("ph"), "E");
+  EXPECT_EQ(ev[4].at("ph"), "B");
+  EXPECT_EQ(ev[4].at("cat"), "user");
+  EXPECT_EQ(ev[4].at("tid"), 1);
+  EXPECT_EQ(ev[6].at("args").at("payload"), "a\\\"\\255");
   // Serialisable even with bytes that are not UTF-8 in names.
   events.back().name = kNotUtf8;
   EXPECT_FALSE(DumpJson(ChromeTrace(events, 42)).empty());
+}
+
+TEST(Chrome, RepairsAreNoted) {
+  const std::vector<RingEvent> events = {
+      Ev(Kind::kLostEvents, 0, 0, 0, "lost_events", 8),
+      Ev(Kind::kEnd, 0, 1000, 11, "minor"),  // its begin was overwritten
+      Ev(Kind::kBegin, 0, 2000, 12, "major"),
+  };
+  const auto ev = NonMetadata(ChromeTrace(events, 9).at("traceEvents"));
+  ASSERT_EQ(ev.size(), 4u);
+  EXPECT_EQ(ev[0].at("name"), "lost_events");
+  EXPECT_EQ(ev[0].at("args").at("words"), 8);
+  EXPECT_DOUBLE_EQ(ev[0].at("ts").get<double>(), 0.0);  // the next event's time
+  EXPECT_EQ(ev[1].at("ph"), "i");
+  EXPECT_NE(ev[1].at("args").at("note").get<std::string>().find("without its begin"),
+            std::string::npos);
+  EXPECT_EQ(ev[3].at("ph"), "E");
+  EXPECT_EQ(ev[3].at("name"), "major");
+  EXPECT_DOUBLE_EQ(ev[3].at("ts").get<double>(), 1.0);
+  EXPECT_TRUE(ev[3].at("args").contains("note"));
 }
 
 std::string Streamed(const std::vector<RingEvent>& events, std::int64_t fallback_pid) {
@@ -123,7 +161,9 @@ TEST(Chrome, StreamedBytesEqualTheDocument) {
   events.back().buckets = kBuckets;
   EXPECT_EQ(Streamed(events, 1), DumpJson(ChromeTrace(events, 4242)));
   EXPECT_EQ(Streamed({}, 7), DumpJson(ChromeTrace({}, 7)));
-  EXPECT_EQ(Streamed({}, 7), R"({"displayTimeUnit":"ns","traceEvents":[]})");
+  EXPECT_EQ(
+      Streamed({}, 7),
+      R"({"traceEvents":[{"args":{"name":"OCaml process 7"},"name":"process_name","ph":"M","pid":7}]})");
 }
 
 TEST(Chrome, ScanFindsOriginAndFirstRecordedPid) {
