@@ -71,8 +71,9 @@ void ExpectBalanced(const std::vector<Got>& got) {
 }
 
 TEST(RingTimeline, WrappedRingEndWithoutBeginBecomesAnInstant) {
-  const auto got = Timeline({Ev(Kind::kEnd, 0, 10, 11, "minor"), Ev(Kind::kBegin, 0, 20, 11, "minor"),
-                        Ev(Kind::kEnd, 0, 30, 11, "minor")});
+  const auto got =
+      Timeline({Ev(Kind::kEnd, 0, 10, 11, "minor"), Ev(Kind::kBegin, 0, 20, 11, "minor"),
+                Ev(Kind::kEnd, 0, 30, 11, "minor")});
   ASSERT_EQ(got.size(), 4u);
   EXPECT_EQ(got[0].kind, TimelineKind::kThread);
   EXPECT_EQ(got[1].kind, TimelineKind::kInstant);
@@ -117,7 +118,7 @@ TEST(RingTimeline, LostEventsTakeTheNextOrPreviousTimestampOfTheirRing) {
 
 TEST(RingTimeline, LostMarkerOfARingWithoutTimestampsTakesTheEarliest) {
   const auto got = Timeline({Ev(Kind::kCounter, 0, 70, 1, "c"), Ev(Kind::kCounter, 0, 40, 1, "c"),
-                        Ev(Kind::kLostEvents, 3, 0, 0, "lost_events", 2)});
+                             Ev(Kind::kLostEvents, 3, 0, 0, "lost_events", 2)});
   ASSERT_EQ(got.back().event_kind, Kind::kLostEvents);
   EXPECT_EQ(got.back().ts, 40u);
   EXPECT_EQ(got.back().ring, 3u);
