@@ -246,11 +246,7 @@ void ExpectTimelineRules(const Parsed& p) {
 
 std::string Export(const std::vector<RingEvent>& events, std::int64_t pid) {
   std::string out;
-  std::size_t writes = 0;
-  FuchsiaTraceWriter w(pid, [&](std::string_view s) {
-    out += s;
-    ++writes;
-  });
+  FuchsiaTraceWriter w(pid, [&](std::string_view s) { out += s; });
   for (const RingEvent& e : events) w.Add(e);
   w.Finish();
   return out;
