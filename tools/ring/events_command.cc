@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/base/text_sink.h"
+#include "core/export/fuchsia_trace.h"
 #include "core/io/input_file.h"
 #include "core/io/output_file.h"
 #include "core/ring/cursor.h"
@@ -206,9 +207,24 @@ Result<StreamStats> Stats(const EventsOptions& o) {
   return stats.stats();
 }
 
+// Feeds every event of a fresh cursor on the ring to `writer`, then finishes it.
+template <class Writer>
+Status StreamRing(const EventsOptions& o, ring::OcamlVersion version, Writer& writer) {
+  auto cursor = OpenRing(o.file, o.batch);
+  if (!cursor.ok()) return cursor.status();
+  ring::view::EventCollector collector(version, [&](const RingEvent& e) { writer.Add(e); });
+  auto r = Drain(*cursor, collector, [] {});
+  if (!r.ok()) return r.status();
+  if (!collector.error().ok()) return collector.error();
+  writer.Finish();
+  return Status();
+}
+
+enum class ExportFormat : std::uint8_t { kChrome, kFuchsia };
+
 // Two passes over the ring, each streaming: the first finds the time origin and the
-// pid, the second writes the JSON. Memory does not grow with the number of events.
-Status WriteChrome(const EventsOptions& o) {
+// pid, the second writes the export. Memory does not grow with the number of events.
+Status WriteExport(const EventsOptions& o, ExportFormat format) {
   auto version = ParseVersion(o.version, o.file);
   if (!version.ok()) return version.status();
   auto scan_cursor = OpenRing(o.file, o.batch);
@@ -228,21 +244,28 @@ Status WriteChrome(const EventsOptions& o) {
   if (!scanner.error().ok()) return scanner.error();
   scan_cursor->Close();
 
-  auto cursor = OpenRing(o.file, o.batch);
-  if (!cursor.ok()) return cursor.status();
-  ChromeTraceWriter writer(scan.origin(), scan.pid(1),
-                           [&](std::string_view text) { (void)out->Write(text); });
-  ring::view::EventCollector collector(*version, [&](const RingEvent& e) { writer.Add(e); });
-  r = Drain(*cursor, collector, [] {});
-  if (!r.ok()) return r.status();
-  if (!collector.error().ok()) return collector.error();
-  writer.Finish();
+  auto write = [&](std::string_view text) { (void)out->Write(text); };
+  Status s;
+  if (format == ExportFormat::kChrome) {
+    ChromeTraceWriter writer(scan.origin(), scan.pid(1), write);
+    s = StreamRing(o, *version, writer);
+  } else {
+    exporter::FuchsiaTraceWriter writer(scan.pid(1), write);
+    s = StreamRing(o, *version, writer);
+  }
+  if (!s.ok()) return s;
   // Write errors are sticky; Commit reports the first and removes the temporary file.
   return out->Commit();
 }
 
 void RunChrome(const EventsOptions& o) {
-  if (Status s = WriteChrome(o); !s.ok()) ReportError("events chrome", s);
+  if (Status s = WriteExport(o, ExportFormat::kChrome); !s.ok()) ReportError("events chrome", s);
+}
+
+void RunFuchsia(const EventsOptions& o) {
+  if (Status s = WriteExport(o, ExportFormat::kFuchsia); !s.ok()) {
+    ReportError("events fuchsia", s);
+  }
 }
 
 void RunStats(const EventsOptions& o) {
@@ -302,15 +325,40 @@ void AddEventsCommands(CLI::App& app) {
 
   CLI::App* chrome = events->add_subcommand(
       "chrome",
-      "Write Chrome trace-event JSON (Perfetto, chrome://tracing). Streamed: memory does not "
-      "grow with the ring's size. OUT is written beside itself and renamed into place only on "
-      "success; OUT naming the input (also via a link) is refused.");
+      "Write Chrome trace-event JSON (Perfetto, chrome://tracing): one process (the ring's "
+      "pid, named by process_name), one thread per domain (tid = domain index, thread_name "
+      "\"domain N\"); counters are C events named \"NAME (domain N)\", so each domain has "
+      "its own counter track; phases and user spans are B/E balanced per domain even on a "
+      "wrapped ring (an E whose B was lost becomes an instant, spans still open at the end "
+      "are closed at the domain's last event, each with args.note); lost_events instants sit "
+      "at their domain's previous (else next) event time; ts in microseconds, no "
+      "displayTimeUnit. Streamed: memory does not grow with the ring's size. OUT is written "
+      "beside itself and renamed into place only on success; OUT naming the input (also via "
+      "a link) is refused.");
   chrome->add_option("file", o->file, "the .events file")->required();
   chrome->add_option("out", o->out, "output JSON file")->required();
   AddCommon(chrome, *o);
   chrome->callback([o] {
     o->source = {o->file};
     RunChrome(*o);
+  });
+
+  CLI::App* fuchsia = events->add_subcommand(
+      "fuchsia",
+      "Write a Fuchsia trace (FXT, binary; what olly writes by default), which Perfetto and "
+      "ui.perfetto.dev open natively: the same timeline as `events chrome` (process = the "
+      "ring's pid, one thread per domain named \"domain N\", counters named \"NAME (domain "
+      "N)\" so each domain has its own counter track, balanced durations with a \"note\" "
+      "argument on repairs, lost_events instants at their domain's previous or next event "
+      "time), timestamps in producer nanoseconds. Streamed: memory does not grow with the "
+      "ring's size. OUT is written beside itself and renamed into place only on success; OUT "
+      "naming the input (also via a link) is refused.");
+  fuchsia->add_option("file", o->file, "the .events file")->required();
+  fuchsia->add_option("out", o->out, "output .fxt file")->required();
+  AddCommon(fuchsia, *o);
+  fuchsia->callback([o] {
+    o->source = {o->file};
+    RunFuchsia(*o);
   });
 
   CLI::App* stats = events->add_subcommand(
