@@ -99,7 +99,7 @@ class Recorder {
       f.result.polls += r->polls;
       f.result.events += r->events;
       f.result.lost_words = r->lost_words;
-      if (r->reason == FollowStop::kProducerExited || r->reason == FollowStop::kFileGone) {
+      if (r->reason == FollowStop::kProducerExited) {
         f.result.reason = r->reason;
         f.why = stopped_.empty() ? std::string(FollowStopText(r->reason)) : stopped_;
         child_.Wait();

@@ -80,7 +80,9 @@ Result<FollowResult> FollowRing(ring::Cursor& cursor, const std::string& path,
     // Decided before draining, so that the last drain sees everything the producer
     // wrote before it exited (or before the file went, or the time ran out).
     const bool producer_gone = options.producer_running && !options.producer_running();
-    const FileKey now = KeyOf(path);
+    // A watched process removes its ring as it exits: its exit, not the removal, ends
+    // following then.
+    const FileKey now = options.producer_running ? opened : KeyOf(path);
     const bool file_gone = !now.exists || now.dev != opened.dev || now.ino != opened.ino;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -9,12 +9,14 @@
 // Stop conditions, checked after each drain (a drain polls until a poll delivers
 // nothing, so the events written before the condition held are all delivered):
 //   producer exited   producer_running() was false before the drain began
-//   file gone         the path no longer names the file that was opened
+//   file gone         the path no longer names the file that was opened (only
+//                     without producer_running: a process removes its ring as it
+//                     exits, and the exit is what ends following then)
 //   max-seconds       max_seconds > 0 and that long has passed
 //   interrupted       SIGINT arrived (tail_interrupt.h; FollowRing holds an
 //                     InterruptGuard while it runs)
 // Without producer_running (a file whose producer is not a process we know) only the
-// last three apply.
+// last three apply. A file missing when following starts counts as gone at once.
 //
 // Threading: one follower per process at a time (the SIGINT flag is process-wide).
 // Time is measured on the monotonic clock from the call.
