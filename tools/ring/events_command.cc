@@ -306,7 +306,7 @@ void AddEventsCommands(CLI::App& app) {
     if (!s.ok()) return s.status();
     return FormatStats(*s);
   };
-  AddRecordCommand(*events, std::move(exports));
+  AddRecordCommand(*events, exports);
 }
 
 }  // namespace mpo::tools

@@ -66,7 +66,7 @@ struct Followed {
 
 class Recorder {
  public:
-  Recorder(const RecordOptions& o, std::string dir, ChildProcess& child)
+  Recorder(const RecordOptions& o, const std::string& dir, ChildProcess& child)
       : o_(o), child_(child), ring_(dir + "/" + std::to_string(child.pid()) + ".events") {}
 
   const std::string& ring() const { return ring_; }
@@ -214,7 +214,7 @@ void RunRecord(const RecordOptions& o, const RecordExports& exports) {
 
 }  // namespace
 
-void AddRecordCommand(CLI::App& events, RecordExports exports) {
+void AddRecordCommand(CLI::App& events, const RecordExports& exports) {
   auto o = std::make_shared<RecordOptions>();
   CLI::App* record = events.add_subcommand(
       "record",

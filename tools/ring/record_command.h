@@ -22,6 +22,6 @@ struct RecordExports {
   std::function<Result<std::string>(const std::string& ring)> stats_text;
 };
 
-void AddRecordCommand(CLI::App& events, RecordExports exports);
+void AddRecordCommand(CLI::App& events, const RecordExports& exports);
 
 }  // namespace mpo::tools

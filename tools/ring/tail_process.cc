@@ -8,10 +8,9 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <utility>
 
 #include "tools/ring/tail_interrupt.h"
-
-extern char** environ;
 
 namespace mpo::tools {
 
@@ -36,12 +35,19 @@ Result<ChildProcess> ChildProcess::Spawn(
   for (const auto& [name, value] : env) vars[name] = value;
   std::vector<std::string> env_strings;
   env_strings.reserve(vars.size());
-  for (const auto& [name, value] : vars) env_strings.push_back(name + "=" + value);
+  for (const auto& [name, value] : vars) {
+    std::string entry = name;
+    entry += '=';
+    entry += value;
+    env_strings.push_back(std::move(entry));
+  }
   std::vector<char*> envp;
+  envp.reserve(env_strings.size() + 1);
   for (std::string& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
   std::vector<std::string> args = argv;
   std::vector<char*> argp;
+  argp.reserve(args.size() + 1);
   for (std::string& s : args) argp.push_back(s.data());
   argp.push_back(nullptr);
   const std::string failure = "memprof-oracle: events record: cannot run " + argv[0] + ": ";
