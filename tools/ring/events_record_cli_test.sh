@@ -51,6 +51,7 @@ check "record: a program that writes no ring" 1 "$bin" events record --out "$rec
 grep -q 'no ring' "$err" || fail "record: no-ring message"
 check "record: no such program" 127 "$bin" events record --out "$rec" -- "$tmp/absent-program"
 grep -q 'cannot run' "$err" || fail "record: cannot-run message"
+check "record: a directory as the program" 126 "$bin" events record --out "$rec" -- "$tmp"
 check "record: no program" 2 "$bin" events record --out "$rec"
 check "record: --max-seconds -1" 2 "$bin" events record --max-seconds -1 -- "$producer" 1 0 0
 check "record: --out is a file" 2 "$bin" events record --out "$rec/$pid.events" -- "$producer" 1 0 0
@@ -60,6 +61,19 @@ check "record: --max-seconds stops the program" 143 "$bin" events record --out "
 grep -q 'stopped at --max-seconds' "$out" || { fail "record: --max-seconds reason"; cat "$out"; }
 grep -q 'killed by signal 15' "$out" || fail "record: signal not reported"
 grep -q '^chrome: ' "$out" || fail "record: no export after --max-seconds"
+
+# Ctrl-C (SIGINT to the recorder alone here): the program is terminated, its ring
+# still read and exported.
+"$bin" events record --out "$tmp/intrec" --interval-ms 10 -- "$producer" 100000 10 0 \
+  >"$tmp/intrec.out" 2>"$tmp/intrec.err" &
+recpid=$!
+wait_for sh -c 'ls "$0"/*.events >/dev/null 2>&1' "$tmp/intrec" || fail "record: no ring before SIGINT"
+kill -INT "$recpid"
+rc=0
+wait "$recpid" || rc=$?
+[ "$rc" = 143 ] || { fail "record interrupted: exit $rc, want 143"; cat "$tmp/intrec.out" "$tmp/intrec.err"; }
+grep -q 'interrupted (SIGINT): the program was terminated' "$tmp/intrec.out" || fail "record: interrupted reason"
+grep -q '^chrome: ' "$tmp/intrec.out" || fail "record: no export after SIGINT"
 
 # ---- tail PID finds the ring through OCAML_RUNTIME_EVENTS_DIR ----
 mkdir -p "$tmp/env"

@@ -53,19 +53,20 @@ Result<ChildProcess> ChildProcess::Spawn(
   const std::string failure = "memprof-oracle: events record: cannot run " + argv[0] + ": ";
 
   std::fflush(nullptr);  // nothing buffered is written twice
+  // Spawned before any InterruptGuard: the program gets SIGINT as our caller gave it.
   const pid_t pid = ::fork();
   if (pid < 0) {
     return Status(ErrorCode::kIo, std::string("fork: ") + std::strerror(errno)).WithField("PROG");
   }
   if (pid == 0) {
-    // The child starts with SIGINT as the user's shell gave it, not our handler.
-    ::signal(SIGINT, SIG_DFL);
     ::execvpe(argp[0], argp.data(), envp.data());
-    const char* reason = std::strerror(errno);
+    const int error = errno;
+    const char* reason = std::strerror(error);
     (void)!::write(2, failure.data(), failure.size());
     (void)!::write(2, reason, std::strlen(reason));
     (void)!::write(2, "\n", 1);
-    ::_exit(127);
+    // As a shell: 127 when there is no such program, 126 when it cannot be run.
+    ::_exit(error == ENOENT || error == ENOTDIR ? 127 : 126);
   }
   return ChildProcess(pid);
 }

@@ -5,9 +5,9 @@
 //   while (child->Running()) { ... }
 //   child->Wait();  std::printf("%s\n", child->Describe().c_str());  // "exited with status 0"
 //
-// A program that cannot be executed is reported by the child on stderr and exits 127,
-// as a shell does. The child stays in our process group, so a Ctrl-C at the terminal
-// reaches it as well. Single-threaded use.
+// A program that cannot be executed is reported by the child on stderr, which exits
+// as a shell would: 127 (no such program) or 126 (not executable). The child stays in our process
+// group, so a Ctrl-C at the terminal reaches it as well. Single-threaded use.
 #pragma once
 
 #include <sys/types.h>
