@@ -9,15 +9,17 @@
 // difference and exits 1 (2 for unreadable or malformed input). OCaml seeds domain 0's
 // PRNG with 0 and the engine does the same, so no seed is passed.
 //
-// The run must have had no minor collection (its last line says): OCaml redraws the
-// minor-heap trigger at each, and where one falls depends on the runtime's own
-// allocations around callbacks, which this replay does not model.
+// The run must have had no minor collection but the explicit ones (its last line
+// says): OCaml redraws the minor-heap trigger at each, and where one caused by a full
+// heap falls depends on the runtime's own allocations around callbacks, which this
+// replay does not model.
 //
 // The mapping of each kind of allocation to the runtime's entry points:
 //   c  caml_alloc_small from C (Array.make), then caml_process_pending_actions
 //   m  caml_alloc_shr (Array.make), then caml_process_pending_actions
 //   o  one block allocated by OCaml code (callbacks run inside the allocation)
 //   p  Some (x, x): one combined allocation, the option first in memory order
+//   g  Gc.minor (): a minor collection, then caml_process_pending_actions
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -55,6 +57,7 @@ struct OcamlRun {
   std::vector<Sample> samples;
   bool saw_gc_line = false;
   long long minor_collections = -1;
+  long long explicit_minor = -1;
   bool overflow = false;
 };
 
@@ -90,8 +93,8 @@ bool ReadRun(const char* path, OcamlRun& run) {
       }
       run.samples.push_back(s);
     } else if (tag == "gc") {
-      run.saw_gc_line =
-          std::sscanf(line.c_str(), "gc minor_collections=%lld", &run.minor_collections) == 1;
+      run.saw_gc_line = std::sscanf(line.c_str(), "gc minor_collections=%lld explicit_minor=%lld",
+                                    &run.minor_collections, &run.explicit_minor) == 2;
       run.overflow = line.find("overflow=true") != std::string::npos;
     }
   }
@@ -99,13 +102,15 @@ bool ReadRun(const char* path, OcamlRun& run) {
     std::fprintf(stderr, "memprof_replay: %s has no final gc line (truncated?)\n", path);
     return false;
   }
-  // OCaml redraws its minor-heap trigger at each minor collection, at a point that
-  // depends on its own allocations around the callbacks, which are not replayed.
-  if (run.minor_collections != 0 || run.overflow) {
+  // OCaml redraws its minor-heap trigger at each minor collection; one caused by a full
+  // heap falls at a point that depends on its own allocations around the callbacks,
+  // which are not replayed. Explicit ones (kind g) are replayed where they happened.
+  if (run.minor_collections != run.explicit_minor || run.overflow) {
     std::fprintf(stderr,
-                 "memprof_replay: %s: %lld minor collections%s while profiling; a replay is "
-                 "exact only without (give OCaml a larger minor heap)\n",
-                 path, run.minor_collections, run.overflow ? " and a full sample table" : "");
+                 "memprof_replay: %s: %lld minor collections (%lld explicit)%s while profiling; "
+                 "a replay is exact only with explicit ones (give OCaml a larger minor heap)\n",
+                 path, run.minor_collections, run.explicit_minor,
+                 run.overflow ? " and a full sample table" : "");
     return false;
   }
   return true;
@@ -161,6 +166,10 @@ bool Replay(const OcamlRun& run, double lambda, std::uint64_t minor_heap_words,
         r = rt.AllocCaml(0, sizes);
         break;
       }
+      case 'g':
+        rt.MinorGc();
+        (void)rt.Poll(0);
+        continue;
       default: std::fprintf(stderr, "memprof_replay: unknown kind %c\n", a.kind); return false;
     }
     if (!r.ok()) {
@@ -200,7 +209,10 @@ int main(int argc, char** argv) {
   }
   std::uint64_t total = 0;
   for (const Sample& s : mine) total += s.n_samples;
-  std::printf("agree: lambda %s: %zu allocations, %zu sampled blocks, %llu samples\n", argv[2],
-              run.allocs.size(), mine.size(), static_cast<unsigned long long>(total));
+  std::printf(
+      "agree: lambda %s: %zu steps (%lld explicit minor collections), %zu sampled blocks, %llu "
+      "samples\n",
+      argv[2], run.allocs.size(), run.explicit_minor, mine.size(),
+      static_cast<unsigned long long>(total));
   return 0;
 }

@@ -13,15 +13,18 @@
      m   Array.make N 0 with N > 256: caml_alloc_shr (major heap)
      o   a single block of N words allocated by OCaml code
      p   Some (x, x): one combined allocation of a 2-word tuple and a 1-word option
+     g   Gc.minor (): no allocation, a minor collection at a known point (SIZE 0)
    Output lines:
      alloc I KIND SIZE
      sample I minor|major SIZE N_SAMPLES SOURCE
-     gc minor_collections=N major_collections=N samples=N
+     gc minor_collections=N explicit_minor=N major_collections=N samples=N overflow=B
    The final line counts the collections that happened while profiling. A replay is exact
-   only without minor collections: the runtime redraws memprof's minor-heap trigger at
-   each, and when one happens depends on what the runtime itself allocates around the
-   callbacks, which a replay of the sequence does not model. Run with a minor heap large
-   enough for the whole sequence (OCAMLRUNPARAM=s=4M for 20000 allocations). *)
+   only if every minor collection was an explicit one (kind g): the runtime redraws
+   memprof's minor-heap trigger at each, and when the heap fills up depends on what the
+   runtime itself allocates around the callbacks, which a replay of the sequence does not
+   model. Run with a minor heap large enough for the whole sequence, and a space overhead
+   that keeps the major slices of Gc.minor from ending a major cycle (whose end empties
+   the minor heap too): OCAMLRUNPARAM=s=4M,o=1000000 for 20000 allocations. *)
 
 [@@@warning "-32"]
 
@@ -49,7 +52,7 @@ let () =
   let lambda = float_of_string Sys.argv.(1) in
   let count = int_of_string Sys.argv.(2) in
   lcg := int_of_string Sys.argv.(3);
-  (* kind codes: 0 c, 1 m, 2 o, 3 p *)
+  (* kind codes: 0 c, 1 m, 2 o, 3 p, 4 g *)
   let kinds = Array.make count 0 and sizes = Array.make count 0 in
   for i = 0 to count - 1 do
     let r = next_int 100 in
@@ -59,9 +62,12 @@ let () =
     end else if r < 65 then begin
       kinds.(i) <- 1;
       sizes.(i) <- 257 + next_int 200
-    end else if r < 92 then begin
+    end else if r < 91 then begin
       kinds.(i) <- 2;
       sizes.(i) <- [| 1; 2; 3; 4; 6 |].(next_int 5)
+    end else if r < 92 then begin
+      kinds.(i) <- 4;
+      sizes.(i) <- 0
     end else begin
       kinds.(i) <- 3;
       sizes.(i) <- 3
@@ -107,13 +113,14 @@ let () =
         | 3 -> ignore (o3 i)
         | 4 -> ignore (o4 i)
         | _ -> ignore (o6 i))
-    | _ -> ignore (p2 i)
+    | 3 -> ignore (p2 i)
+    | _ -> Gc.minor ()
   done;
   cur := count;
   Gc.Memprof.stop ();
   let minor1 = (Gc.quick_stat ()).minor_collections in
   let major1 = (Gc.quick_stat ()).major_collections in
-  let kind_name = [| "c"; "m"; "o"; "p" |] in
+  let kind_name = [| "c"; "m"; "o"; "p"; "g" |] in
   for i = 0 to count - 1 do
     Printf.printf "alloc %d %s %d\n" i kind_name.(kinds.(i)) sizes.(i)
   done;
@@ -123,5 +130,7 @@ let () =
       (if s_major.(k) = 1 then "major" else "minor")
       s_size.(k) s_n.(k) src_name.(s_src.(k))
   done;
-  Printf.printf "gc minor_collections=%d major_collections=%d samples=%d overflow=%b\n"
-    (minor1 - minor0) (major1 - major0) !n !overflow
+  let explicit = Array.fold_left (fun acc k -> if k = 4 then acc + 1 else acc) 0 kinds in
+  Printf.printf
+    "gc minor_collections=%d explicit_minor=%d major_collections=%d samples=%d overflow=%b\n"
+    (minor1 - minor0) explicit (major1 - major0) !n !overflow
