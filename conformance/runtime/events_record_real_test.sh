@@ -2,7 +2,8 @@
 # `memprof-oracle events record` against a real OCaml 5.3 program (events_workload.ml,
 # compiled with the OCaml 5.3 that ci/build_peers.sh builds from ../shared/peers): the
 # program runs with its runtime events on, its output and exit status come through,
-# and the ring it leaves, the Chrome export and the stats agree with one another.
+# and the ring it leaves, the Chrome export and the stats agree with one another. Also
+# `events tail PID` of such a program, found through OCAML_RUNTIME_EVENTS_DIR.
 #
 #   events_record_real_test.sh MEMPROF_ORACLE EVENTS_WORKLOAD_ML
 #
@@ -75,5 +76,22 @@ ev = d["traceEvents"]
 assert any(e.get("ph") == "B" and e.get("name") == "minor" for e in ev), "no minor span"
 assert len({e.get("tid") for e in ev if e.get("ph") in ("B", "E")}) >= 2, "one domain only"
 PY
+
+# `events tail PID` finds the ring of a running OCaml program through
+# OCAML_RUNTIME_EVENTS_DIR and follows it to the end. If the program is quicker than
+# the tail's start, tail says it was not running and prints the ring as it is.
+mkdir -p "$work/tail"
+( OCAML_RUNTIME_EVENTS_START=1 OCAML_RUNTIME_EVENTS_DIR="$work/tail" \
+    "$work/events_workload" 300 2 0 >/dev/null & echo $! >"$work/tail.pid" )
+tpid=$(cat "$work/tail.pid")
+for _ in $(seq 400); do [ -s "$work/tail/$tpid.events" ] && break; sleep 0.05; done
+rc=0
+OCAML_RUNTIME_EVENTS_DIR="$work/tail" "$bin" events tail "$tpid" --interval-ms 10 \
+  >"$work/tail.out" 2>"$work/tail.err" || rc=$?
+cat "$work/tail.err"
+[ "$rc" = 0 ] || fail "tail PID exit $rc"
+grep -Eq "process $tpid (has exited|not found)" "$work/tail.err" || fail "tail: why it stopped"
+grep -q ' begin minor ' "$work/tail.out" || fail "tail: no minor collection seen"
+
 echo "events record against OCaml 5.3: $failures failures"
 [ "$failures" -eq 0 ]

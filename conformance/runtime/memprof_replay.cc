@@ -22,6 +22,7 @@
 //   g  Gc.minor (): a minor collection, then caml_process_pending_actions
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -181,9 +182,7 @@ bool Replay(const OcamlRun& run, double lambda, std::uint64_t minor_heap_words,
   return true;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(int argc, char** argv) {
   if (argc != 4) {
     std::fprintf(stderr, "usage: memprof_replay OCAML_OUTPUT LAMBDA MINOR_HEAP_WORDS\n");
     return 2;
@@ -215,4 +214,16 @@ int main(int argc, char** argv) {
       argv[2], run.allocs.size(), run.explicit_minor, mine.size(),
       static_cast<unsigned long long>(total));
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Only std::bad_alloc can escape (the input is read into memory): a clear exit 2.
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "memprof_replay: %s\n", e.what());
+    return 2;
+  }
 }
