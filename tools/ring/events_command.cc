@@ -21,6 +21,7 @@
 #include "tools/ring/pid_arg.h"
 #include "tools/ring/record_command.h"
 #include "tools/ring/tail_command.h"
+#include "tools/ring/tail_process.h"
 #include "tools/ring/trace_views.h"
 
 namespace mpo::tools {
@@ -147,7 +148,12 @@ void RunTail(const EventsOptions& o) {
   if (!version.ok()) return ReportError("events tail", version.status());
   if (!tags.ok()) return ReportError("events tail", tags.status());
   auto cursor = OpenRing(target->path, o.batch);
-  if (!cursor.ok()) return ReportError("events tail " + target->path, cursor.status());
+  if (!cursor.ok()) {
+    const bool gone = target->pid >= 0 && !ProcessAlive(target->pid);
+    return ReportError("events tail " + target->path +
+                           (gone ? " (process " + std::to_string(target->pid) + " not found)" : ""),
+                       cursor.status());
+  }
   ring::GoldenLineWriter writer(*version, *tags);
   const Status s = TailRing(
       *cursor, *target, writer, [&] { return writer.TakeText(); },

@@ -82,6 +82,7 @@ check "tail PID in \$OCAML_RUNTIME_EVENTS_DIR" 0 env OCAML_RUNTIME_EVENTS_DIR="$
 cmp -s <(grep -v '^#' testdata/ring/single/consumer_dump.txt) "$out" || fail "tail PID: output"
 grep -q 'process 3995 not found' "$err" || { fail "tail PID: reason"; cat "$err"; }
 check "tail PID without the variable looks in ." 2 env -u OCAML_RUNTIME_EVENTS_DIR "$bin" events tail 3995
+grep -q '3995.events (process 3995 not found)' "$err" || { fail "tail: no ring, no process: why"; cat "$err"; }
 check "tail --follow and PID" 2 "$bin" events tail --follow "$tmp/env/3995.events" 3995
 check "tail with nothing to follow" 2 "$bin" events tail
 
