@@ -222,8 +222,8 @@ void AddRecordCommand(CLI::App& events, const RecordExports& exports) {
       "OCAML_RUNTIME_EVENTS_DIR=DIR, OCAML_RUNTIME_EVENTS_PRESERVE=1), follow its ring "
       "while it runs, and when it exits leave DIR/<pid>.events, DIR/<pid>.chrome.json and "
       "DIR/<pid>.stats.txt; prints what it wrote and exits with the program's status "
-      "(128+N for signal N). Ctrl-C is passed on to the program, whose last events are "
-      "still read.");
+      "(128+N for signal N). At Ctrl-C or --max-seconds the program is terminated (SIGTERM, "
+      "SIGKILL 2 s later) and its ring is still read and exported.");
   record->add_option("--out", o->out, "directory for the ring and exports (created if missing)")
       ->capture_default_str();
   record
