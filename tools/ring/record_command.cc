@@ -170,9 +170,11 @@ Status WriteText(const std::string& path, const std::string& text) {
 void RunRecord(const RecordOptions& o, const RecordExports& exports) {
   auto dir = PrepareDir(o.out);
   if (!dir.ok()) return ReportError("events record", dir.status());
-  auto child = ChildProcess::Spawn(o.command, {{"OCAML_RUNTIME_EVENTS_START", "1"},
-                                               {"OCAML_RUNTIME_EVENTS_DIR", *dir},
-                                               {"OCAML_RUNTIME_EVENTS_PRESERVE", "1"}});
+  auto child = ChildProcess::Spawn(o.command,
+                                   {{"OCAML_RUNTIME_EVENTS_START", "1"},
+                                    {"OCAML_RUNTIME_EVENTS_DIR", *dir},
+                                    {"OCAML_RUNTIME_EVENTS_PRESERVE", "1"}},
+                                   *dir);
   if (!child.ok()) return ReportError("events record", child.status());
   Recorder recorder(o, *dir, *child);
   auto followed = recorder.Run();

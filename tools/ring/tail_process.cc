@@ -18,9 +18,34 @@ bool ProcessAlive(std::int64_t pid) {
   return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
 }
 
+namespace {
+
+// Writes "<dir>/<pid>.events" into `buf` without allocating (between fork and exec only
+// async-signal-safe work is allowed); false if it does not fit.
+bool FormatRingPath(const std::string& dir, pid_t pid, char* buf, std::size_t size) {
+  char digits[24];
+  std::size_t n = 0;
+  auto v = static_cast<unsigned long>(pid);
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0 && n < sizeof digits);
+  constexpr char kSuffix[] = ".events";
+  const std::size_t len = dir.size() + 1 + n + sizeof kSuffix;  // kSuffix counts the NUL
+  if (len > size) return false;
+  std::size_t at = 0;
+  for (const char c : dir) buf[at++] = c;
+  buf[at++] = '/';
+  while (n > 0) buf[at++] = digits[--n];
+  std::memcpy(buf + at, kSuffix, sizeof kSuffix);
+  return true;
+}
+
+}  // namespace
+
 Result<ChildProcess> ChildProcess::Spawn(
     const std::vector<std::string>& argv,
-    const std::vector<std::pair<std::string, std::string>>& env) {
+    const std::vector<std::pair<std::string, std::string>>& env, const std::string& ring_dir) {
   if (argv.empty() || argv[0].empty()) {
     return Status(ErrorCode::kInvalidArgument, "no program to run").WithField("PROG");
   }
@@ -59,6 +84,10 @@ Result<ChildProcess> ChildProcess::Spawn(
     return Status(ErrorCode::kIo, std::string("fork: ") + std::strerror(errno)).WithField("PROG");
   }
   if (pid == 0) {
+    if (!ring_dir.empty()) {
+      char path[4096];
+      if (FormatRingPath(ring_dir, ::getpid(), path, sizeof path)) (void)::unlink(path);
+    }
     ::execvpe(argp[0], argp.data(), envp.data());
     const int error = errno;
     const char* reason = std::strerror(error);

@@ -27,9 +27,13 @@ bool ProcessAlive(std::int64_t pid);
 class ChildProcess {
  public:
   // Starts argv[0] (searched in PATH) with the current environment, `env` replacing or
-  // adding variables. kInvalidArgument for an empty argv, kIo if fork fails.
+  // adding variables. With `ring_dir`, the child removes `ring_dir/<its pid>.events`
+  // before it runs the program: a ring an earlier process of the same pid preserved
+  // there is never taken for the program's. kInvalidArgument for an empty argv, kIo if
+  // fork fails.
   static Result<ChildProcess> Spawn(const std::vector<std::string>& argv,
-                                    const std::vector<std::pair<std::string, std::string>>& env);
+                                    const std::vector<std::pair<std::string, std::string>>& env,
+                                    const std::string& ring_dir = "");
 
   ChildProcess(ChildProcess&& other) noexcept;
   ChildProcess& operator=(ChildProcess&&) = delete;
