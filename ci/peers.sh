@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Differential conformance against the real implementations (issue 12 item 1): the real
+# memtrace 0.2.3 reader, the real memtrace HEAD reader and OCaml 5.3's own runtime_events
+# consumer, each behind an adapter of conformance/peers/ that prints the corpus's schema 2,
+# are checked case by case against the oracle in the matching verdict mode.
+#
+#   bash ci/peers.sh [ORACLE_BINARY]     (default: builds //tools:memprof-oracle)
+#
+# 1. builds the peers (ci/build_peers.sh memtrace-0.2.3, plus ocaml-5.3 when
+#    MPO_PEERS_OCAML=1 or when it is already in the cache) and the adapters;
+# 2. `corpus gen` writes a fresh corpus and `corpus check --impl ADAPTER --as MODE` runs
+#    each adapter on it (memtrace-0.2.3, memtrace-head, ocaml-5.3);
+# 3. the real files of ../shared/testdata (traces, rings) form a second corpus whose
+#    expected streams are `corpus decode --as MODE` of each file, checked the same way:
+#    on every valid real file the real reader and the oracle must print the same stream.
+# Prints each summary ("N passed, N failed") and a last line "peers: N passed, N failed";
+# exits 1 when any case failed. Without ../shared it prints SKIPPED and exits 0.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo"
+source ci/lib.sh
+
+# The real files, found as ci/build_peers.sh finds the peers (a worktree's ../shared may be
+# absent while the machine's /work/shared exists).
+testdata=""
+for candidate in ${MPO_SHARED_TESTDATA:+"$MPO_SHARED_TESTDATA"} ${MPO_SHARED:+"$MPO_SHARED/testdata"} \
+  "$repo/../shared/testdata" /work/shared/testdata; do
+  if [ -d "$candidate/memtrace" ]; then
+    testdata=$candidate
+    break
+  fi
+done
+peers=$(bash ci/build_peers.sh memtrace-0.2.3)
+case "$peers" in
+  SKIPPED*)
+    echo "$peers"
+    echo "SKIPPED: ci/peers.sh needs the real implementations in ../shared/peers"
+    exit 0
+    ;;
+esac
+if [ "${MPO_PEERS_OCAML:-0}" = 1 ] || [ -f "$peers/.done-ocaml-5.3" ]; then
+  peers=$(bash ci/build_peers.sh memtrace-0.2.3 ocaml-5.3)
+fi
+
+oracle=${1:-}
+if [ -z "$oracle" ]; then
+  bazel build "${BAZEL_QUIET[@]}" //tools:memprof-oracle
+  oracle="$(bazel info bazel-bin 2>/dev/null)/tools/memprof-oracle"
+fi
+oracle=$(cd "$(dirname "$oracle")" && pwd)/$(basename "$oracle")
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mpo-peers.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+bash conformance/peers/build.sh "$peers" "$work/bin"
+"$oracle" corpus gen "$work/corpus" >/dev/null
+
+# adapter, verdict mode, kind of real file it reads
+adapters=("memtrace_json_023 memtrace-0.2.3" "memtrace_json_head memtrace-head" "ring_json ocaml-5.3")
+
+# real_corpus MODE DIR: the real testdata files that MODE judges, each with the oracle's
+# own stream in that mode as its expected output. Traces are taken as they are; rings are
+# stored gzipped and are written out as <case>.ocaml-5.3.events (OCaml 5.3 wrote them).
+real_corpus() {
+  local mode=$1 dir=$2 f name version first=1
+  mkdir -p "$dir/memtrace" "$dir/ring"
+  {
+    echo '{"schema":2,"generator":"ci/peers.sh (real testdata)",'
+    echo " \"oracle_version\":\"$("$oracle" --version)\",\"cases\":["
+    if [ "$mode" = ocaml-5.3 ]; then
+      for f in "$testdata"/runtime_events/*/*.events.gz; do
+        name=ring/$(basename "$(dirname "$f")").ocaml-5.3.events
+        gunzip -c "$f" >"$dir/$name"
+        real_case "$name" ring
+      done
+    else
+      for f in "$testdata"/memtrace/*.ctf; do
+        version=$(od -An -tu2 -j28 -N2 "$f" | tr -d ' ')
+        # memtrace 0.2.3 reads v1 and v2 only; HEAD reads v1 to v3.
+        if [ "$mode" = memtrace-0.2.3 ] && [ "$version" -ge 3 ]; then continue; fi
+        name=memtrace/$(basename "$f")
+        cp "$f" "$dir/$name"
+        real_case "$name" memtrace
+      done
+    fi
+    echo ']}'
+  } >"$dir/MANIFEST.json"
+}
+
+# real_case NAME KIND: writes NAME's expected files and prints its manifest entry.
+real_case() {
+  local name=$1 kind=$2 errs=false
+  "$oracle" corpus decode --as "$mode" "$dir/$1" >"$dir/$1.expected.jsonl" 2>/dev/null || errs=true
+  "$oracle" corpus decode --as "$mode" --text "$dir/$1" >"$dir/$1.expected.txt" 2>/dev/null || true
+  [ "$first" = 1 ] || echo ','
+  first=0
+  printf '{"name":"%s","kind":"%s","file":"%s","expected_jsonl":"%s.expected.jsonl",' \
+    "${name%.*}" "$kind" "$name" "$name"
+  printf '"expected_text":"%s.expected.txt","expects_error":%s,"note":"real file"}\n' \
+    "$name" "$errs"
+}
+
+passed=0
+failed=0
+# check LABEL CORPUS ADAPTER MODE [OPTION...]: one corpus check, its summary kept in the
+# totals.
+check() {
+  local label=$1 corpus=$2 adapter=$3 mode=$4 log rc=0
+  shift 4
+  log="$work/$label.log"
+  local judge=(--as "$mode")
+  # An oracle older than the verdict modes of corpus check compares strictly, and only the
+  # format the adapter reads.
+  if ! "$oracle" corpus check --help | grep -q -- '--as'; then
+    judge=(--only "$([ "$mode" = ocaml-5.3 ] && echo ring/ || echo memtrace/)")
+  fi
+  "$oracle" corpus check "$corpus" --impl "$work/bin/$adapter {file}" "${judge[@]}" -q "$@" \
+    >"$log" 2>&1 || rc=$?
+  sed "s/^/  /" "$log"
+  local summary
+  summary=$(tail -n 1 "$log")
+  echo "$label ($adapter, --as $mode): $summary (exit $rc)"
+  if [[ $summary =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    passed=$((passed + BASH_REMATCH[1]))
+    failed=$((failed + BASH_REMATCH[2]))
+  else
+    failed=$((failed + 1))
+  fi
+  [ "$rc" -le 1 ] || failed=$((failed + 1))
+}
+
+for entry in "${adapters[@]}"; do
+  read -r adapter mode <<<"$entry"
+  if [ ! -x "$work/bin/$adapter" ]; then
+    echo "SKIPPED: $adapter (--as $mode): OCaml 5.3 not built (MPO_PEERS_OCAML=1 builds it, ~15 min)"
+    continue
+  fi
+  check "corpus-$mode" "$work/corpus" "$adapter" "$mode"
+  if [ -n "$testdata" ]; then
+    real_corpus "$mode" "$work/real-$mode"
+    # The largest real trace (examples-ocamlopt, 2 MB) decodes to 166 MB of JSON, which
+    # the real readers print in about 10 s on an idle core.
+    check "real-$mode" "$work/real-$mode" "$adapter" "$mode" --max-output-mib 1024 --timeout 600
+  else
+    echo "SKIPPED: real files for --as $mode: ../shared/testdata not found"
+  fi
+done
+echo "peers: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
