@@ -159,10 +159,12 @@ let decode path =
     if not (Hashtbl.mem slot_of_name name) then Hashtbl.add slot_of_name name i
   in
   List.iter add_slot names;
-  (* Every timed record starts with ring, ts, id and name; [rest] is the members after. *)
+  (* Every timed record starts with ring, ts, id and name; [rest] is the members after.
+     Timestamps are the C consumer's uint64, which OCaml hands over as the same 64 bits in
+     an int64. *)
   let timed kind d t id name rest =
     record kind
-      (Printf.sprintf "\"ring\":%d,\"ts\":%Ld,\"id\":%s,\"name\":%s%s" d (ts t) id name rest)
+      (Printf.sprintf "\"ring\":%d,\"ts\":%Lu,\"id\":%s,\"name\":%s%s" d (ts t) id name rest)
   in
   let runtime kind d t id name rest = timed kind d t (string_of_int id) (quoted name) rest in
   let user kind d t ev rest =
@@ -183,7 +185,7 @@ let decode path =
         runtime "counter" d t id (counter id) (Printf.sprintf ",\"value\":%d" v))
       ~alloc:(fun d t buckets ->
         record "alloc"
-          (Printf.sprintf "\"ring\":%d,\"ts\":%Ld,\"buckets\":[%s]" d (ts t)
+          (Printf.sprintf "\"ring\":%d,\"ts\":%Lu,\"buckets\":[%s]" d (ts t)
              (String.concat "," (Array.to_list (Array.map string_of_int buckets)))))
       ~lifecycle:(fun d t l data ->
         let id : int = Obj.magic l in
