@@ -56,7 +56,26 @@ type frame = { filename : string; line : int; start_char : int; end_char : int; 
 (* Location codes are printed once, just before the first event that uses them. *)
 let seen : (int, unit) Hashtbl.t = Hashtbl.create 4096
 
-let code_hex code = Printf.sprintf "%x" code
+(* Lower-case hex without leading zeros, as %x prints it; written by hand because a
+   backtrace-heavy trace has millions of entries and Printf dominated the run time. *)
+let add_hex buf code =
+  if code < 0 then Buffer.add_string buf (Printf.sprintf "%x" code)
+  else if code = 0 then Buffer.add_char buf '0'
+  else (
+    let digits = Bytes.create 16 in
+    let rec fill v i =
+      if v = 0 then i
+      else (
+        Bytes.set digits (i - 1) "0123456789abcdef".[v land 15];
+        fill (v lsr 4) (i - 1))
+    in
+    let first = fill code 16 in
+    Buffer.add_subbytes buf digits first (16 - first))
+
+let code_hex code =
+  let b = Buffer.create 16 in
+  add_hex b code;
+  Buffer.contents b
 
 let print_location code frames =
   let frame f =
@@ -77,12 +96,14 @@ let print_new_locations ~lookup codes len =
       Hashtbl.replace seen code ())
   done
 
+let bt = Buffer.create 4096
+
 let print_alloc ~time ~domain ~id ~length ~nsamples ~source ~common_prefix codes len =
-  let bt = Buffer.create (16 * len) in
+  Buffer.clear bt;
   for i = 0 to len - 1 do
     if i > 0 then Buffer.add_char bt ',';
     Buffer.add_char bt '"';
-    Buffer.add_string bt (code_hex (codes i));
+    add_hex bt (codes i);
     Buffer.add_char bt '"'
   done;
   record "alloc"
