@@ -76,6 +76,10 @@ real_corpus() {
       done
     else
       for f in "$testdata"/memtrace/*.ctf; do
+        if [ "$(stat -c %s "$f")" -gt "$big" ]; then
+          same_stream "$f"
+          continue
+        fi
         name=memtrace/$(basename "$f")
         cp "$f" "$dir/$name"
         real_case "$name" memtrace
@@ -83,6 +87,24 @@ real_corpus() {
     fi
     echo ']}'
   } >"$dir/MANIFEST.json"
+}
+
+# same_stream FILE: a real trace too big for corpus check's in-memory comparison
+# (examples-ocamlopt: 2 MB of trace, 166 MB of JSON, minutes and 1.2 GB of RAM to compare
+# as JSON) is compared byte for byte instead: on a valid trace the adapters print exactly
+# the oracle's bytes. Runs in real_corpus's scope (mode, adapter) and prints to stderr,
+# since real_corpus's stdout is the manifest.
+same_stream() {
+  local f=$1 rc=0
+  "$oracle" corpus decode --as "$mode" "$f" >"$work/big.expected" 2>/dev/null || rc=$?
+  if [ "$rc" -eq 0 ] && "$work/bin/$adapter" "$f" 2>/dev/null | cmp -s - "$work/big.expected"; then
+    echo "  PASS $(basename "$f") (byte-identical stream, $(($(stat -c %s "$work/big.expected") >> 20)) MiB)" >&2
+    big_passed=$((big_passed + 1))
+  else
+    echo "  FAIL $(basename "$f"): the stream differs from corpus decode --as $mode (or exit $rc)" >&2
+    big_failed=$((big_failed + 1))
+  fi
+  rm -f "$work/big.expected"
 }
 
 # real_case NAME KIND: writes NAME's expected files and prints its manifest entry. The
@@ -103,6 +125,9 @@ real_case() {
 
 passed=0
 failed=0
+big=$((1 << 20))
+big_passed=0
+big_failed=0
 # check LABEL CORPUS ADAPTER MODE [OPTION...]: one corpus check, its summary kept in the
 # totals.
 check() {
@@ -132,10 +157,15 @@ for entry in "${adapters[@]}"; do
   fi
   check "corpus-$mode" "$work/corpus" "$adapter" "$mode"
   if [ -n "$testdata" ]; then
+    big_passed=0
+    big_failed=0
     real_corpus "$mode" "$work/real-$mode"
-    # The largest real trace (examples-ocamlopt, 2 MB) decodes to 166 MB of JSON, which
-    # the real readers print in about 10 s on an idle core.
-    check "real-$mode" "$work/real-$mode" "$adapter" "$mode" --max-output-mib 1024 --timeout 600
+    if [ $((big_passed + big_failed)) -gt 0 ]; then
+      echo "real-$mode, files over 1 MiB: $big_passed passed, $big_failed failed"
+      passed=$((passed + big_passed))
+      failed=$((failed + big_failed))
+    fi
+    check "real-$mode" "$work/real-$mode" "$adapter" "$mode"
   else
     echo "SKIPPED: real files for --as $mode: ../shared/testdata not found"
   fi
