@@ -54,7 +54,7 @@ trap 'rm -rf "$work"' EXIT
 bash conformance/peers/build.sh "$peers" "$work/bin"
 "$oracle" corpus gen "$work/corpus" >/dev/null
 
-# adapter, verdict mode, kind of real file it reads
+# Each adapter and the verdict mode it is held to.
 adapters=("memtrace_json_023 memtrace-0.2.3" "memtrace_json_head memtrace-head" "ring_json ocaml-5.3")
 
 # real_corpus MODE DIR: the real testdata files of the format MODE judges, each with the
