@@ -215,6 +215,45 @@ TEST(TraceAnalysis, UndefinedCodeAndBadOptionsAreTypedErrors) {
   EXPECT_FALSE(Analyze(truncated).status().ok() && Analyze(truncated)->allocated.blocks == 4);
 }
 
+// Every truncation and every single-bit flip of the trace: a result or a typed error,
+// and the outputs of a result print (no crash, UB or hang; ASan/UBSan runs make this
+// stronger). The results of damaged traces are checked for internal consistency.
+TEST(TraceAnalysis, DamagedTracesGiveTypedErrorsOrConsistentResults) {
+  const auto good = Trace(true);
+  std::size_t errors = 0;
+  auto run = [&](const std::vector<std::uint8_t>& bytes) {
+    AnalysisOptions o;
+    o.callers = 2;
+    o.timeline_points = 3;
+    auto a = Analyze(bytes, o);
+    if (!a.ok()) {
+      EXPECT_NE(a.status().code(), ErrorCode::kOk);
+      ++errors;
+      return;
+    }
+    Tally sum;
+    for (const Site& s : a->sites) {
+      sum.blocks += s.allocated.blocks;
+      sum.samples += s.allocated.samples;
+      EXPECT_LE(s.live.blocks, s.allocated.blocks);
+    }
+    EXPECT_EQ(sum.blocks, a->allocated.blocks);
+    EXPECT_EQ(sum.samples, a->allocated.samples);
+    EXPECT_LE(a->timeline.size(), 3u);
+    (void)FormatLeaks(*a, "x", 5);
+    (void)FormatLeaksJson(*a, "x", 5);
+    (void)FormatCompareJson(*a, "x", *a, "y", 5);
+  };
+  for (std::size_t n = 0; n < good.size(); ++n)
+    run(std::vector<std::uint8_t>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)));
+  for (std::size_t bit = 0; bit < good.size() * 8; ++bit) {
+    auto bad = good;
+    bad[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+    run(bad);
+  }
+  EXPECT_GT(errors, 0u);
+}
+
 TEST(TraceAnalysis, SecondsToMicros) {
   EXPECT_EQ(SecondsToMicros(1.5), 1'500'000);
   EXPECT_EQ(SecondsToMicros(0), 0);
