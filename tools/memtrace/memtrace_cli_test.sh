@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end checks of `memtrace dump|check|copy|diff|stats|leaks|compare`: outputs and exit codes, on
-# the repository's copies of real traces (testdata/memtrace).
+# End-to-end checks of `memtrace dump|check|copy|diff|stats|leaks|compare`: outputs and
+# exit codes, on the repository's copies of real traces (testdata/memtrace).
 source tools/cli_test_lib.sh
 bin="$1"
 T=testdata/memtrace
