@@ -1,0 +1,172 @@
+#include "core/memtrace/report/flame_tree.h"
+
+#include <algorithm>
+#include <charconv>
+#include <queue>
+#include <utility>
+
+#include "core/base/json_text.h"
+
+namespace mpo::memtrace::report {
+
+FlameTreeBuilder::FlameTreeBuilder(std::size_t max_nodes)
+    : max_nodes_(std::max<std::size_t>(max_nodes, 1)) {
+  tree_.nodes.push_back(FlameNode{"all", 0, {}});
+}
+
+void FlameTreeBuilder::Write(std::string_view text) {
+  while (!text.empty() && status_.ok()) {
+    const std::size_t nl = text.find('\n');
+    if (nl == std::string_view::npos) {
+      partial_.append(text);
+      return;
+    }
+    if (partial_.empty()) {
+      AddLine(text.substr(0, nl));
+    } else {
+      partial_.append(text.substr(0, nl));
+      const std::string line = std::move(partial_);
+      partial_.clear();
+      AddLine(line);
+    }
+    text.remove_prefix(nl + 1);
+  }
+}
+
+std::uint32_t FlameTreeBuilder::Child(std::uint32_t parent, std::string_view name) {
+  std::string key = std::to_string(parent);
+  key += '\n';
+  key.append(name);
+  auto [it, added] = index_.try_emplace(std::move(key), 0);
+  if (!added) return it->second;
+  const auto id = static_cast<std::uint32_t>(tree_.nodes.size());
+  it->second = id;
+  tree_.nodes.push_back(FlameNode{std::string(name), 0, {}});
+  tree_.nodes[parent].children.push_back(id);
+  return id;
+}
+
+void FlameTreeBuilder::AddLine(std::string_view line) {
+  const std::size_t space = line.rfind(' ');
+  if (space == std::string_view::npos) return;  // folded writes none: nothing to count
+  std::uint64_t count = 0;
+  const std::string_view digits = line.substr(space + 1);
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), count);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return;
+  std::string_view stack = line.substr(0, space);
+  std::uint32_t node = 0;
+  tree_.nodes[0].value += count;
+  while (true) {
+    const std::size_t semi = stack.find(';');
+    if (tree_.nodes.size() >= max_nodes_) {
+      status_ = Status(ErrorCode::kResourceExhausted, "flame graph nodes over the budget")
+                    .WithField("max_held_frames");
+      return;
+    }
+    node = Child(node, stack.substr(0, semi));
+    tree_.nodes[node].value += count;
+    if (semi == std::string_view::npos) break;
+    stack.remove_prefix(semi + 1);
+  }
+}
+
+Result<FlameTree> FlameTreeBuilder::Finish() {
+  if (!status_.ok()) return status_;
+  if (!partial_.empty()) {
+    const std::string line = std::move(partial_);
+    partial_.clear();
+    AddLine(line);
+    if (!status_.ok()) return status_;
+  }
+  return std::move(tree_);
+}
+
+FlameTree Bounded(const FlameTree& tree, std::size_t max_nodes) {
+  FlameTree out;
+  if (tree.nodes.empty()) return out;
+  // Heaviest first among the children of kept nodes: a greedy cut that keeps every
+  // node heavier than anything dropped below a kept parent.
+  using Item = std::pair<std::uint64_t,
+                         std::pair<std::uint32_t, std::uint32_t>>;  // value, (src, out parent)
+  std::priority_queue<Item> frontier;
+  out.nodes.push_back(FlameNode{tree.nodes[0].name, tree.nodes[0].value, {}});
+  std::vector<std::uint64_t> kept_sum(1, 0);
+  std::vector<std::uint32_t> source(1, 0);  // out node -> tree node
+  for (std::uint32_t c : tree.nodes[0].children) frontier.push({tree.nodes[c].value, {c, 0}});
+  std::size_t kept = 1;
+  while (!frontier.empty() && kept < max_nodes) {
+    const auto [value, where] = frontier.top();
+    frontier.pop();
+    const auto id = static_cast<std::uint32_t>(out.nodes.size());
+    out.nodes.push_back(FlameNode{tree.nodes[where.first].name, value, {}});
+    out.nodes[where.second].children.push_back(id);
+    kept_sum.push_back(0);
+    source.push_back(where.first);
+    kept_sum[where.second] += value;
+    ++kept;
+    for (std::uint32_t c : tree.nodes[where.first].children)
+      frontier.push({tree.nodes[c].value, {c, id}});
+  }
+  // The dropped children's total becomes "other"; a node's own count (stacks ending at
+  // it) stays its own.
+  const std::size_t n = out.nodes.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t children = 0;
+    for (std::uint32_t c : tree.nodes[source[i]].children) children += tree.nodes[c].value;
+    const std::uint64_t rest = children - std::min(children, kept_sum[i]);
+    if (rest == 0) continue;
+    const auto id = static_cast<std::uint32_t>(out.nodes.size());
+    out.nodes.push_back(FlameNode{"other", rest, {}});
+    out.nodes[i].children.push_back(id);
+  }
+  return out;
+}
+
+namespace {
+
+void AppendNode(std::string& out, const FlameTree& tree, std::uint32_t id) {
+  // Iterative: a deep stack must not exhaust the C++ stack.
+  struct Frame {
+    std::uint32_t id;
+    std::size_t next;
+    std::vector<std::uint32_t> order;
+  };
+  std::vector<Frame> stack;
+  auto open = [&](std::uint32_t n) {
+    const FlameNode& node = tree.nodes[n];
+    out += "{\"n\":";
+    json_text::AppendString(out, node.name);
+    out += ",\"v\":";
+    json_text::AppendUint(out, node.value);
+    out += ",\"c\":[";
+    std::vector<std::uint32_t> order = node.children;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return tree.nodes[a].value > tree.nodes[b].value;
+    });
+    stack.push_back(Frame{n, 0, std::move(order)});
+  };
+  open(id);
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    if (f.next == f.order.size()) {
+      out += "]}";
+      stack.pop_back();
+      continue;
+    }
+    if (f.next > 0) out += ',';
+    const std::uint32_t child = f.order[f.next++];
+    open(child);
+  }
+}
+
+}  // namespace
+
+void AppendFlameJson(std::string& out, const FlameTree& tree) {
+  if (tree.nodes.empty()) {
+    out += "{\"n\":\"all\",\"v\":0,\"c\":[]}";
+    return;
+  }
+  AppendNode(out, tree, 0);
+}
+
+}  // namespace mpo::memtrace::report

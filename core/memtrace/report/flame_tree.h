@@ -1,0 +1,58 @@
+// A flame graph's tree, built from folded stacks (core/export/folded.h) as they are
+// written, and cut to a bounded size so a huge trace gives a bounded page.
+//
+// FlameTreeBuilder is a TextSink: each folded line "f1;f2;...;fn COUNT" adds COUNT to the
+// path root/f1/.../fn (every node's value is its subtree's total). Building costs one node
+// per distinct (caller path, frame), the same order as folded's own tree; `max_nodes`
+// bounds it (kResourceExhausted past it). Bounded() keeps the `max_nodes` heaviest nodes
+// whose ancestors are kept, and gives each kept node's dropped children one "other" child
+// carrying their total, so the tree's values still add up.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/base/text_sink.h"
+
+namespace mpo::memtrace::report {
+
+struct FlameNode {
+  std::string name;
+  std::uint64_t value = 0;
+  std::vector<std::uint32_t> children;  // indices into FlameTree::nodes
+};
+
+// nodes[0] is the root ("all"); a child's index is larger than its parent's.
+struct FlameTree {
+  std::vector<FlameNode> nodes;
+};
+
+class FlameTreeBuilder : public TextSink {
+ public:
+  explicit FlameTreeBuilder(std::size_t max_nodes);
+  void Write(std::string_view text) override;
+  // The tree so far (call after the last Write); the first error, if any.
+  Result<FlameTree> Finish();
+
+ private:
+  void AddLine(std::string_view line);
+  std::uint32_t Child(std::uint32_t parent, std::string_view name);
+
+  std::size_t max_nodes_;
+  FlameTree tree_;
+  std::unordered_map<std::string, std::uint32_t> index_;  // parent index + '\n' + name
+  std::string partial_;                                   // an unfinished line
+  Status status_;
+};
+
+// At most max_nodes kept nodes (plus one "other" per kept node that lost children).
+FlameTree Bounded(const FlameTree& tree, std::size_t max_nodes);
+
+// `{"n":S,"v":N,"c":[...]}` nested, children heaviest first.
+void AppendFlameJson(std::string& out, const FlameTree& tree);
+
+}  // namespace mpo::memtrace::report

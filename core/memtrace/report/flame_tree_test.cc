@@ -1,0 +1,69 @@
+#include "core/memtrace/report/flame_tree.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace mpo::memtrace::report {
+namespace {
+
+FlameTree Build(const std::string& folded, std::size_t max_nodes = 1000) {
+  FlameTreeBuilder b(max_nodes);
+  // Split writes mid-line: the builder must join them.
+  for (std::size_t i = 0; i < folded.size(); i += 3) b.Write(std::string_view(folded).substr(i, 3));
+  auto t = b.Finish();
+  EXPECT_TRUE(t.ok());
+  return t.ok() ? std::move(*t) : FlameTree{};
+}
+
+std::string Json(const FlameTree& t) {
+  std::string out;
+  AppendFlameJson(out, t);
+  return out;
+}
+
+TEST(FlameTree, SumsFoldedLinesIntoATree) {
+  const FlameTree t = Build("main;f 3\nmain;g 5\nmain;g;h 2\nx 1");
+  EXPECT_EQ(Json(t),
+            "{\"n\":\"all\",\"v\":11,\"c\":[{\"n\":\"main\",\"v\":10,\"c\":["
+            "{\"n\":\"g\",\"v\":7,\"c\":[{\"n\":\"h\",\"v\":2,\"c\":[]}]},"
+            "{\"n\":\"f\",\"v\":3,\"c\":[]}]},{\"n\":\"x\",\"v\":1,\"c\":[]}]}");
+}
+
+TEST(FlameTree, BoundedMergesTheLightestIntoOther) {
+  const FlameTree t = Build("m;a 50\nm;b 30\nm;c 2\nm;d 1\nm;b;z 1\n");
+  const FlameTree b = Bounded(t, 4);  // all, m, a, b kept
+  EXPECT_EQ(Json(b),
+            "{\"n\":\"all\",\"v\":84,\"c\":[{\"n\":\"m\",\"v\":84,\"c\":["
+            "{\"n\":\"a\",\"v\":50,\"c\":[]},{\"n\":\"b\",\"v\":31,\"c\":["
+            "{\"n\":\"other\",\"v\":1,\"c\":[]}]},{\"n\":\"other\",\"v\":3,\"c\":[]}]}]}");
+  EXPECT_LE(b.nodes.size(), 2u * 4u);
+}
+
+TEST(FlameTree, BoundedKeepsANodesOwnCount) {
+  // "m" has 4 samples of its own: they are not "other".
+  const FlameTree b = Bounded(Build("m 4\nm;a 6\n"), 10);
+  EXPECT_EQ(Json(b),
+            "{\"n\":\"all\",\"v\":10,\"c\":[{\"n\":\"m\",\"v\":10,\"c\":["
+            "{\"n\":\"a\",\"v\":6,\"c\":[]}]}]}");
+}
+
+TEST(FlameTree, NodeBudgetIsAnError) {
+  FlameTreeBuilder b(3);
+  b.Write("a;b;c;d 1\n");
+  auto t = b.Finish();
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().code(), ErrorCode::kResourceExhausted);
+}
+
+TEST(FlameTree, NamesAreJsonEscaped) {
+  const std::string j = Json(Build("a\"b\\c 1\n"));
+  EXPECT_NE(j.find("\"a\\\"b\\\\c\""), std::string::npos) << j;
+}
+
+TEST(FlameTree, EmptyInputIsAnEmptyRoot) {
+  EXPECT_EQ(Json(Build("")), "{\"n\":\"all\",\"v\":0,\"c\":[]}");
+}
+
+}  // namespace
+}  // namespace mpo::memtrace::report

@@ -1,0 +1,151 @@
+#include "core/memtrace/report/html_report.h"
+
+#include "core/base/json_text.h"
+#include "core/memtrace/analysis/analysis_text.h"
+#include "core/memtrace/analysis/leaks.h"
+#include "core/memtrace/report/report_assets.h"
+
+namespace mpo::memtrace::report {
+namespace {
+
+using analysis::EstimatedBytes;
+
+void AppendSites(std::string& out, const analysis::TraceAnalysis& a, std::size_t top) {
+  out += "\"sites_total\":";
+  json_text::AppendUint(out, a.sites.size());
+  out += ",\"sites\":[";
+  for (std::size_t i = 0; i < a.sites.size() && i < top; ++i) {
+    const analysis::Site& s = a.sites[i];
+    if (i > 0) out += ',';
+    out += '{';
+    analysis::AppendSiteMembers(out, s);
+    out += ",\"allocs\":";
+    json_text::AppendUint(out, s.allocated.blocks);
+    out += ",\"samples\":";
+    json_text::AppendUint(out, s.allocated.samples);
+    out += ",\"words\":";
+    json_text::AppendUint(out, s.allocated.words);
+    out += ",\"est_bytes\":";
+    json_text::AppendDouble(out, EstimatedBytes(s.allocated.samples, a.info));
+    out += ",\"live_blocks\":";
+    json_text::AppendUint(out, s.live.blocks);
+    out += ",\"live_est_bytes\":";
+    json_text::AppendDouble(out, EstimatedBytes(s.live.samples, a.info));
+    out += '}';
+  }
+  out += ']';
+}
+
+void AppendLeaks(std::string& out, const analysis::TraceAnalysis& a, std::size_t top) {
+  const auto all = analysis::LeakSites(a, a.sites.size());
+  out += "\"leak_sites_total\":";
+  json_text::AppendUint(out, all.size());
+  out += ",\"leaks\":[";
+  for (std::size_t i = 0; i < all.size() && i < top; ++i) {
+    const analysis::Site& s = *all[i];
+    if (i > 0) out += ',';
+    out += '{';
+    analysis::AppendSiteMembers(out, s);
+    out += ",\"blocks\":";
+    json_text::AppendUint(out, s.live.blocks);
+    out += ",\"samples\":";
+    json_text::AppendUint(out, s.live.samples);
+    out += ",\"words\":";
+    json_text::AppendUint(out, s.live.words);
+    out += ",\"est_bytes\":";
+    json_text::AppendDouble(out, EstimatedBytes(s.live.samples, a.info));
+    out += ",\"allocated_blocks\":";
+    json_text::AppendUint(out, s.allocated.blocks);
+    out += '}';
+  }
+  out += ']';
+}
+
+void AppendTimeline(std::string& out, const analysis::TraceAnalysis& a) {
+  out += "\"timeline\":[";
+  for (std::size_t i = 0; i < a.timeline.size(); ++i) {
+    if (i > 0) out += ',';
+    out += "{\"t_s\":";
+    json_text::AppendDouble(out, static_cast<double>(a.timeline[i].t_us) / 1e6);
+    out += ",\"live_est_bytes\":";
+    json_text::AppendDouble(out, EstimatedBytes(a.timeline[i].live_samples, a.info));
+    out += '}';
+  }
+  out += ']';
+}
+
+// '<' only occurs inside JSON strings, where \u003c means the same character.
+std::string EscapeForScript(const std::string& json) {
+  std::string out;
+  out.reserve(json.size());
+  for (char c : json) {
+    if (c == '<')
+      out += "\\u003c";
+    else
+      out += c;
+  }
+  return out;
+}
+
+// The page's <title>: HTML text, so &, < and > are escaped.
+std::string HtmlText(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& file,
+                           const FlameTree& flame, std::size_t top) {
+  std::string out = "{";
+  analysis::AppendTraceMember(out, file, a);
+  out += ",\"host\":";
+  json_text::AppendString(out, a.info.host_name);
+  out += ',';
+  analysis::AppendWindowMember(out, a);
+  out += ",\"events_in_window\":";
+  json_text::AppendUint(out, a.events_in_window);
+  out += ",\"allocated\":";
+  analysis::AppendTallyJson(out, a.allocated, a.info);
+  out += ",\"live_at_end\":";
+  analysis::AppendTallyJson(out, a.live, a.info);
+  out += ',';
+  AppendSites(out, a, top);
+  out += ',';
+  AppendLeaks(out, a, top);
+  out += ',';
+  AppendTimeline(out, a);
+  out += ",\"flame\":";
+  AppendFlameJson(out, flame);
+  out += ",\"bytes_per_sample\":";
+  json_text::AppendDouble(out, EstimatedBytes(1, a.info));
+  out += '}';
+  return out;
+}
+
+std::string FormatHtmlReport(const analysis::TraceAnalysis& a, const std::string& file,
+                             const FlameTree& flame, std::size_t top) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out += "<title>memtrace report: " + HtmlText(file) + "</title>\n<style>\n";
+  out += kReportCss;
+  out += "</style>\n</head>\n<body>\n";
+  out += kReportBody;
+  out += "<script type=\"application/json\" id=\"report-data\">";
+  out += EscapeForScript(ReportDataJson(a, file, flame, top));
+  out += "</script>\n<script>\n";
+  out += kReportScript;
+  out += "</script>\n</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace mpo::memtrace::report

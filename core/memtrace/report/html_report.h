@@ -1,0 +1,36 @@
+// `memtrace report`: one self-contained HTML page about a trace (no network: inline CSS
+// and script, no external fonts or images). Its figures are those of one
+// analysis::TraceAnalysis (so they equal `memtrace stats --json`'s) and a bounded flame
+// tree (flame_tree.h); the page's script draws the tables, bars, the live-heap chart and
+// the interactive flame graph from them.
+//
+// The data is one JSON object in <script type="application/json" id="report-data">:
+//   "trace": as stats' (analysis_text.h), "host": S, "window": {"from_s","to_s"|null},
+//   "events_in_window": N, "allocated", "live_at_end": {"blocks","samples","words",
+//   "est_bytes"}, "sites_total": N, "sites": [{"site": S|null, "callers": [S...],
+//   "allocs","samples","words","est_bytes","live_blocks","live_est_bytes"}] (at most top),
+//   "leak_sites_total": N, "leaks": [{"site","callers","blocks","samples","words",
+//   "est_bytes","allocated_blocks"}] (at most top),
+//   "timeline": [{"t_s","live_est_bytes"}], "flame": {"n","v","c":[...]} in samples,
+//   "bytes_per_sample": X.
+// Every '<' in the JSON text is written \u003c, so no string ("</script>" in a location)
+// can end the block early; the JSON reads back the same.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "core/memtrace/analysis/trace_analysis.h"
+#include "core/memtrace/report/flame_tree.h"
+
+namespace mpo::memtrace::report {
+
+// The data block's JSON (before its '<' escaping).
+std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& file,
+                           const FlameTree& flame, std::size_t top);
+
+// The whole page.
+std::string FormatHtmlReport(const analysis::TraceAnalysis& a, const std::string& file,
+                             const FlameTree& flame, std::size_t top);
+
+}  // namespace mpo::memtrace::report

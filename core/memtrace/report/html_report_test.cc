@@ -1,0 +1,72 @@
+#include "core/memtrace/report/html_report.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace mpo::memtrace::report {
+namespace {
+
+analysis::TraceAnalysis Sample() {
+  analysis::TraceAnalysis a;
+  a.info.sample_rate = 0.25;  // 32 estimated bytes per sample on 64-bit words
+  a.info.executable_name = "prog";
+  a.info.host_name = "box";
+  a.version = 3;
+  a.duration_us = 2'000'000;
+  a.to_us = std::numeric_limits<std::int64_t>::max();
+  a.events_in_window = 9;
+  a.allocated = {4, 10, 20};
+  a.live = {1, 3, 5};
+  analysis::Site s;
+  s.names = {"</script><script>alert(1)</script>", "caller"};
+  s.allocated = {4, 10, 20};
+  s.live = {1, 3, 5};
+  a.sites.push_back(s);
+  a.timeline = {{1'000'000, 3}, {2'000'000, 3}};
+  return a;
+}
+
+TEST(HtmlReport, DataHoldsTheAnalysisFigures) {
+  const std::string j = ReportDataJson(Sample(), "t.ctf", FlameTree{}, 10);
+  EXPECT_NE(j.find("\"allocated\":{\"blocks\":4,\"samples\":10,\"words\":20,\"est_bytes\":320}"),
+            std::string::npos)
+      << j;
+  EXPECT_NE(j.find("\"live_at_end\":{\"blocks\":1,\"samples\":3,\"words\":5,\"est_bytes\":96}"),
+            std::string::npos);
+  EXPECT_NE(j.find("\"timeline\":[{\"t_s\":1,\"live_est_bytes\":96}"), std::string::npos);
+  EXPECT_NE(j.find("\"leak_sites_total\":1"), std::string::npos);
+  EXPECT_NE(j.find("\"bytes_per_sample\":32"), std::string::npos);
+  EXPECT_NE(j.find("\"host\":\"box\""), std::string::npos);
+}
+
+TEST(HtmlReport, LocationTextCannotCloseTheDataBlock) {
+  const std::string page = FormatHtmlReport(Sample(), "t.ctf", FlameTree{}, 10);
+  // One data block, closed by the writer's own </script>; the site name is escaped.
+  const std::size_t open = page.find("<script type=\"application/json\" id=\"report-data\">");
+  ASSERT_NE(open, std::string::npos);
+  const std::size_t close = page.find("</script>", open);
+  ASSERT_NE(close, std::string::npos);
+  const std::string block = page.substr(open, close - open);
+  EXPECT_NE(block.find("\\u003c/script>\\u003cscript>alert(1)"), std::string::npos) << block;
+  EXPECT_EQ(page.find("alert(1)</script>"), std::string::npos);
+}
+
+TEST(HtmlReport, TopBoundsTheTables) {
+  analysis::TraceAnalysis a = Sample();
+  a.sites.push_back(a.sites[0]);
+  a.sites.push_back(a.sites[0]);
+  const std::string j = ReportDataJson(a, "t.ctf", FlameTree{}, 1);
+  EXPECT_NE(j.find("\"sites_total\":3"), std::string::npos);
+  EXPECT_EQ(j.find("\"allocs\":4", j.find("\"allocs\":4") + 1), std::string::npos) << j;
+}
+
+TEST(HtmlReport, PageIsSelfContained) {
+  const std::string page = FormatHtmlReport(Sample(), "a<b.ctf", FlameTree{}, 10);
+  EXPECT_EQ(page.find("src=\"http"), std::string::npos);
+  EXPECT_EQ(page.find("href=\"http"), std::string::npos);
+  EXPECT_NE(page.find("<title>memtrace report: a&lt;b.ctf</title>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mpo::memtrace::report
