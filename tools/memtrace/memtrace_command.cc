@@ -26,6 +26,7 @@
 #include "core/memtrace/view/trace_view.h"
 #include "tools/exit_code.h"
 #include "tools/memtrace/limit_options.h"
+#include "tools/memtrace/report_command.h"
 #include "tools/memtrace/window_options.h"
 #include "tools/numeric_options.h"
 
@@ -439,6 +440,8 @@ void AddMemtraceCommands(CLI::App& app) {
   cmp->add_flag("--json", compare->common.json, "one JSON document");
   AddAnalysisOptions(cmp, &compare->common);
   cmp->callback([compare] { RunCompare(*compare); });
+
+  AddMemtraceReportCommand(mt);
 }
 
 }  // namespace mpo::tools

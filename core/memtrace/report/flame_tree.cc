@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <queue>
 #include <utility>
 
@@ -11,7 +12,9 @@ namespace mpo::memtrace::report {
 
 FlameTreeBuilder::FlameTreeBuilder(std::size_t max_nodes)
     : max_nodes_(std::max<std::size_t>(max_nodes, 1)) {
-  tree_.nodes.push_back(FlameNode{"all", 0, {}});
+  tree_.names.emplace_back("all");
+  tree_.nodes.push_back(FlameNode{0, 0, {}});
+  parents_.push_back(0);
 }
 
 void FlameTreeBuilder::Write(std::string_view text) {
@@ -34,15 +37,16 @@ void FlameTreeBuilder::Write(std::string_view text) {
 }
 
 std::uint32_t FlameTreeBuilder::Child(std::uint32_t parent, std::string_view name) {
-  std::string key = std::to_string(parent);
-  key += '\n';
-  key.append(name);
-  auto [it, added] = index_.try_emplace(std::move(key), 0);
+  auto [name_it, new_name] =
+      name_ids_.try_emplace(std::string(name), static_cast<std::uint32_t>(tree_.names.size()));
+  if (new_name) tree_.names.emplace_back(name);
+  const std::uint64_t key = (std::uint64_t{parent} << 32) | name_it->second;
+  auto [it, added] = index_.try_emplace(key, 0);
   if (!added) return it->second;
   const auto id = static_cast<std::uint32_t>(tree_.nodes.size());
   it->second = id;
-  tree_.nodes.push_back(FlameNode{std::string(name), 0, {}});
-  tree_.nodes[parent].children.push_back(id);
+  tree_.nodes.push_back(FlameNode{name_it->second, 0, {}});
+  parents_.push_back(parent);
   return id;
 }
 
@@ -53,21 +57,45 @@ void FlameTreeBuilder::AddLine(std::string_view line) {
   const std::string_view digits = line.substr(space + 1);
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), count);
   if (ec != std::errc() || end != digits.data() + digits.size()) return;
-  std::string_view stack = line.substr(0, space);
-  std::uint32_t node = 0;
-  tree_.nodes[0].value += count;
-  while (true) {
-    const std::size_t semi = stack.find(';');
+  const std::string_view stack = line.substr(0, space);
+  // Frames equal to the previous line's (whole frames: the shared text ends at a ';' or
+  // the end of both) keep their nodes.
+  const std::string_view prev = prev_stack_;
+  const std::size_t n = std::min(stack.size(), prev.size());
+  // memcmp in blocks, then bytes: lines share kilobytes of frames with their predecessor.
+  constexpr std::size_t kBlock = 256;
+  std::size_t common = 0;
+  while (common + kBlock <= n &&
+         std::memcmp(stack.data() + common, prev.data() + common, kBlock) == 0)
+    common += kBlock;
+  while (common < n && stack[common] == prev[common]) ++common;
+  std::size_t frames = 0, pos = 0;
+  for (std::size_t i = stack.find(';'); i < common; i = stack.find(';', i + 1)) {
+    ++frames;
+    pos = i + 1;
+  }
+  const bool ends_frame = (common == stack.size() || stack[common] == ';') &&
+                          (common == prev.size() || prev[common] == ';');
+  if (ends_frame && common > 0) {
+    ++frames;
+    pos = common + 1;
+  }
+  if (frames > prev_path_.size()) frames = pos = 0;  // cannot happen for folded's lines
+  prev_path_.resize(frames);
+  std::uint32_t node = frames == 0 ? 0 : prev_path_.back();
+  while (pos < stack.size()) {
+    const std::size_t semi = std::min(stack.find(';', pos), stack.size());
     if (tree_.nodes.size() >= max_nodes_) {
       status_ = Status(ErrorCode::kResourceExhausted, "flame graph nodes over the budget")
                     .WithField("max_held_frames");
       return;
     }
-    node = Child(node, stack.substr(0, semi));
-    tree_.nodes[node].value += count;
-    if (semi == std::string_view::npos) break;
-    stack.remove_prefix(semi + 1);
+    node = Child(node, stack.substr(pos, semi - pos));
+    prev_path_.push_back(node);
+    pos = semi + 1;
   }
+  tree_.nodes[node].value += count;  // the node's own count; Finish adds up subtrees
+  prev_stack_.assign(stack);
 }
 
 Result<FlameTree> FlameTreeBuilder::Finish() {
@@ -78,6 +106,14 @@ Result<FlameTree> FlameTreeBuilder::Finish() {
     AddLine(line);
     if (!status_.ok()) return status_;
   }
+  index_ = {};
+  name_ids_ = {};
+  // Children come after their parents: one backward sweep adds each subtree up.
+  for (std::size_t i = tree_.nodes.size(); i-- > 1;)
+    tree_.nodes[parents_[i]].value += tree_.nodes[i].value;
+  for (std::size_t i = 1; i < tree_.nodes.size(); ++i)
+    tree_.nodes[parents_[i]].children.push_back(static_cast<std::uint32_t>(i));
+  parents_ = {};
   return std::move(tree_);
 }
 
@@ -89,6 +125,7 @@ FlameTree Bounded(const FlameTree& tree, std::size_t max_nodes) {
   using Item = std::pair<std::uint64_t,
                          std::pair<std::uint32_t, std::uint32_t>>;  // value, (src, out parent)
   std::priority_queue<Item> frontier;
+  out.names = tree.names;
   out.nodes.push_back(FlameNode{tree.nodes[0].name, tree.nodes[0].value, {}});
   std::vector<std::uint64_t> kept_sum(1, 0);
   std::vector<std::uint32_t> source(1, 0);  // out node -> tree node
@@ -116,7 +153,8 @@ FlameTree Bounded(const FlameTree& tree, std::size_t max_nodes) {
     const std::uint64_t rest = children - std::min(children, kept_sum[i]);
     if (rest == 0) continue;
     const auto id = static_cast<std::uint32_t>(out.nodes.size());
-    out.nodes.push_back(FlameNode{"other", rest, {}});
+    if (out.names.size() == tree.names.size()) out.names.emplace_back("other");
+    out.nodes.push_back(FlameNode{static_cast<std::uint32_t>(tree.names.size()), rest, {}});
     out.nodes[i].children.push_back(id);
   }
   return out;
@@ -135,7 +173,7 @@ void AppendNode(std::string& out, const FlameTree& tree, std::uint32_t id) {
   auto open = [&](std::uint32_t n) {
     const FlameNode& node = tree.nodes[n];
     out += "{\"n\":";
-    json_text::AppendString(out, node.name);
+    json_text::AppendString(out, tree.names[node.name]);
     out += ",\"v\":";
     json_text::AppendUint(out, node.value);
     out += ",\"c\":[";

@@ -3,9 +3,10 @@
 //
 // FlameTreeBuilder is a TextSink: each folded line "f1;f2;...;fn COUNT" adds COUNT to the
 // path root/f1/.../fn (every node's value is its subtree's total). Building costs one node
-// per distinct (caller path, frame), the same order as folded's own tree; `max_nodes`
-// bounds it (kResourceExhausted past it). Bounded() keeps the `max_nodes` heaviest nodes
-// whose ancestors are kept, and gives each kept node's dropped children one "other" child
+// per distinct (caller path, frame), the same order as folded's own tree, and time linear
+// in the text (a line's frames shared with the line before are not looked up again);
+// `max_nodes` bounds it (kResourceExhausted past it). Bounded() keeps the `max_nodes` heaviest
+// nodes whose ancestors are kept, and gives each kept node's dropped children one "other" child
 // carrying their total, so the tree's values still add up.
 #pragma once
 
@@ -21,13 +22,15 @@
 namespace mpo::memtrace::report {
 
 struct FlameNode {
-  std::string name;
+  std::uint32_t name = 0;  // index into FlameTree::names
   std::uint64_t value = 0;
   std::vector<std::uint32_t> children;  // indices into FlameTree::nodes
 };
 
-// nodes[0] is the root ("all"); a child's index is larger than its parent's.
+// nodes[0] is the root ("all"); a child's index is larger than its parent's. Names are
+// held once each: one frame appears under many callers.
 struct FlameTree {
+  std::vector<std::string> names;
   std::vector<FlameNode> nodes;
 };
 
@@ -44,8 +47,14 @@ class FlameTreeBuilder : public TextSink {
 
   std::size_t max_nodes_;
   FlameTree tree_;
-  std::unordered_map<std::string, std::uint32_t> index_;  // parent index + '\n' + name
-  std::string partial_;                                   // an unfinished line
+  std::unordered_map<std::string, std::uint32_t> name_ids_;
+  std::unordered_map<std::uint64_t, std::uint32_t> index_;  // parent << 32 | name -> node
+  std::vector<std::uint32_t> parents_;  // children lists are made once, by Finish
+  std::string partial_;                 // an unfinished line
+  // The previous line's stack and its path (node per frame): folded writes sorted lines,
+  // so a line's frames are mostly its predecessor's, found without hashing.
+  std::string prev_stack_;
+  std::vector<std::uint32_t> prev_path_;
   Status status_;
 };
 

@@ -30,6 +30,15 @@ TEST(FlameTree, SumsFoldedLinesIntoATree) {
             "{\"n\":\"f\",\"v\":3,\"c\":[]}]},{\"n\":\"x\",\"v\":1,\"c\":[]}]}");
 }
 
+TEST(FlameTree, FramesSharingTextButNotWholeFramesAreDistinct) {
+  // "b" is left for "b!z" and found again; "bc" only shares text with "b".
+  const FlameTree t = Build("a;b 5\na;b!z 1\na;b;c 3\na;bc 1\na;b 2\n");
+  EXPECT_EQ(Json(t),
+            "{\"n\":\"all\",\"v\":12,\"c\":[{\"n\":\"a\",\"v\":12,\"c\":["
+            "{\"n\":\"b\",\"v\":10,\"c\":[{\"n\":\"c\",\"v\":3,\"c\":[]}]},"
+            "{\"n\":\"b!z\",\"v\":1,\"c\":[]},{\"n\":\"bc\",\"v\":1,\"c\":[]}]}]}");
+}
+
 TEST(FlameTree, BoundedMergesTheLightestIntoOther) {
   const FlameTree t = Build("m;a 50\nm;b 30\nm;c 2\nm;d 1\nm;b;z 1\n");
   const FlameTree b = Bounded(t, 4);  // all, m, a, b kept

@@ -1,0 +1,89 @@
+#include "tools/memtrace/report_command.h"
+
+#include <memory>
+#include <span>
+#include <string>
+
+#include "core/export/folded.h"
+#include "core/memtrace/analysis/trace_analysis.h"
+#include "core/memtrace/byte_io.h"
+#include "core/memtrace/report/flame_tree.h"
+#include "core/memtrace/report/html_report.h"
+#include "tools/exit_code.h"
+#include "tools/memtrace/limit_options.h"
+#include "tools/memtrace/window_options.h"
+#include "tools/numeric_options.h"
+
+namespace mpo::tools {
+namespace {
+
+struct ReportOptions {
+  std::string file, out;
+  std::size_t top = 20;
+  std::size_t flame_nodes = 2000;
+  std::size_t callers = 0;
+  WindowOptions window;
+  memtrace::Limits limits;
+};
+
+// The flame tree of the window's folded stacks (in samples), cut to `o.flame_nodes`.
+// A second pass over the file: the folded stacks' own tree bounds its memory.
+Result<memtrace::report::FlameTree> Flame(memtrace::ByteSource& src, const ReportOptions& o,
+                                          const memtrace::analysis::AnalysisOptions& window) {
+  exporter::FoldedOptions f;
+  f.from_us = window.from_us;
+  f.to_us = window.to_us;
+  f.limits = o.limits;
+  memtrace::report::FlameTreeBuilder builder(o.limits.max_held_frames);
+  if (Status s = exporter::WriteFoldedStacks(src, f, builder); !s.ok()) return s;
+  auto tree = builder.Finish();
+  if (!tree.ok()) return tree.status();
+  return memtrace::report::Bounded(*tree, o.flame_nodes);
+}
+
+void RunReport(const ReportOptions& o) {
+  const std::string cmd = "memtrace report";
+  memtrace::analysis::AnalysisOptions a;
+  a.callers = o.callers;
+  a.limits = o.limits;
+  if (Status s = ApplyWindow(o.window, &a); !s.ok()) return ReportError(cmd, s);
+  io::FileId in_id;
+  auto src = memtrace::OpenFileSource(o.file, &in_id);
+  if (!src.ok()) return ReportError(cmd, src.status());
+  auto analysis = memtrace::analysis::AnalyzeTrace(**src, a);
+  if (!analysis.ok()) return ReportError(cmd + ": " + o.file, analysis.status());
+  auto flame = Flame(**src, o, a);
+  if (!flame.ok()) return ReportError(cmd + ": " + o.file, flame.status());
+  const std::string page = memtrace::report::FormatHtmlReport(*analysis, o.file, *flame, o.top);
+  auto sink = memtrace::AtomicFileSink::Create(o.out, std::span<const io::FileId>(&in_id, 1));
+  if (!sink.ok()) return ReportError(cmd, sink.status());
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(page.data());
+  Status s = (*sink)->Write(std::span<const std::uint8_t>(bytes, page.size()));
+  if (s.ok()) s = (*sink)->Commit();
+  if (!s.ok()) ReportError(cmd, s);
+}
+
+}  // namespace
+
+void AddMemtraceReportCommand(CLI::App* memtrace) {
+  auto o = std::make_shared<ReportOptions>();
+  CLI::App* r = memtrace->add_subcommand(
+      "report",
+      "One self-contained HTML page (no network): trace info, top allocation sites, "
+      "estimated live heap over time, never-collected blocks by site, and a flame graph "
+      "(click to zoom). Figures are those of `memtrace stats`");
+  r->add_option("file", o->file, "trace file")->required();
+  r->add_option("-o,--output", o->out, "the HTML file to write")->required();
+  r->add_option("--top", o->top, "sites listed in the tables, in [1, 10^4]")
+      ->check(UnsignedIn(1, 10'000));
+  r->add_option("--flame-nodes", o->flame_nodes,
+                "flame graph nodes kept (the smallest are merged into \"other\"), in "
+                "[16, 10^5]")
+      ->check(UnsignedIn(16, 100'000));
+  AddCallersOption(r, &o->callers);
+  AddWindowOptions(r, &o->window);
+  AddLimitOptions(r, &o->limits);
+  r->callback([o] { RunReport(*o); });
+}
+
+}  // namespace mpo::tools
