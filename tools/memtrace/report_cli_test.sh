@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# `memtrace report`: the page is written, self-contained (no http(s) src/href), its JSON
+# data block parses and holds the figures `memtrace stats --json` prints for the same
+# trace and window, and a location containing "</script>" cannot end the block early.
+set -euo pipefail
+source tools/cli_test_lib.sh
+bin="$1"
+t=testdata/memtrace/arrays_major.ocaml5.3.native.r1e-3.ctf
+html="$tmp/r.html"
+
+# The JSON block of a page, parsed, and compared with a stats document (python3 reads both).
+compare_with_stats() {
+  local page="$1" stats="$2"
+  python3 - "$page" "$stats" <<'PY'
+import json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+stats = json.load(open(sys.argv[2]))
+blocks = re.findall(r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S)
+assert len(blocks) == 1, "one data block, closed by the writer"
+data = json.loads(blocks[0])
+for bad in re.findall(r'(?:src|href)\s*=\s*["\']?\s*https?://', page, re.I):
+    raise SystemExit("external reference: " + bad)
+assert data["trace"] == stats["trace"], (data["trace"], stats["trace"])
+assert data["window"] == stats["window"]
+for k in ("blocks", "samples", "words", "est_bytes"):
+    assert data["allocated"][k] == stats["allocated"][k], k
+    assert data["live_at_end"][k] == stats["live_at_end"][k], k
+assert data["sites_total"] == stats["sites_total"]
+n = min(len(data["sites"]), len(stats["sites"]))
+assert n > 0 or stats["sites_total"] == 0
+for a, b in zip(data["sites"][:n], stats["sites"][:n]):
+    assert a == b, (a, b)
+assert data["timeline"] == stats["timeline"]
+# The flame graph holds every sampled allocation of the window.
+assert data["flame"]["v"] == stats["allocated"]["samples"], (data["flame"]["v"], stats["allocated"]["samples"])
+print("sites", n, "samples", data["flame"]["v"])
+PY
+}
+
+check "report: writes a page" 0 "$bin" memtrace report "$t" -o "$html"
+[ -s "$html" ] || fail "report: empty page"
+check "stats --json (top 20)" 0 "$bin" memtrace stats --json --top 20 "$t"
+cp "$out" "$tmp/stats.json"
+check "report: data equals stats --json" 0 compare_with_stats "$html" "$tmp/stats.json"
+
+check "report --from/--to" 0 "$bin" memtrace report "$t" -o "$html" --from 0.005 --to 0.015 --top 5
+check "stats --json --from/--to" 0 "$bin" memtrace stats --json --top 5 --from 0.005 --to 0.015 "$t"
+cp "$out" "$tmp/stats.json"
+check "report: window data equals stats --json" 0 compare_with_stats "$html" "$tmp/stats.json"
+
+# A location whose file name is '</script><i>&"x</i>___.ml' (same length as the original,
+# so the trace stays valid): escaped in the block, which still parses.
+python3 - "$t" "$tmp/patched.ctf" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+old = b"workloads/arrays_major.ml"
+pre = b'</script><i>&"x</i>'
+new = pre + b"_" * (len(old) - len(pre) - 3) + b".ml"
+assert d.count(old) == 1 and len(new) == len(old)
+open(sys.argv[2], "wb").write(d.replace(old, new))
+PY
+check "report: hostile location" 0 "$bin" memtrace report "$tmp/patched.ctf" -o "$html"
+check "stats --json: hostile location" 0 "$bin" memtrace stats --json --top 20 "$tmp/patched.ctf"
+cp "$out" "$tmp/stats.json"
+check "report: hostile data equals stats --json" 0 compare_with_stats "$html" "$tmp/stats.json"
+grep -q '\\u003c/script>\\u003ci>&\\"x\\u003c/i>' "$html" || fail "report: </script> not escaped"
+[ "$(grep -c '</script>' "$html")" = 2 ] || fail "report: a location closed a script block"
+
+# Errors: usage (2), bad input (1), the output may not be the input (2), nothing left.
+check "report: -o missing" 2 "$bin" memtrace report "$t"
+check "report: --flame-nodes 1" 2 "$bin" memtrace report "$t" -o "$html" --flame-nodes 1
+check "report: --to before --from" 2 "$bin" memtrace report "$t" -o "$html" --from 2 --to 1
+head -c 100 "$t" >"$tmp/cut.ctf"
+check "report: truncated trace" 1 "$bin" memtrace report "$tmp/cut.ctf" -o "$tmp/cut.html"
+[ ! -e "$tmp/cut.html" ] || fail "report: a page was left for a bad trace"
+cp "$t" "$tmp/same.ctf"
+check "report: output is the input" 2 "$bin" memtrace report "$tmp/same.ctf" -o "$tmp/same.ctf"
+cmp -s "$t" "$tmp/same.ctf" || fail "report: the input was overwritten"
+check "report: budget" 1 "$bin" memtrace report "$t" -o "$html" --max-held-frames 4
+
+cli_done
