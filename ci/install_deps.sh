@@ -10,6 +10,7 @@ packages=(
   libbenchmark-dev libcli11-dev nlohmann-json3-dev
   clang-format clang-tidy
   gzip python3
+  chromium                                  # headless browser for the HTML report test
 )
 
 missing=()

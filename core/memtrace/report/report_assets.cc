@@ -85,7 +85,8 @@ const char kReportScript[] = R"js(
     ["sample rate", String(t.sample_rate)], ["word size", t.word_size + " bits"],
     ["format version", "v" + t.version], ["duration", secs(t.duration_s)],
     ["events in window", num(data.events_in_window)],
-    ["window", secs(data.window.from_s) + " to " + secs(data.window.to_s)],
+    ["window", data.window.from_s === 0 && data.window.to_s === null ? "whole trace" :
+        secs(data.window.from_s) + " to " + secs(data.window.to_s)],
     ["allocated (est.)", bytes(data.allocated.est_bytes)],
     ["allocations sampled", num(data.allocated.blocks)],
     ["live at end (est.)", bytes(data.live_at_end.est_bytes)]];
@@ -152,7 +153,7 @@ const char kReportScript[] = R"js(
     }
     for (let i = 0; i <= 4; i++) {
       const v = t0 + (t1 - t0) * i / 4;
-      const lab = svgEl("text", {x: x(v), y: H - 10, "text-anchor": "middle"});
+      const lab = svgEl("text", {x: x(v), y: H - 10, "text-anchor": i === 4 ? "end" : i === 0 ? "start" : "middle"});
       lab.textContent = v.toFixed(3) + " s";
       svg.appendChild(lab);
     }

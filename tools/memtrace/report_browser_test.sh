@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# `memtrace report` in a real browser: headless Chromium loads the page from a file, its
+# script runs to the end without an exception (it then marks <body data-report="ok">),
+# the console shows no error, and the screenshot is a drawn page (many colours), not a
+# blank one. SKIPPED when chromium is not installed (ci/install_deps.sh installs it).
+# With MPO_SHARED_TESTDATA set, the largest real trace is rendered too.
+set -euo pipefail
+source tools/cli_test_lib.sh
+bin="$1"
+
+browser="$(command -v chromium || command -v chromium-browser || true)"
+if [ -z "$browser" ]; then
+  echo "SKIPPED: chromium is not installed (apt-get install chromium)"
+  exit 0
+fi
+export HOME="$tmp/home"
+mkdir -p "$HOME"
+
+# The number of distinct colours of an 8-bit RGB(A) PNG (non-interlaced), python3 only.
+png_colours() {
+  python3 - "$1" <<'PY'
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat, w = 8, b"", 0
+while pos < len(d):
+    n, kind = struct.unpack(">I4s", d[pos:pos + 8])
+    body = d[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+        assert depth == 8 and ctype in (2, 6) and interlace == 0, (depth, ctype, interlace)
+        bpp = 3 if ctype == 2 else 4
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+raw, stride = zlib.decompress(idat), w * bpp
+prev, colours, i = bytearray(stride), set(), 0
+for _ in range(h):
+    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+    i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    colours.update(bytes(line[x:x + bpp]) for x in range(0, stride, bpp * 4))
+    prev = line
+print(len(colours))
+PY
+}
+
+render() {
+  local name="$1" trace="$2" page="$tmp/$1.html"
+  check "$name: report" 0 "$bin" memtrace report "$trace" -o "$page"
+  local flags=(--headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$tmp/profile"
+    --window-size=1200,1600)
+  check "$name: dump-dom" 0 timeout 120 "$browser" "${flags[@]}" --enable-logging=stderr --v=0 \
+    --dump-dom "file://$page"
+  grep -q '<body data-report="ok">' "$out" || { fail "$name: the page's script did not finish"; tail -5 "$err"; }
+  if grep -E 'CONSOLE|Uncaught' "$err" | grep -qiE 'error|uncaught'; then
+    fail "$name: console errors"
+    grep -E 'CONSOLE|Uncaught' "$err" | head -5
+  fi
+  check "$name: screenshot" 0 timeout 120 "$browser" "${flags[@]}" --screenshot="$tmp/$name.png" \
+    "file://$page"
+  [ -s "$tmp/$name.png" ] || { fail "$name: no screenshot"; return; }
+  local colours
+  colours="$(png_colours "$tmp/$name.png")" || { fail "$name: unreadable PNG"; return; }
+  echo "     $name: $colours colours"
+  [ "$colours" -ge 20 ] || fail "$name: the screenshot looks blank ($colours colours)"
+  [ -z "${REPORT_SHOT_DIR:-}" ] || cp "$tmp/$name.png" "$REPORT_SHOT_DIR/"
+}
+
+render arrays testdata/memtrace/arrays_major.ocaml5.3.native.r1e-3.ctf
+big="${MPO_SHARED_TESTDATA:-}/memtrace/examples-ocamlopt.v0.2.3.ctf"
+if [ -n "${MPO_SHARED_TESTDATA:-}" ] && [ -r "$big" ]; then
+  render examples "$big"
+else
+  echo "SKIPPED: the large real trace (set MPO_SHARED_TESTDATA to ../shared/testdata)"
+fi
+cli_done
