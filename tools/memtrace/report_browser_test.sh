@@ -57,6 +57,7 @@ PY
 render() {
   local name="$1" trace="$2" page="$tmp/$1.html"
   check "$name: report" 0 "$bin" memtrace report "$trace" -o "$page"
+  # shellcheck disable=SC2054 # the comma is in --window-size's value
   local flags=(--headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$tmp/profile"
     --window-size=1200,1600)
   check "$name: dump-dom" 0 timeout 120 "$browser" "${flags[@]}" --enable-logging=stderr --v=0 \

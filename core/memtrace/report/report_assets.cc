@@ -25,7 +25,7 @@ td.site .callers { color: #7a8496; }
 .bar.live { background: #3b7de0; }
 td.barcell { width: 28%; }
 svg text { font: 11px system-ui, sans-serif; fill: #5a6475; }
-#flame { position: relative; overflow: hidden; }
+#flame { position: relative; overflow-x: hidden; overflow-y: auto; max-height: 900px; }
 #flame svg text { fill: #1d2430; pointer-events: none; }
 #flame rect { stroke: #fff; stroke-width: .5; cursor: pointer; }
 #tip { position: fixed; display: none; background: #1d2430; color: #fff; padding: 6px 8px;
