@@ -66,6 +66,33 @@ check "report: hostile data equals stats --json" 0 compare_with_stats "$html" "$
 grep -q '\\u003c/script>\\u003ci>&\\"x\\u003c/i>' "$html" || fail "report: </script> not escaped"
 [ "$(grep -c '</script>' "$html")" = 2 ] || fail "report: a location closed a script block"
 
+# --flame-nodes bounds the flame graph: at most N nodes plus one "other" per kept node,
+# and the values still add up. The checked-in traces have few stacks; the large real one
+# (MPO_SHARED_TESTDATA) has thousands, so there the bound must merge some into "other".
+flame_bounded() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import json, re, sys
+page, limit, need_other = open(sys.argv[1], encoding="utf-8").read(), int(sys.argv[2]), sys.argv[3] == "1"
+data = json.loads(re.search(r'id="report-data">(.*?)</script>', page, re.S).group(1))
+def walk(n):
+    assert sum(c["v"] for c in n["c"]) <= n["v"], n["n"]
+    return 1 + sum(walk(c) for c in n["c"])
+nodes, others = walk(data["flame"]), page.count('"n":"other"')
+assert nodes - others <= limit and (others > 0 or not need_other), (nodes, others)
+print("flame nodes", nodes, "other", others)
+PY
+}
+check "report --flame-nodes 16" 0 "$bin" memtrace report "$t" -o "$html" --flame-nodes 16
+check "report: flame graph bounded" 0 flame_bounded "$html" 16 0
+big="${MPO_SHARED_TESTDATA:-}/memtrace/examples-ocamlopt.v0.2.3.ctf"
+if [ -n "${MPO_SHARED_TESTDATA:-}" ] && [ -r "$big" ]; then
+  check "report: large trace, --flame-nodes 50" 0 "$bin" memtrace report "$big" -o "$html" --flame-nodes 50
+  check "report: large trace, flame graph bounded" 0 flame_bounded "$html" 50 1
+  cat "$out"
+else
+  echo "SKIPPED: the large real trace (set MPO_SHARED_TESTDATA to ../shared/testdata)"
+fi
+
 # Errors: usage (2), bad input (1), the output may not be the input (2), nothing left.
 check "report: -o missing" 2 "$bin" memtrace report "$t"
 check "report: --flame-nodes 1" 2 "$bin" memtrace report "$t" -o "$html" --flame-nodes 1
