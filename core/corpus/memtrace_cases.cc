@@ -193,10 +193,12 @@ void SetPacketSize(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t b
   for (int i = 0; i < 4; ++i) b[at + 4 + i] = static_cast<std::uint8_t>(bits >> (8 * i));
 }
 
-// The info packet alone.
+// The info packet alone (v1: the v2 one rewritten).
 Result<std::vector<std::uint8_t>> InfoOnly(int version) {
-  Trace t(version);
-  return t.Finish();
+  Trace t(version == 1 ? 2 : version);
+  auto bytes = t.Finish();
+  if (version != 1 || !bytes.ok()) return bytes;
+  return ToV1(std::move(*bytes));
 }
 
 using AddCase =
@@ -456,8 +458,9 @@ Result<std::vector<CaseInput>> MemtraceCases() {
   }
 
   // Malformations: one check each, on a hand-built packet after a valid info packet.
-  // `version` is where the check first mattered; each case is written as v2 and v3 (every
-  // check exists in memtrace 0.2.3 and HEAD) unless `only_version` says otherwise.
+  // `version` is where the check first mattered; each case is written as v1, v2 and v3
+  // (every check exists in memtrace 0.2.3 and HEAD) unless `only_version` says otherwise
+  // (2: v1 and v2).
   struct Bad {
     const char* name;
     int version;
@@ -575,8 +578,10 @@ Result<std::vector<CaseInput>> MemtraceCases() {
   bad.push_back({"promote_delta_truncated", 2, spec(2, 0),
                  [s](ByteWriter& b) { WriteEventHeader(b, 3, s); }});
   for (const Bad& m : bad) {
-    for (int version : {2, 3}) {
-      if (m.only_version != 0 && version != m.only_version) continue;
+    for (int version : {1, 2, 3}) {
+      if (m.only_version != 0 && version != m.only_version &&
+          !(version == 1 && m.only_version == 2))
+        continue;
       auto base = InfoOnly(version);
       if (!base.ok()) return base.status();
       PacketSpec p = m.spec;
@@ -671,7 +676,7 @@ Result<std::vector<CaseInput>> MemtraceCases() {
                             std::move(full)));
   }
   // Header malformations, patched into a valid trace.
-  for (int version : {2, 3}) {
+  for (int version : {1, 2, 3}) {
     auto base = InfoOnly(version);
     if (!base.ok()) return base.status();
     const std::string v = "v" + std::to_string(version);
