@@ -160,7 +160,8 @@ class TraceReader {
   std::uint64_t file_size_ = 0;
   Info info_;
   PacketHeader info_header_;
-  bool legacy_ = false;  // v1/v2 semantics (memtrace 0.2.3)
+  bool legacy_ = false;     // v1/v2 semantics (memtrace 0.2.3)
+  bool reference_ = false;  // a memtrace reference's verdicts (memtrace-0.2.3, memtrace-head)
 
   std::vector<std::uint8_t> packet_buf_;
   PacketHeader packet_;
