@@ -599,6 +599,8 @@ TEST(VerdictsTest, TruncatedLastPacket) {
     EXPECT_EQ(strict.status.code(), ErrorCode::kTruncated);
     EXPECT_EQ(strict.status.field(), "packet header: packet_size");
     EXPECT_EQ(strict.events.size(), 1u);
+    // A mode that does not judge traces reads them as strict does.
+    EXPECT_EQ(RunAs(b, Verdicts::kOcaml53).status.code(), ErrorCode::kTruncated);
     for (Verdicts v : {k023, kHead}) {
       if (v == k023 && version == 3) continue;
       Outcome o = RunAs(b, v);
