@@ -111,7 +111,7 @@ bool Splice(MutationContext& c) {
   if (c.seeds.empty()) return false;
   const std::size_t other = c.rng.Index(c.seeds.size());
   const std::vector<std::uint8_t>& b = c.seeds[other].bytes;
-  if (b.empty() || c.bytes.empty()) return false;
+  if (b.empty()) return false;
   std::size_t cut_a = c.rng.Index(c.bytes.size() + 1), cut_b = 0;
   if (c.format == FuzzFormat::kMemtrace) {
     // Whole packets of each, most of the time: a trace that changes stream mid-file.
