@@ -1,7 +1,8 @@
 // One input judged by both sides: the oracle's stream (in process, corpus::DecodeMemtrace
 // or DecodeRing under a verdict mode) and the implementation's (run exactly as
 // `corpus check` runs it: run_command.h's time limit, output cap and process group),
-// compared as `corpus check` compares them (jsonl_diff.h).
+// compared as `corpus check --as MODE` compares them (jsonl_diff.h: exact in strict mode,
+// verdicts and records in a reference mode).
 //
 // A divergence gets a signature naming its class, stable across inputs so that the
 // fuzzer can count classes, minimize keeping the class, and match declared differences:
