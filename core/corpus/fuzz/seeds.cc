@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <span>
 
 #include "core/corpus/cases.h"
 #include "core/corpus/decode.h"
+#include "core/corpus/fuzz/packet_walk.h"
 #include "core/corpus/read_file.h"
 #include "core/ring/event_names.h"
 
@@ -22,8 +24,16 @@ std::string SuffixOf(const std::string& name, FuzzFormat format) {
   return ".ocaml-" + std::string(ring::OcamlReleaseOfFileName(name)) + ".events";
 }
 
-bool Judged(const std::string& suffix, Verdicts verdicts) {
-  return verdicts != Verdicts::kOcaml53 || suffix == ".ocaml-5.3.events";
+// Whether the mode's reference reads this seed at all: OCaml 5.3's consumer names events
+// as 5.3 does, and memtrace 0.2.3 reads formats v1 and v2 only (a v3 seed would only ever
+// test that it is refused; mutants of v1/v2 seeds still reach v3 through header edits).
+bool Judged(const std::string& suffix, std::span<const std::uint8_t> bytes, Verdicts verdicts) {
+  if (verdicts == Verdicts::kOcaml53) return suffix == ".ocaml-5.3.events";
+  if (verdicts == Verdicts::kMemtrace023) {
+    const auto packets = WalkPackets(bytes);
+    return packets.empty() || packets.front().version <= 2;
+  }
+  return true;
 }
 
 Status AddFiles(const std::string& path, FuzzFormat format, Verdicts verdicts,
@@ -42,10 +52,11 @@ Status AddFiles(const std::string& path, FuzzFormat format, Verdicts verdicts,
   std::sort(files.begin(), files.end());
   for (const std::string& f : files) {
     const std::string suffix = SuffixOf(f, format);
-    if (suffix.empty() || !Judged(suffix, verdicts)) continue;
+    if (suffix.empty()) continue;
     auto bytes = ReadWholeFile(f, kMaxSeedBytes);
     if (!bytes.ok()) return bytes.status();
-    seeds.push_back({f, suffix, {bytes->begin(), bytes->end()}});
+    std::vector<std::uint8_t> data(bytes->begin(), bytes->end());
+    if (Judged(suffix, data, verdicts)) seeds.push_back({f, suffix, std::move(data)});
   }
   return Status::Ok();
 }
@@ -60,7 +71,7 @@ Result<std::vector<SeedInput>> LoadSeeds(FuzzFormat format, Verdicts verdicts,
   std::vector<SeedInput> seeds;
   for (CaseInput& c : *cases) {
     const std::string suffix = SuffixOf(c.file_name, format);
-    if (suffix.empty() || !Judged(suffix, verdicts)) continue;
+    if (suffix.empty() || !Judged(suffix, c.bytes, verdicts)) continue;
     seeds.push_back({c.name, suffix, std::move(c.bytes)});
   }
   for (const std::string& p : paths)

@@ -15,10 +15,10 @@ namespace mpo::corpus::fuzz {
 // Seed files larger than this are skipped (a mutant costs a copy of its seed).
 inline constexpr std::uint64_t kMaxSeedBytes = std::uint64_t{64} << 20;
 
-// `scratch_dir`: an empty folder the ring cases may be written through. Under
-// Verdicts::kOcaml53 only rings named for release 5.3 are kept (the consumer it judges
-// for names events as 5.3 does). kIo for a path that cannot be read; kInvalidArgument
-// when no seed is left.
+// `scratch_dir`: an empty folder the ring cases may be written through. A reference mode
+// keeps the seeds its reference reads: under kOcaml53 rings named for release 5.3, under
+// kMemtrace023 traces whose first packet is v1 or v2. kIo for a path that cannot be read;
+// kInvalidArgument when no seed is left.
 Result<std::vector<SeedInput>> LoadSeeds(FuzzFormat format, Verdicts verdicts,
                                          const std::vector<std::string>& paths,
                                          const std::string& scratch_dir);
