@@ -56,10 +56,12 @@ void PrintClass(const corpus::fuzz::DivergenceClass& d) {
                 static_cast<unsigned long long>(d.first_index), d.chain.c_str(),
                 d.why.empty() ? "" : ": ", d.why.c_str());
   } else {
-    std::printf("FAIL %s (mutant %llu: %s): %s; minimized %zu -> %zu bytes%s%s\n",
-                d.signature.c_str(), static_cast<unsigned long long>(d.first_index),
-                d.chain.c_str(), d.difference.c_str(), d.mutant_bytes, d.minimized_bytes,
-                d.saved.empty() ? "" : ", saved ", d.saved.c_str());
+    std::printf(
+        "FAIL %s (mutant %llu: %s): %s; minimized %zu -> %zu bytes, %zu changed from the "
+        "seed%s%s\n",
+        d.signature.c_str(), static_cast<unsigned long long>(d.first_index), d.chain.c_str(),
+        d.difference.c_str(), d.mutant_bytes, d.minimized_bytes, d.changed_bytes,
+        d.saved.empty() ? "" : ", saved ", d.saved.c_str());
   }
   std::fflush(stdout);
 }

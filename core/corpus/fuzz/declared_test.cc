@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 namespace mpo::corpus::fuzz {
 namespace {
 
@@ -33,6 +36,23 @@ TEST(Declared, CommentOnlyLinesAreNotRules) {
   ASSERT_EQ(rules.size(), 1u);
   EXPECT_EQ(rules[0].pattern, "x=1");
   EXPECT_EQ(rules[0].line, 4u);
+}
+
+// The file CI passes against the real references: it parses, and each rule is narrow.
+TEST(Declared, KnownPeerBugsFile) {
+  std::ifstream f("core/corpus/fuzz/known_peer_bugs.txt");
+  ASSERT_TRUE(f) << "run from the workspace root (bazel test)";
+  std::stringstream text;
+  text << f.rdbuf();
+  const auto rules = ParseDeclared(text.str());
+  ASSERT_GE(rules.size(), 2u);
+  for (const DeclaredRule& r : rules) EXPECT_FALSE(r.why.empty()) << "line " << r.line;
+  EXPECT_NE(MatchDeclared(rules, "oracle=reject(packet header: packet_size) impl=timeout"),
+            nullptr);
+  EXPECT_NE(MatchDeclared(rules, "oracle=accept impl=signal-11"), nullptr);
+  EXPECT_EQ(MatchDeclared(rules, "oracle=reject(packet header: magic) impl=timeout"), nullptr);
+  EXPECT_EQ(MatchDeclared(rules, "oracle=reject(packet header: magic) impl=accept"), nullptr);
+  EXPECT_EQ(MatchDeclared(rules, "oracle=accept impl=accept differs=stream"), nullptr);
 }
 
 }  // namespace

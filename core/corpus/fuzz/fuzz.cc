@@ -1,5 +1,6 @@
 #include "core/corpus/fuzz/fuzz.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -50,6 +51,13 @@ Status WriteFile(const std::string& path, std::span<const std::uint8_t> bytes) {
   return Status::Ok();
 }
 
+std::size_t ChangedBytes(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
+  const std::size_t common = std::min(a.size(), b.size());
+  std::size_t n = std::max(a.size(), b.size()) - common;
+  for (std::size_t i = 0; i < common; ++i) n += a[i] != b[i] ? 1 : 0;
+  return n;
+}
+
 const char* FormatName(FuzzFormat f) { return f == FuzzFormat::kRing ? "ring" : "memtrace"; }
 
 std::string Report(const DivergenceClass& d, const FuzzOptions& o, const std::string& seed_name) {
@@ -65,6 +73,7 @@ std::string Report(const DivergenceClass& d, const FuzzOptions& o, const std::st
   line("mutant bytes", std::to_string(d.mutant_bytes));
   line("minimized bytes", std::to_string(d.minimized_bytes) + " (" +
                               std::to_string(d.minimize_tests) + " minimization tests)");
+  line("bytes changed from the seed", std::to_string(d.changed_bytes));
   line("oracle verdict", d.oracle);
   line("impl outcome", d.impl);
   line("first difference", d.difference);
@@ -163,6 +172,7 @@ class Fuzzer {
     MinimizeResult r = Minimize(m.bytes, seed.bytes, o_.format, keeps, o_.max_minimize_tests);
     if (!failure.ok()) return failure;
     d.minimized_bytes = r.bytes.size();
+    d.changed_bytes = ChangedBytes(r.bytes, seed.bytes);
     d.minimize_tests = r.tests;
     if (o_.out_dir.empty()) return Status::Ok();
     const std::string stem =

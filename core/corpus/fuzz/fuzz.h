@@ -47,6 +47,9 @@ struct DivergenceClass {
   std::string difference;  // on the minimized input
   std::string oracle, impl;
   std::size_t mutant_bytes = 0, minimized_bytes = 0, minimize_tests = 0;
+  // Bytes of the minimized input that differ from its seed (over their common length),
+  // plus the difference in length: for a ring, whose size stays, the edit's whole extent.
+  std::size_t changed_bytes = 0;
   std::string saved;  // the reproducer's path, or ""
 };
 

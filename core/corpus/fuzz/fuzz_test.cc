@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -54,6 +55,7 @@ TEST(Fuzz, CatchesMinimizesAndSavesAWrongImplementation) {
   const DivergenceClass& d = s->classes.front();
   EXPECT_NE(d.signature.find("oracle="), std::string::npos);
   EXPECT_LE(d.minimized_bytes, d.mutant_bytes);
+  EXPECT_LE(d.changed_bytes, std::max(d.minimized_bytes, d.mutant_bytes));
   EXPECT_GT(d.minimize_tests, 0u);
   ASSERT_FALSE(d.saved.empty());
   EXPECT_TRUE(fs::exists(d.saved));
@@ -65,6 +67,7 @@ TEST(Fuzz, CatchesMinimizesAndSavesAWrongImplementation) {
   EXPECT_NE(text.str().find("run seed: 7"), std::string::npos);
   EXPECT_NE(text.str().find("mutator chain: "), std::string::npos);
   EXPECT_NE(text.str().find("first difference: "), std::string::npos);
+  EXPECT_NE(text.str().find("replay: memprof-oracle corpus fuzz "), std::string::npos);
 }
 
 TEST(Fuzz, TheSameSeedFindsTheSameClasses) {
@@ -101,6 +104,11 @@ TEST(Fuzz, ClassifiesCrashesAndTimeouts) {
   ASSERT_TRUE(s.ok());
   ASSERT_FALSE(s->classes.empty());
   EXPECT_NE(s->classes[0].signature.find("impl=signal-11"), std::string::npos);
+  o.impl.command = "exit 139 # {file}";  // how a shell reports its child's SIGSEGV
+  auto shell = Fuzz(o);
+  ASSERT_TRUE(shell.ok());
+  ASSERT_FALSE(shell->classes.empty());
+  EXPECT_NE(shell->classes[0].signature.find("impl=signal-11"), std::string::npos);
   o.impl.command = "sleep 5 # {file}";
   o.impl.timeout_seconds = 0.2;
   o.max_mutants = 1;

@@ -15,6 +15,8 @@
 namespace mpo::corpus::fuzz {
 namespace {
 
+constexpr int kMaxSignal = 64;  // Linux's highest signal number
+
 Status WriteInput(std::span<const std::uint8_t> bytes, const std::string& path) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
@@ -85,6 +87,12 @@ Judgement JudgeOutputs(const OracleRun& oracle, const CommandOutcome& run, const
   } else if (run.signal != 0) {
     j.impl = "signal-" + std::to_string(run.signal);
     j.difference = "killed by signal " + std::to_string(run.signal);
+  } else if (run.exit_code > 128 && run.exit_code <= 128 + kMaxSignal) {
+    // A shell that does not exec its last command reports the command's death by signal
+    // N as exit 128 + N; a declared rule should not depend on which shell ran it.
+    j.impl = "signal-" + std::to_string(run.exit_code - 128);
+    j.difference = "exit code " + std::to_string(run.exit_code) + " (signal " +
+                   std::to_string(run.exit_code - 128) + " under the shell)";
   } else if (run.exit_code != 0 && !(run.exit_code == 1 && expected->expects_error)) {
     j.impl = "exit-" + std::to_string(run.exit_code);
     j.difference = "exit code " + std::to_string(run.exit_code);

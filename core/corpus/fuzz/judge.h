@@ -9,7 +9,8 @@
 //   oracle=accept|reject(CHECK) impl=OUTCOME[ differs=stream]
 // CHECK is the oracle's error "check" (the failing field, e.g. "packet header: magic");
 // OUTCOME is accept, reject (reject(CHECK) in strict mode, where the error is compared),
-// timeout, signal-N, exit-N, output-cap, no-end-line or bad-output. `differs` is added
+// timeout, signal-N (also for exit 128 + N, a shell's report of a signal), exit-N,
+// output-cap, no-end-line or bad-output. `differs` is added
 // when the verdicts agree but the streams do not.
 #pragma once
 
