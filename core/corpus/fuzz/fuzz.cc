@@ -60,6 +60,13 @@ std::size_t ChangedBytes(std::span<const std::uint8_t> a, std::span<const std::u
 
 const char* FormatName(FuzzFormat f) { return f == FuzzFormat::kRing ? "ring" : "memtrace"; }
 
+// The same seeds make the same mutants: a replay needs every --seeds path, in order.
+std::string SeedsOptions(const std::vector<std::string>& paths) {
+  std::string out;
+  for (const std::string& p : paths) out += " --seeds " + ShellQuote(p);
+  return out;
+}
+
 std::string Report(const DivergenceClass& d, const FuzzOptions& o, const std::string& seed_name) {
   std::string t;
   auto line = [&t](const std::string& key, const std::string& value) {
@@ -83,7 +90,7 @@ std::string Report(const DivergenceClass& d, const FuzzOptions& o, const std::st
                      FormatName(o.format) + " --as " + std::string(VerdictsName(o.impl.verdicts)) +
                      " --seed " + std::to_string(o.seed) + " --first-index " +
                      std::to_string(d.first_index) + " --max-mutants 1" +
-                     (o.seed_paths.empty() ? "" : " --seeds ..."));
+                     SeedsOptions(o.seed_paths));
   return t;
 }
 

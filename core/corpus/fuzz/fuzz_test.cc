@@ -10,6 +10,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/corpus/fuzz/packet_walk.h"
+#include "core/corpus/fuzz/seeds.h"
+
 namespace mpo::corpus::fuzz {
 namespace {
 
@@ -128,6 +131,33 @@ TEST(Fuzz, RefusesBadOptions) {
   o = Options(kAcceptsAll, "");
   o.seed_paths = {"/nonexistent/seeds"};
   EXPECT_EQ(Fuzz(o).status().code(), ErrorCode::kIo);
+}
+
+TEST(Seeds, CasesThenFilesOfTheFormatAndTheModesRange) {
+  const std::string dir = TestDir("seeds");
+  const std::string scratch = TestDir("seeds_scratch");
+  std::ofstream(dir + "/b.ctf") << "not really a trace";
+  std::ofstream(dir + "/a.ctf") << "another";
+  std::ofstream(dir + "/notes.txt") << "ignored";
+  std::ofstream(dir + "/r.ocaml-5.0.events") << "a ring of another release";
+  auto cases = LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kStrict, {}, scratch);
+  auto with_files = LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kStrict, {dir}, scratch);
+  ASSERT_TRUE(cases.ok() && with_files.ok());
+  ASSERT_EQ(with_files->size(), cases->size() + 2);
+  EXPECT_EQ((*with_files)[cases->size()].name, dir + "/a.ctf");  // sorted, after the cases
+  EXPECT_EQ(with_files->back().suffix, ".ctf");
+  // memtrace 0.2.3 reads v1 and v2 only: no v3 seed is kept.
+  auto v2 = LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kMemtrace023, {}, scratch);
+  ASSERT_TRUE(v2.ok());
+  EXPECT_LT(v2->size(), cases->size());
+  for (const SeedInput& s : *v2) {
+    const auto packets = WalkPackets(s.bytes);
+    if (!packets.empty()) EXPECT_LE(packets.front().version, 2) << s.name;
+  }
+  // OCaml 5.3's consumer: rings named for 5.3 only.
+  auto rings = LoadSeeds(FuzzFormat::kRing, Verdicts::kOcaml53, {dir}, scratch);
+  ASSERT_TRUE(rings.ok());
+  for (const SeedInput& s : *rings) EXPECT_EQ(s.suffix, ".ocaml-5.3.events") << s.name;
 }
 
 }  // namespace
