@@ -35,7 +35,7 @@ SH
 chmod +x "$T/drop_last.sh"
 check "drop-last is caught" 1 run corpus fuzz --impl "$T/drop_last.sh {file}" --seed 5 \
   --max-mutants 25 --max-minimize-tests 80 --out "$T/drop"
-grep -q "^FAIL oracle=accept impl=accept differs=stream" "$out" ||
+grep -q "^FAIL oracle=accept impl=accept differs=/" "$out" ||
   fail "drop-last: no records divergence: $(cat "$out")"
 grep -qE "^[0-9]+ passed, [1-9][0-9]* failed" "$out" || fail "drop-last summary: $(tail -1 "$out")"
 [ -s "$T/drop/divergence-1.ctf" ] || fail "drop-last: no reproducer saved"

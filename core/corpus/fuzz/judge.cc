@@ -1,5 +1,6 @@
 #include "core/corpus/fuzz/judge.h"
 
+#include <algorithm>
 #include <fstream>
 #include <new>
 #include <nlohmann/json.hpp>
@@ -64,6 +65,28 @@ std::string ImplVerdict(std::string_view out, bool strict) {
   return "reject(" + check->get<std::string>() + ")";
 }
 
+// Where two streams with the same verdict part, for the signature: the JSON pointer of
+// the first difference with array indices as '#' ("/info/pid", "/backtrace/#"), since
+// one cause (say a field printed unsigned) shows at that place whatever the input; or
+// "lines" when one stream has a record where the other ends.
+std::string DifferencePlace(const std::string& difference) {
+  const std::string at = ": at ";
+  const std::size_t from = difference.find(at);
+  if (from == std::string::npos) return "lines";
+  const std::size_t begin = from + at.size();
+  const std::string path = difference.substr(begin, difference.find(": ", begin) - begin);
+  std::string out;
+  for (std::size_t i = 0; i < path.size();) {
+    const std::size_t end = std::min(path.find('/', i + 1), path.size());
+    const std::string segment = path.substr(i, end - i);
+    const bool index =
+        segment.size() > 1 && segment.find_first_not_of("0123456789", 1) == std::string::npos;
+    out += index ? "/#" : segment;
+    i = end;
+  }
+  return out;
+}
+
 Judgement JudgeOutputs(const OracleRun& oracle, const CommandOutcome& run, const ImplConfig& impl) {
   Judgement j;
   const bool strict = impl.verdicts == Verdicts::kStrict;
@@ -106,7 +129,7 @@ Judgement JudgeOutputs(const OracleRun& oracle, const CommandOutcome& run, const
   if (j.agree) return j;
   j.signature = "oracle=" + oracle_class + " impl=" + j.impl;
   if (j.impl == oracle_class || (!strict && j.impl == "reject" && !oracle.ended_with.ok()))
-    j.signature += " differs=stream";
+    j.signature += " differs=" + DifferencePlace(j.difference);
   return j;
 }
 
