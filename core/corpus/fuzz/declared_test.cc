@@ -50,6 +50,9 @@ TEST(Declared, KnownPeerBugsFile) {
   EXPECT_NE(MatchDeclared(rules, "oracle=reject(packet header: packet_size) impl=timeout"),
             nullptr);
   EXPECT_NE(MatchDeclared(rules, "oracle=accept impl=signal-11"), nullptr);
+  EXPECT_NE(MatchDeclared(rules, "oracle=reject(ring 1: event) impl=timeout"), nullptr);
+  EXPECT_EQ(MatchDeclared(rules, "oracle=reject(metadata header: version) impl=signal-11"),
+            nullptr);
   EXPECT_EQ(MatchDeclared(rules, "oracle=reject(packet header: magic) impl=timeout"), nullptr);
   EXPECT_EQ(MatchDeclared(rules, "oracle=reject(packet header: magic) impl=accept"), nullptr);
   EXPECT_EQ(MatchDeclared(rules, "oracle=accept impl=accept differs=stream"), nullptr);
