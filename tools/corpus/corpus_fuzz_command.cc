@@ -1,7 +1,5 @@
 #include "tools/corpus/corpus_fuzz_command.h"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +13,7 @@
 #include "core/corpus/run_command.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
+#include "tools/progress.h"
 #include "tools/verdicts_option.h"
 
 namespace mpo::tools {
@@ -92,27 +91,18 @@ void RunFuzz(const FuzzCliOptions& o) {
               fo.format == corpus::fuzz::FuzzFormat::kRing ? "ring" : "memtrace",
               std::string(VerdictsName(o.verdicts)).c_str(), fo.declared.size());
   std::fflush(stdout);
-  // Progress goes to a terminal only, on stderr, at most a few times a second.
-  const bool tty = ::isatty(STDERR_FILENO) == 1;
-  auto last = std::chrono::steady_clock::now();
+  // One terminal-only line, as every long command shows (tools/progress.h).
+  Progress progress("corpus fuzz", "mutants", o.max_mutants);
   corpus::fuzz::FuzzCallbacks cb;
-  cb.on_new_class = [tty](const corpus::fuzz::DivergenceClass& d) {
-    if (tty) std::fprintf(stderr, "\r\033[K");
+  cb.on_new_class = [&progress](const corpus::fuzz::DivergenceClass& d) {
+    progress.Clear();
     PrintClass(d);
   };
-  if (tty) {
-    cb.on_progress = [&last](const corpus::fuzz::FuzzSummary& s) {
-      const auto now = std::chrono::steady_clock::now();
-      if (now - last < std::chrono::milliseconds(250)) return;
-      last = now;
-      std::fprintf(
-          stderr, "\r\033[K%llu mutants, %llu passed, %llu failed, %llu declared",
-          static_cast<unsigned long long>(s.mutants), static_cast<unsigned long long>(s.passed),
-          static_cast<unsigned long long>(s.failed), static_cast<unsigned long long>(s.declared));
-    };
-  }
+  cb.on_progress = [&progress](const corpus::fuzz::FuzzSummary& s) {
+    progress.Update(s.mutants, true);
+  };
   auto s = corpus::fuzz::Fuzz(fo, cb);
-  if (tty) std::fprintf(stderr, "\r\033[K");
+  progress.Clear();
   if (!s.ok()) return ReportError("corpus fuzz", s.status());
   const double rate = s->seconds > 0 ? static_cast<double>(s->mutants) / s->seconds : 0;
   std::printf(
