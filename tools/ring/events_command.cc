@@ -351,7 +351,7 @@ void AddEventsCommands(CLI::App& app) {
     EventsOptions e;
     e.file = ring;
     e.out = out;
-    return WriteChrome(e);
+    return WriteExport(e, ExportFormat::kChrome);
   };
   exports.stats_text = [](const std::string& ring) -> Result<std::string> {
     EventsOptions e;
