@@ -130,7 +130,7 @@ struct ReadRules {
   // lap, as OCaml does, for at most `max_lap_words` beyond the first lap (OCaml reads on
   // up to the tail, which can be 2^63 words away: it never ends).
   bool tail_within_lap = true;
-  std::uint64_t max_lap_words = std::uint64_t{1} << 20;
+  std::uint64_t max_lap_words = std::uint64_t{1} << 16;
 };
 
 // Scratch space for one batch of copied messages; `words` must hold at least
