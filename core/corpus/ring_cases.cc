@@ -164,8 +164,28 @@ void AddVerdictCases(
     pad[last] = 200;
     add("declared_custom_pad_count_past_payload",
         "a custom user event whose pad count exceeds its payload", pad,
-        {{Verdicts::kOcaml53, "segfaults: its payload length underflows to about 2^64 bytes",
-          "an out-of-bounds read is never copied: the stream ends with the payload error"}});
+        {{Verdicts::kOcaml53,
+          "reads the pad count as a signed char: 200 delivers 63 bytes, read past the payload "
+          "from stale memory (8 to 127 give a negative length: the program dies)",
+          "reading past the message is never copied: the stream ends with the payload "
+          "error"}});
+  }
+  if (custom != 0) {
+    // The custom event grows to 300 words over the events after it (the tail follows).
+    std::vector<std::uint8_t> big = every;
+    const std::uint64_t h = GetWord(every, custom);
+    const std::uint64_t words = 300;
+    PutWord(big, custom, ring::header::Make(words, true, 4, ring::header::Id(h)));
+    for (std::uint64_t i = 2; i < words; ++i) PutWord(big, custom + 8 * i, 0x4141414141414141);
+    big[custom + 8 * words - 1] = 0;  // no padding
+    PutWord(big, g.HeadersOffset() + 8 * ring::kRingTailWord,
+            (custom - g.DataOffset()) / 8 + words);
+    add("declared_custom_payload_over_1024_bytes",
+        "a custom user event of 2383 payload bytes (a producer writes at most 1024)", big,
+        {{Verdicts::kOcaml53,
+          "copies the payload into its 1024-byte buffer (heap overflow); its deserializer "
+          "then raises and the program dies",
+          "a buffer overflow is never copied: E_CORRUPT_STREAM at the event in every mode"}});
   }
 }
 

@@ -140,6 +140,12 @@ class Decoder {
                             static_cast<UserType>(header::Type(h)) == UserType::kSpanBegin);
           break;
         default:  // custom, and every unknown type, as OCaml
+          // OCaml copies the payload into a 1024-byte buffer: a longer one overflows it.
+          if (w.size() - 2 > kMaxCustomPayloadWords) {
+            return Corrupt("custom event of " + std::to_string(w.size() - 2) +
+                           " payload words (a producer writes at most " +
+                           std::to_string(kMaxCustomPayloadWords) + ")");
+          }
           go = cb_.UserCustom(ring_, ts, id, name, w.subspan(2));
           break;
       }

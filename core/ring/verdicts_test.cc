@@ -300,6 +300,26 @@ TEST(RingVerdicts, UserUnitOfLengthOneIsAnErrorInEveryMode) {
   }
 }
 
+TEST(RingVerdicts, CustomPayloadBeyond1024BytesIsAnErrorInEveryMode) {
+  // OCaml copies it into a 1024-byte buffer: never copied. One domain of 256 words, one
+  // custom event of `payload` words.
+  constexpr FileGeometry g{1, 256};
+  for (std::uint64_t payload : {kMaxCustomPayloadWords, kMaxCustomPayloadWords + 1}) {
+    std::vector<std::byte> b(g.FileSize());
+    const MetadataHeader m = g.Header();
+    std::memcpy(b.data(), &m, sizeof m);
+    Put(b, g.HeadersOffset() + 8, payload + 2);  // tail
+    Put(b, g.DataOffset(), header::Make(payload + 2, true, 4, 0));
+    for (Verdicts v : {Verdicts::kStrict, Verdicts::kOcaml53}) {
+      auto c = Cursor::FromBytes(b, CursorOptions{16, v});
+      ASSERT_TRUE(c.ok());
+      EventCallbacks ignore;
+      auto r = c->ReadPoll(ignore);
+      EXPECT_EQ(r.ok(), payload == kMaxCustomPayloadWords) << payload;
+    }
+  }
+}
+
 TEST(RingVerdicts, ModesThatDoNotJudgeRingsAreStrict) {
   auto b = Image(3);
   Put(b, 8 * kVersionWord, 0xfe);
