@@ -93,11 +93,11 @@ void AddVerdictCases(
       "E_CORRUPT_STREAM at the first that does not",
       meta(ring::kMaxDomainsWord, 40), {});
   std::vector<std::uint8_t> odd = meta(ring::kRingSizeElementsWord, 3000);
-  PutWord(odd, 8 * ring::kRingSizeBytesWord, 3000 * 8);
+  PutWord(odd, 8 * ring::kRingSizeBytesWord, std::uint64_t{3000} * 8);
   add("ring_size_not_power_of_two",
       "rings of 3000 words: OCaml 5.3 reads position & 2999, until a header does not fit", odd, {});
   add("ring_size_bytes_mismatch", "malformed: ring_size_bytes != 8 * ring_size_elements",
-      meta(ring::kRingSizeBytesWord, 8 * 4095), {});
+      meta(ring::kRingSizeBytesWord, std::uint64_t{8} * 4095), {});
   add("ring_header_size_not_multiple_of_8",
       "ring headers 84 bytes apart: OCaml 5.3 reads ring 1's head and tail unaligned",
       meta(ring::kRingHeaderSizeWord, 84), {});
