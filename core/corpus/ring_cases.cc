@@ -73,7 +73,7 @@ std::size_t FindEvent(const std::vector<std::uint8_t>& b, const ring::FileGeomet
 // of 64 words, written past their size).
 void AddVerdictCases(
     const std::vector<std::uint8_t>& every, const std::vector<std::uint8_t>& wrap,
-    const std::function<void(const std::string&, std::string, std::vector<std::uint8_t>,
+    const std::function<void(const std::string&, std::string, const std::vector<std::uint8_t>&,
                              std::vector<DeclaredDifference>)>& add) {
   const ring::FileGeometry g{2, 1u << 12};
   const ring::FileGeometry gw{2, 64};
@@ -303,11 +303,12 @@ Result<std::vector<CaseInput>> RingCases(const std::string& scratch_dir) {
     std::vector<std::uint8_t> short_file(every->begin(), every->begin() + 40);
     add("truncated_metadata", "5.3", "malformed: file shorter than its metadata header",
         short_file);
-    AddVerdictCases(*every, *wrap,
-                    [&](const std::string& name, std::string note, std::vector<std::uint8_t> b,
-                        std::vector<DeclaredDifference> declared) {
-                      add(name, "5.3", std::move(note), b, std::move(declared));
-                    });
+    AddVerdictCases(
+        *every, *wrap,
+        [&](const std::string& name, std::string note, const std::vector<std::uint8_t>& b,
+            std::vector<DeclaredDifference> declared) {
+          add(name, "5.3", std::move(note), b, std::move(declared));
+        });
   }
   return cases;
 }
