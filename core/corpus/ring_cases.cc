@@ -53,18 +53,33 @@ std::uint64_t GetWord(const std::vector<std::uint8_t>& b, std::size_t at) {
   return w;
 }
 
-// The byte offset of the first event of ring 0 (not wrapped) whose header satisfies
+// The byte offset of the first event of ring `r` (not wrapped) whose header satisfies
 // `match`; 0 if none.
 std::size_t FindEvent(const std::vector<std::uint8_t>& b, const ring::FileGeometry& g,
-                      const std::function<bool(std::uint64_t)>& match) {
-  const std::uint64_t tail = GetWord(b, g.HeadersOffset() + 8 * ring::kRingTailWord);
+                      std::uint64_t r, const std::function<bool(std::uint64_t)>& match) {
+  const std::uint64_t data = g.DataOffset() + r * g.ring_words * 8;
+  const std::uint64_t tail =
+      GetWord(b, g.HeadersOffset() + r * ring::kRingHeaderBytes + 8 * ring::kRingTailWord);
   for (std::uint64_t pos = 0; pos < tail && pos < g.ring_words;) {
-    const std::uint64_t h = GetWord(b, g.DataOffset() + 8 * pos);
-    if (match(h)) return g.DataOffset() + 8 * pos;
+    const std::uint64_t h = GetWord(b, data + 8 * pos);
+    if (match(h)) return data + 8 * pos;
     if (ring::header::Length(h) == 0) break;
     pos += ring::header::Length(h);
   }
   return 0;
+}
+
+// Inserts word `w` at byte `at` of ring `r` (not wrapped), moving the words after it up to
+// the tail one word on and the tail with them.
+void InsertWord(std::vector<std::uint8_t>& b, const ring::FileGeometry& g, std::uint64_t r,
+                std::size_t at, std::uint64_t w) {
+  const std::size_t tail_at =
+      g.HeadersOffset() + r * ring::kRingHeaderBytes + 8 * ring::kRingTailWord;
+  const std::uint64_t tail = GetWord(b, tail_at);
+  const std::size_t end = g.DataOffset() + r * g.ring_words * 8 + 8 * tail;
+  for (std::size_t p = end; p > at; p -= 8) PutWord(b, p, GetWord(b, p - 8));
+  PutWord(b, at, w);
+  PutWord(b, tail_at, tail + 1);
 }
 
 // Cases on which OCaml 5.3's consumer is more lenient than the oracle's strict checks, or
@@ -143,7 +158,7 @@ void AddVerdictCases(
       "a custom user event under the name of an earlier unit user event", renamed,
       {{Verdicts::kOcaml53, "segfaults (delivers the event through the first type's callbacks)",
         "a crash is never copied: the oracle delivers each event by its own type"}});
-  const std::size_t unit = FindEvent(every, g, [](std::uint64_t h) {
+  const std::size_t unit = FindEvent(every, g, 0, [](std::uint64_t h) {
     return ring::header::IsUser(h) && ring::header::Type(h) == 0;
   });
   if (unit != 0) {
@@ -154,7 +169,7 @@ void AddVerdictCases(
           "delivers it with a timestamp from uninitialised memory, then E_CORRUPT_STREAM",
           "reading uninitialised memory is never copied: E_CORRUPT_STREAM at the event"}});
   }
-  const std::size_t custom = FindEvent(every, g, [](std::uint64_t h) {
+  const std::size_t custom = FindEvent(every, g, 0, [](std::uint64_t h) {
     return ring::header::IsUser(h) && ring::header::Type(h) == 4;
   });
   if (custom != 0) {
@@ -169,6 +184,24 @@ void AddVerdictCases(
           "from stale memory (8 to 127 give a negative length: the program dies)",
           "reading past the message is never copied: the stream ends with the payload "
           "error"}});
+  }
+  const std::size_t alloc = FindEvent(every, g, 1, [](std::uint64_t h) {
+    return !ring::header::IsUser(h) && ring::header::Type(h) == 5;
+  });
+  if (alloc != 0) {
+    const std::uint64_t h = GetWord(every, alloc);
+    const std::uint64_t length = ring::header::Length(h);
+    std::vector<std::uint8_t> more = every;
+    PutWord(more, alloc, ring::header::Make(length + 1, false, 5, 0));
+    InsertWord(more, g, 1, alloc + 8 * length, 12345);
+    add("alloc_more_than_20_buckets",
+        "an alloc event of 21 buckets: OCaml 5.3 delivers the first 20", more, {});
+    std::vector<std::uint8_t> fewer = every;
+    PutWord(fewer, alloc, ring::header::Make(length - 1, false, 5, 0));
+    add("declared_alloc_fewer_than_20_buckets", "an alloc event of 19 buckets", fewer,
+        {{Verdicts::kOcaml53,
+          "delivers 20 buckets, the missing one from stale memory, then E_CORRUPT_STREAM",
+          "reading stale memory is never copied: E_CORRUPT_STREAM at the event"}});
   }
   if (custom != 0) {
     // The custom event grows to 300 words over the events after it (the tail follows).

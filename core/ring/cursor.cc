@@ -111,8 +111,14 @@ class Decoder {
           go = cb_.RuntimeCounter(ring_, ts, id, w[2]);
           break;
         case RuntimeType::kAlloc:
-          if (w.size() < 3) return Corrupt("alloc event without buckets");
-          go = cb_.Alloc(ring_, ts, w.subspan(2));
+          // OCaml delivers 20 buckets whatever the length: fewer are read from stale
+          // memory (never copied), more are dropped (its verdict, kOcaml53).
+          if (w.size() < 2 + kAllocBuckets ||
+              (w.size() > 2 + kAllocBuckets && verdicts_ != Verdicts::kOcaml53)) {
+            return Corrupt("alloc event of " + std::to_string(w.size() - 2) + " buckets, not " +
+                           std::to_string(kAllocBuckets));
+          }
+          go = cb_.Alloc(ring_, ts, w.subspan(2, kAllocBuckets));
           break;
         case RuntimeType::kLifecycle:
           go =

@@ -46,7 +46,8 @@ class EventCallbacks {
   virtual bool RuntimeEnd(std::uint32_t ring, std::uint64_t ts, unsigned phase);
   virtual bool RuntimeCounter(std::uint32_t ring, std::uint64_t ts, unsigned counter,
                               std::uint64_t value);
-  // The histogram words as written (20 from OCaml; at least 1).
+  // The 20 histogram words (kAllocBuckets; any other count is E_CORRUPT_STREAM, except
+  // that Verdicts::kOcaml53 delivers the first 20 of more).
   virtual bool Alloc(std::uint32_t ring, std::uint64_t ts, std::span<const std::uint64_t> buckets);
   // `data` is 0 when the event has no payload (ring_stop).
   virtual bool LifecycleEvent(std::uint32_t ring, std::uint64_t ts, unsigned kind,

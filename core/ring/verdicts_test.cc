@@ -320,6 +320,40 @@ TEST(RingVerdicts, CustomPayloadBeyond1024BytesIsAnErrorInEveryMode) {
   }
 }
 
+TEST(RingVerdicts, AllocBucketCounts) {
+  // One domain of 64 words, one alloc event of `buckets` buckets.
+  constexpr FileGeometry g{1, 64};
+  struct Case {
+    std::uint64_t buckets;
+    bool strict_ok, ocaml_ok;
+  };
+  for (const Case& c : {Case{19, false, false}, Case{20, true, true}, Case{21, false, true}}) {
+    std::vector<std::byte> b(g.FileSize());
+    const MetadataHeader m = g.Header();
+    std::memcpy(b.data(), &m, sizeof m);
+    Put(b, g.HeadersOffset() + 8, c.buckets + 2);  // tail
+    Put(b, g.DataOffset(), header::Make(c.buckets + 2, false, 5, 0));
+    for (std::uint64_t i = 0; i < c.buckets; ++i) Put(b, g.DataOffset() + 16 + 8 * i, i);
+    for (Verdicts v : {Verdicts::kStrict, Verdicts::kOcaml53}) {
+      auto cursor = Cursor::FromBytes(b, CursorOptions{16, v});
+      ASSERT_TRUE(cursor.ok());
+      struct Buckets : EventCallbacks {
+        std::vector<std::uint64_t> got;
+        bool Alloc(std::uint32_t, std::uint64_t, std::span<const std::uint64_t> w) override {
+          got.assign(w.begin(), w.end());
+          return true;
+        }
+      } cb;
+      auto r = cursor->ReadPoll(cb);
+      EXPECT_EQ(r.ok(), v == Verdicts::kStrict ? c.strict_ok : c.ocaml_ok) << c.buckets;
+      if (r.ok()) {
+        ASSERT_EQ(cb.got.size(), kAllocBuckets);
+        EXPECT_EQ(cb.got.back(), kAllocBuckets - 1);
+      }
+    }
+  }
+}
+
 TEST(RingVerdicts, ModesThatDoNotJudgeRingsAreStrict) {
   auto b = Image(3);
   Put(b, 8 * kVersionWord, 0xfe);
