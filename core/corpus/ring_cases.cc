@@ -204,6 +204,16 @@ void AddVerdictCases(
           "reading stale memory is never copied: E_CORRUPT_STREAM at the event"}});
   }
   if (custom != 0) {
+    // Slot 3 emptied and the custom event's pad count broken: OCaml drops it unread.
+    std::vector<std::uint8_t> nameless = every;
+    std::fill_n(nameless.begin() + static_cast<std::ptrdiff_t>(g.CustomEventsOffset() +
+                                                               3 * ring::kUserEventNameBytes),
+                ring::kUserEventNameBytes, 0);
+    nameless[custom + 8 * ring::header::Length(GetWord(every, custom)) - 1] = 200;
+    add("custom_event_without_name",
+        "a custom user event with an empty name slot and a bad pad count: OCaml 5.3 drops it "
+        "unread",
+        nameless, {});
     // The custom event grows to 300 words over the events after it (the tail follows).
     std::vector<std::uint8_t> big = every;
     const std::uint64_t h = GetWord(every, custom);

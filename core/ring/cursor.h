@@ -85,7 +85,8 @@ struct CursorOptions {
   // may end past the tail if it ends before the ring's physical end (the position then
   // passes the tail); a tail more than a ring ahead re-reads the ring (for at most
   // ReadRules::max_lap_words, then kCorrupt: OCaml reads on and may never end); lost
-  // words are delivered as OCaml's C int holds them (the low 32 bits, sign-extended).
+  // words are delivered as OCaml's C int holds them (the low 32 bits, sign-extended); a
+  // custom (or unknown-type) user event whose name slot is empty is dropped unread.
   // kStrict also refuses a head 2^63 or more words ahead of the reader. Modes that do not
   // judge rings read as kStrict.
   Verdicts verdicts = Verdicts::kStrict;

@@ -354,6 +354,36 @@ TEST(RingVerdicts, AllocBucketCounts) {
   }
 }
 
+TEST(RingVerdicts, OcamlDropsCustomEventsWithAnEmptyNameUnread) {
+  constexpr FileGeometry g{1, 64};
+  std::vector<std::byte> b(g.FileSize());
+  const MetadataHeader m = g.Header();
+  std::memcpy(b.data(), &m, sizeof m);
+  Put(b, g.HeadersOffset() + 8, 3);  // tail: one custom event with a bad pad count
+  Put(b, g.DataOffset(), header::Make(3, true, 4, 7));
+  Put(b, g.DataOffset() + 16, std::uint64_t{200} << 56);
+  struct Customs : EventCallbacks {
+    int n = 0;
+    bool UserCustom(std::uint32_t, std::uint64_t, unsigned, std::string_view,
+                    std::span<const std::uint64_t>) override {
+      ++n;
+      return true;
+    }
+  };
+  for (bool named : {false, true}) {
+    if (named) std::memcpy(b.data() + g.CustomEventsOffset() + 7 * kUserEventNameBytes, "x", 1);
+    for (Verdicts v : {Verdicts::kStrict, Verdicts::kOcaml53}) {
+      auto c = Cursor::FromBytes(b, CursorOptions{16, v});
+      ASSERT_TRUE(c.ok());
+      Customs cb;
+      auto r = c->ReadPoll(cb);
+      ASSERT_TRUE(r.ok());
+      EXPECT_EQ(*r, 1u);  // counted either way
+      EXPECT_EQ(cb.n, v == Verdicts::kOcaml53 && !named ? 0 : 1) << named;
+    }
+  }
+}
+
 TEST(RingVerdicts, ModesThatDoNotJudgeRingsAreStrict) {
   auto b = Image(3);
   Put(b, 8 * kVersionWord, 0xfe);
