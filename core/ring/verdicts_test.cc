@@ -310,6 +310,7 @@ TEST(RingVerdicts, CustomPayloadBeyond1024BytesIsAnErrorInEveryMode) {
     std::memcpy(b.data(), &m, sizeof m);
     Put(b, g.HeadersOffset() + 8, payload + 2);  // tail
     Put(b, g.DataOffset(), header::Make(payload + 2, true, 4, 0));
+    std::memcpy(b.data() + g.CustomEventsOffset(), "big", 3);  // named: OCaml reads it
     for (Verdicts v : {Verdicts::kStrict, Verdicts::kOcaml53}) {
       auto c = Cursor::FromBytes(b, CursorOptions{16, v});
       ASSERT_TRUE(c.ok());
