@@ -80,8 +80,10 @@ TEST_F(CorpusTest, GenerateIsDeterministic) {
   }
   // A manifest, three files per case, and one per mode whose stream differs (expected_as).
   std::size_t per_mode = 0;
-  for (const json& c : json::parse(Slurp(fs::path(*dir_) / "MANIFEST.json"))["cases"])
+  const json manifest = json::parse(Slurp(fs::path(*dir_) / "MANIFEST.json"));
+  for (const json& c : manifest["cases"])
     if (c.contains("expected_as")) per_mode += c["expected_as"].size();
+  EXPECT_GT(per_mode, 0u);
   EXPECT_EQ(files, 1 + 3 * (summary_.memtrace + summary_.ring + summary_.sampler) + per_mode);
 }
 
