@@ -32,7 +32,9 @@ struct GenerateSummary {
 
 // Writes the corpus into `dir` (created if needed; files of a previous run are
 // overwritten). Deterministic: the same call writes the same bytes.
-Result<GenerateSummary> Generate(const std::string& dir);
+// `on_case` is called after each case is written (for progress).
+Result<GenerateSummary> Generate(const std::string& dir,
+                                 const std::function<void(std::size_t written)>& on_case = {});
 
 struct CheckOptions {
   // A shell command; every "{file}" is replaced by the case file's path (shell-quoted).

@@ -49,7 +49,8 @@ Result<std::string> Decode(const fs::path& file, DecodeForm form,
   return std::move(out.text);
 }
 
-Result<GenerateSummary> GenerateUnguarded(const std::string& dir) {
+Result<GenerateSummary> GenerateUnguarded(const std::string& dir,
+                                          const std::function<void(std::size_t)>& on_case) {
   const fs::path root(dir);
   for (const char* sub : {"", "memtrace", "ring", "sampler"})
     MPO_RETURN_IF_ERROR(MakeSubdirectory(root / sub));
@@ -126,6 +127,7 @@ Result<GenerateSummary> GenerateUnguarded(const std::string& dir) {
         entry["declared"] = std::move(declared);
       }
       manifest["cases"].push_back(std::move(entry));
+      if (on_case) on_case(manifest["cases"].size());
     }
     return Status::Ok();
   };
@@ -144,9 +146,10 @@ Result<GenerateSummary> GenerateUnguarded(const std::string& dir) {
 }  // namespace
 
 // nlohmann::json throws on misuse and on memory exhaustion; neither may leave the kit.
-Result<GenerateSummary> Generate(const std::string& dir) {
+Result<GenerateSummary> Generate(const std::string& dir,
+                                 const std::function<void(std::size_t)>& on_case) {
   try {
-    return GenerateUnguarded(dir);
+    return GenerateUnguarded(dir, on_case);
   } catch (const std::bad_alloc&) {
     return Status(ErrorCode::kResourceExhausted, "out of memory").WithField("corpus gen");
   } catch (const nlohmann::json::exception& e) {

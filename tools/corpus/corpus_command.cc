@@ -11,6 +11,7 @@
 #include "core/corpus/decode.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
+#include "tools/progress.h"
 #include "tools/verdicts_option.h"
 
 namespace mpo::tools {
@@ -29,7 +30,8 @@ struct CorpusOptions {
 };
 
 void RunGen(const CorpusOptions& o) {
-  auto s = corpus::Generate(o.dir);
+  Progress progress("corpus gen", "cases", 0);
+  auto s = corpus::Generate(o.dir, [&](std::size_t n) { progress.Update(n, true); });
   if (!s.ok()) return ReportError("corpus gen " + o.dir, s.status());
   std::printf("corpus written to %s: %zu cases (%zu memtrace, %zu ring, %zu sampler), %llu bytes\n",
               o.dir.c_str(), s->memtrace + s->ring + s->sampler, s->memtrace, s->ring, s->sampler,
@@ -57,8 +59,13 @@ void RunCheck(const CorpusOptions& o) {
   co.verdicts = o.verdicts;
   // Which oracle gave the verdicts (MANIFEST.json records which one wrote the corpus).
   std::printf("oracle: %s\n", VersionLine().c_str());
+  // With -q nothing may be printed for minutes: count the cases on a terminal.
+  Progress progress("corpus check", "cases", 0);
+  std::size_t seen = 0;
   auto s = corpus::Check(o.dir, co, [&](const corpus::CaseResult& r) {
+    if (o.quiet) progress.Update(++seen, true);
     if (o.quiet && r.outcome != corpus::CaseOutcome::kFailed) return;
+    progress.Clear();
     switch (r.outcome) {
       case corpus::CaseOutcome::kPassed: std::printf("PASS %s\n", r.name.c_str()); break;
       case corpus::CaseOutcome::kFailed:

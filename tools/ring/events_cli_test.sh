@@ -7,10 +7,10 @@ bin="$1"
 writer="$2"
 tags=(--tag oracle.unit=Ev_unit --tag oracle.int=Ev_int --tag oracle.span=Ev_span
       --tag oracle.string=Ev_str --tag oracle.second_unit=Ev_unit2)
-# The Chrome JSON of each ring, byte for byte, as written before `events chrome` streamed.
+# The Chrome JSON of each ring, byte for byte (pinned when issue 13 made it Perfetto-correct).
 declare -A chrome_sha=(
-  [single]=b98febd8f74749ee802c4a6ce670c3394df919bd5caa89228fb446bb4442cef0
-  [user]=d8792b7f508071a655cca7ec4b06e18e0d3991f09fd86292a27289ac905d4aea)
+  [single]=2b6d041db02d2a3c2a8fa43cd64472e1d95a9620543eed2eff1466ae146e7a4d
+  [user]=4f4f459aba142afc4e5c9c2619f8409cc0bc0905a9ea26132afc34ea88fa47d2)
 for c in single:3995 user:4131; do
   name=${c%%:*}; pid=${c##*:}
   mkdir -p "$tmp/$name"
