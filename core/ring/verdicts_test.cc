@@ -1,6 +1,6 @@
 // The cursor's verdict modes on each class of malformed file (conformance/VERDICTS.md):
 // kStrict rejects it, Verdicts::kOcaml53 gives OCaml 5.3's consumer's verdict (checked
-// against the real consumer: conformance/VERDICTS.ring.md), and neither ever reads out of
+// against the real consumer: conformance/VERDICTS.md ("Ring files")), and neither ever reads out of
 // bounds or fails to end.
 #include <gtest/gtest.h>
 
