@@ -41,7 +41,7 @@ let print_header info =
   | Some i ->
     header
       (Printf.sprintf
-         "\"format\":\"memtrace\",\"info\":{\"version\":%s,\"sample_rate\":%s,\"word_size\":%d,\"executable_name\":%s,\"host_name\":%s,\"ocaml_runtime_params\":%s,\"pid\":%Lu,\"initial_domain\":%d,\"start_time\":%Lu,\"context\":%s}"
+         "\"format\":\"memtrace\",\"info\":{\"version\":%s,\"sample_rate\":%s,\"word_size\":%d,\"executable_name\":%s,\"host_name\":%s,\"ocaml_runtime_params\":%s,\"pid\":%Ld,\"initial_domain\":%d,\"start_time\":%Ld,\"context\":%s}"
          (match i.version with Some v -> string_of_int v | None -> "null")
          (float_text i.sample_rate) i.word_size (text i.executable_name) (text i.host_name)
          (text i.ocaml_runtime_params) i.pid i.initial_domain i.start_time

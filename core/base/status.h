@@ -44,7 +44,10 @@ class [[nodiscard]] Status {
   // The OK status.
   Status() = default;
   Status(ErrorCode code, std::string message) {
-    if (code != ErrorCode::kOk) rep_ = std::make_unique<Rep>(Rep{code, std::move(message)});
+    if (code == ErrorCode::kOk) return;
+    rep_ = std::make_unique<Rep>();
+    rep_->code = code;
+    rep_->message = std::move(message);
   }
   Status(const Status& other) : rep_(other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr) {}
   Status& operator=(const Status& other) {

@@ -9,6 +9,7 @@
 #include "core/base/version.h"
 #include "core/corpus/corpus.h"
 #include "core/corpus/decode.h"
+#include "tools/corpus/corpus_fuzz_command.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
 #include "tools/progress.h"
@@ -144,6 +145,8 @@ void AddCorpusCommands(CLI::App& app) {
   dec->add_flag("--text", o->text, "print the text form instead");
   AddVerdictsOption(dec, &o->verdicts);
   dec->callback([o] { RunDecode(*o); });
+
+  AddCorpusFuzzCommand(c);
 }
 
 }  // namespace mpo::tools

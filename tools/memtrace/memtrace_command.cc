@@ -29,6 +29,7 @@
 #include "tools/memtrace/report_command.h"
 #include "tools/memtrace/window_options.h"
 #include "tools/numeric_options.h"
+#include "tools/verdicts_option.h"
 
 namespace mpo::tools {
 namespace {
@@ -90,6 +91,7 @@ struct DumpOptions {
   bool no_backtraces = false;
   bool oracle = false;
   Limits limits;
+  Verdicts verdicts = Verdicts::kStrict;
 };
 
 void RunDump(const DumpOptions& o) {
@@ -105,11 +107,12 @@ void RunDump(const DumpOptions& o) {
     options.backtraces = !o.no_backtraces;
     options.limits = o.limits;
     options.progress = progress;
+    options.verdicts = o.verdicts;
     s = view::WriteJsonView(src, out, options);
   } else if (o.oracle) {
     s = WriteOracleDump(src, out, progress, o.limits);
   } else {
-    s = WriteDumpTrace(src, out, !o.no_backtraces, progress, o.limits);
+    s = WriteDumpTrace(src, out, !o.no_backtraces, progress, o.limits, o.verdicts);
   }
   std::fflush(stdout);
   // A failed write is reported once, by main's FinishStdout.
@@ -120,6 +123,7 @@ struct CheckOptions {
   std::string file;
   bool keep_going = false;
   Limits limits;
+  Verdicts verdicts = Verdicts::kStrict;
 };
 
 void RunCheck(const CheckOptions& o) {
@@ -127,6 +131,7 @@ void RunCheck(const CheckOptions& o) {
   if (!src) return;
   ReaderOptions ropts;
   ropts.limits = o.limits;
+  ropts.verdicts = o.verdicts;
   // The decoded view: every reader check, and the undefined-location-code policy.
   auto opened = view::TraceView::Open(std::move(src), ropts);
   if (!opened.ok()) {
@@ -372,6 +377,8 @@ void AddMemtraceCommands(CLI::App& app) {
   d->add_flag("--no-backtraces", dump->no_backtraces, "skip backtraces (fast path)");
   d->add_flag("--oracle", dump->oracle, "the golden oracle_dump format");
   AddLimitOptions(d, &dump->limits);
+  // The golden oracle_dump form keeps the strict reader.
+  AddVerdictsOption(d, &dump->verdicts, VerdictFormat::kMemtrace)->excludes("--oracle");
   d->callback([dump] { RunDump(*dump); });
 
   auto check = std::make_shared<CheckOptions>();
@@ -379,6 +386,7 @@ void AddMemtraceCommands(CLI::App& app) {
   c->add_option("file", check->file, "trace file")->required();
   c->add_flag("--keep-going", check->keep_going, "report every bad packet");
   AddLimitOptions(c, &check->limits);
+  AddVerdictsOption(c, &check->verdicts, VerdictFormat::kMemtrace);
   c->callback([check] { RunCheck(*check); });
 
   auto copy = std::make_shared<CopyOptions>();

@@ -113,6 +113,14 @@ check "truncated file --json" 1 "$bin" events dump "$tmp/short.events" --json
 grep -q 'corrupt' "$err" || fail "truncated --json: no message"
 [ "$(wc -l < "$out")" = 2 ] || fail "truncated --json: want header and end line"
 tail -1 "$out" | grep -Eq '^\{"kind":"end_of_stream","error":\{"code":"corrupt","check":"metadata header[^"]*","offset":([0-9]+|null)\},"records":0\}$' || { fail "truncated --json end line"; cat "$out"; }
+# --as ocaml-5.3: OCaml 5.3's consumer never reads the version word (conformance/VERDICTS.md).
+cp "$tmp/single/3995.events" "$tmp/version.events"
+printf '\x07' | dd of="$tmp/version.events" bs=1 conv=notrunc status=none
+check "bad version, strict" 1 "$bin" events dump "$tmp/version.events" --json
+check "bad version --as ocaml-5.3" 0 "$bin" events dump "$tmp/version.events" --json --as ocaml-5.3
+cmp -s "$out" "$tmp/single.jsonl" || fail "--as ocaml-5.3: not the valid file's stream"
+check "bad version --as ocaml-5.3, text" 0 "$bin" events dump "$tmp/version.events" --as ocaml-5.3
+check "--as a mode that does not judge rings" 2 "$bin" events dump "$tmp/version.events" --as memtrace-0.2.3
 check "missing file --json" 2 "$bin" events dump "$tmp/absent.events" --json
 [ -s "$out" ] && fail "missing file --json: a stream for no input"
 check "bad pid" 2 "$bin" events dump "$tmp" notapid

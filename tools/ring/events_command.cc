@@ -24,6 +24,7 @@
 #include "tools/ring/tail_command.h"
 #include "tools/ring/tail_process.h"
 #include "tools/ring/trace_views.h"
+#include "tools/verdicts_option.h"
 
 namespace mpo::tools {
 namespace {
@@ -36,6 +37,7 @@ struct EventsOptions {
   std::vector<std::string> tags;       // NAME=TAG
   std::size_t batch = 16;
   bool json = false;
+  Verdicts verdicts = Verdicts::kStrict;  // dump --as
   double interval_ms = 100;
   double max_seconds = 0;  // tail: 0 = until the process exits
   std::string follow;      // tail --follow FILE
@@ -86,8 +88,9 @@ Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::stri
 
 // A ring file input: a missing file is a usage/I/O error (exit 2) like every other
 // missing input, whatever code the cursor mirrors from OCaml (E_OPEN_FAILURE).
-Result<ring::Cursor> OpenRing(const std::string& path, std::size_t batch) {
-  auto c = ring::Cursor::OpenFile(path, ring::CursorOptions{batch});
+Result<ring::Cursor> OpenRing(const std::string& path, std::size_t batch,
+                              Verdicts verdicts = Verdicts::kStrict) {
+  auto c = ring::Cursor::OpenFile(path, ring::CursorOptions{batch, verdicts});
   if (!c.ok() && c.status().code() == ErrorCode::kNotFound) {
     Status s(ErrorCode::kIo, c.status().message());
     return std::move(s.WithField(c.status().field()));
@@ -112,8 +115,9 @@ Result<std::pair<std::uint64_t, std::uint64_t>> Drain(ring::Cursor& c, ring::Eve
 // The schema 2 stream (core/ring/view/json_view.h) on stdout. A ring that cannot be
 // read (no file, not a regular file) is an I/O error with no stream; a bad one gets its
 // stream, ended by the error, and the error on stderr too.
-void RunDumpJson(const Source& src, ring::OcamlVersion version, std::size_t batch) {
-  auto cursor = OpenRing(src.path, batch);
+void RunDumpJson(const Source& src, ring::OcamlVersion version, std::size_t batch,
+                 Verdicts verdicts) {
+  auto cursor = OpenRing(src.path, batch, verdicts);
   if (!cursor.ok() && ExitCodeFor(cursor.status()) == kExitUsage) {
     return ReportError("events dump " + src.path, cursor.status());
   }
@@ -129,8 +133,8 @@ void RunDump(const EventsOptions& o) {
   auto tags = ParseTags(o.tags);
   if (!version.ok()) return ReportError("events dump", version.status());
   if (!tags.ok()) return ReportError("events dump", tags.status());
-  if (o.json) return RunDumpJson(*src, *version, o.batch);
-  auto cursor = OpenRing(src->path, o.batch);
+  if (o.json) return RunDumpJson(*src, *version, o.batch, o.verdicts);
+  auto cursor = OpenRing(src->path, o.batch, o.verdicts);
   if (!cursor.ok()) return ReportError("events dump " + src->path, cursor.status());
   ring::GoldenLineWriter writer(*version, *tags);
   auto r = Drain(*cursor, writer, [&] { std::fputs(writer.TakeText().c_str(), stdout); });
@@ -277,6 +281,7 @@ void AddEventsCommands(CLI::App& app) {
                  "the record count; a bad ring still gets its stream and exits 1");
   dump->add_option("--tag", o->tags, "NAME=TAG: the OCaml tag of a user event (default UNK)");
   AddCommon(dump, *o);
+  AddVerdictsOption(dump, &o->verdicts, VerdictFormat::kRing);
   dump->callback([o] { RunDump(*o); });
 
   CLI::App* tail = events->add_subcommand(
