@@ -46,7 +46,12 @@ while read -r pkg target srcs; do
   seeds="$root/$pkg/corpus/$target"
   rm -f "$OUT/${target}_seed_corpus.zip"
   if [ -d "$seeds" ]; then
-    (cd "$seeds" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
+    # zip is in the OSS-Fuzz builder image; Python's zipfile stands in where it is not.
+    if command -v zip >/dev/null; then
+      (cd "$seeds" && zip -q -r "$OUT/${target}_seed_corpus.zip" .)
+    else
+      (cd "$seeds" && python3 -m zipfile -c "$OUT/${target}_seed_corpus.zip" ./*)
+    fi
   fi
   dicts=$(awk -v t="$target" '$1 == t { $1 = ""; print }' "$here/dicts.txt")
   rm -f "$OUT/$target.dict"
