@@ -16,27 +16,27 @@ work=$(mktemp -d)
 passed=0
 failed=0
 run() {
-  local label=$1 mode=$2
-  shift 2
+  local label=$1 mode=$2 what=$3
+  shift 3
   local pkg=${label#//}
   pkg=${pkg%%:*}
   local name=${label##*:}
   local log="$work/$name.$mode.log"
   local start=$SECONDS
-  echo "== $label ($mode)"
+  echo "== $label ($what)"
   if "$bin_dir/$pkg/$name" "$@" >"$log" 2>&1; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))
     tail -40 "$log"
-    echo "FAILED: $label ($mode), log in $log"
+    echo "FAILED: $label ($what), log in $log"
   fi
   grep -a '^\[model\]' "$log" || true
   echo "   $mode: $((SECONDS - start)) s"
 }
 for t in $targets; do
-  MPO_MODEL_ITERATIONS="$iterations" run "$t" "random, >= $iterations iterations"
-  run "$t" search --search
+  MPO_MODEL_ITERATIONS="$iterations" run "$t" random "random, >= $iterations iterations"
+  run "$t" search "exhaustive/context-bounded search" --search
 done
 echo "models_deep: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
