@@ -114,6 +114,9 @@ full "memtrace check" memtrace check "$good"
 full "memtrace stats" memtrace stats "$good"
 full "memtrace diff" memtrace diff "$good" "$other"
 full "memtrace folded" memtrace folded "$good"
+full "memtrace stats --json" memtrace stats --json "$good"
+full "memtrace leaks" memtrace leaks "$good"
+full "memtrace compare --json" memtrace compare --json "$good" "$other"
 if [ -n "$ring" ]; then full "events dump" events dump "$ring"; else fail "the demo wrote no ring"; fi
 # A closed stdout: the prints fail; nothing may land in a file the program opens.
 got=0
@@ -132,6 +135,8 @@ expect "copy of a missing file" 2 memtrace copy "$missing" "$tmp/m.ctf"
 expect "stats of a missing file" 2 memtrace stats "$missing"
 expect "diff of a missing file" 2 memtrace diff "$good" "$missing"
 expect "folded of a missing file" 2 memtrace folded "$missing"
+expect "leaks of a missing file" 2 memtrace leaks "$missing"
+expect "compare with a missing file" 2 memtrace compare "$good" "$missing"
 mkfifo "$tmp/fifo"
 expect "dump of a FIFO" 2 memtrace dump "$tmp/fifo"
 err_has "FIFO"
@@ -141,6 +146,8 @@ expect "copy of a FIFO" 2 memtrace copy "$tmp/fifo" "$tmp/f.ctf"
 expect "stats of a FIFO" 2 memtrace stats "$tmp/fifo"
 expect "diff with a FIFO" 2 memtrace diff "$good" "$tmp/fifo"
 expect "folded of a FIFO" 2 memtrace folded "$tmp/fifo"
+expect "leaks of a FIFO" 2 memtrace leaks "$tmp/fifo"
+expect "compare with a FIFO" 2 memtrace compare "$good" "$tmp/fifo"
 expect "dump of a directory" 2 memtrace dump "$tmp"
 err_has "is a directory"
 expect "copy onto a directory" 2 memtrace copy "$good" "$tmp"
@@ -182,6 +189,9 @@ int_option demo --out "$dd" --ring-log2-words
 int_option demo --out "$dd" --format-version
 real_option demo --out "$dd" --lambda
 int_option memtrace stats "$good" --top
+int_option memtrace leaks "$good" --callers
+real_option memtrace stats "$good" --from
+real_option memtrace folded "$good" --to
 int_option memtrace copy "$good" "$tmp/args.ctf" --format-version
 expect_quiet "sample --length 2^62 - 1" 2 sample binomial --length 4611686018427387903
 expect_quiet "demo --domains 65" 2 demo --out "$dd" --domains 65

@@ -22,27 +22,33 @@ std::string_view ErrorCodeName(ErrorCode code) {
   return "unknown error";
 }
 
+const std::string& Status::Empty() {
+  static const std::string empty;
+  return empty;
+}
+
 std::string Status::ToString() const {
   if (ok()) return "ok";
-  std::string out(ErrorCodeName(code_));
+  const Rep& r = *rep_;
+  std::string out(ErrorCodeName(r.code));
   out += ": ";
-  if (!field_.empty()) {
-    out += field_;
-    if (byte_offset_) {
+  if (!r.field.empty()) {
+    out += r.field;
+    if (r.byte_offset) {
       char buf[64];
       std::snprintf(buf, sizeof buf, " at offset 0x%llx",
-                    static_cast<unsigned long long>(*byte_offset_));
+                    static_cast<unsigned long long>(*r.byte_offset));
       out += buf;
-      if (bit_offset_) out += " (bit " + std::to_string(*bit_offset_) + ")";
+      if (r.bit_offset) out += " (bit " + std::to_string(*r.bit_offset) + ")";
     }
     out += ": ";
-  } else if (byte_offset_) {
+  } else if (r.byte_offset) {
     char buf[64];
     std::snprintf(buf, sizeof buf,
-                  "at offset 0x%llx: ", static_cast<unsigned long long>(*byte_offset_));
+                  "at offset 0x%llx: ", static_cast<unsigned long long>(*r.byte_offset));
     out += buf;
   }
-  out += message_;
+  out += r.message;
   return out;
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,30 +36,50 @@ enum class ErrorCode : std::uint8_t {
 // A stable lower-case name, used in messages and JSON ("corrupt", "truncated", ...).
 std::string_view ErrorCodeName(ErrorCode code);
 
+// One pointer wide: an OK status (the common case, returned and moved on every hot path)
+// holds nothing, so returning it or a Result<T> costs no more than returning a pointer.
+// Context attached to an OK status is dropped: it describes no failure.
 class [[nodiscard]] Status {
  public:
   // The OK status.
   Status() = default;
-  Status(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  Status(ErrorCode code, std::string message) {
+    if (code == ErrorCode::kOk) return;
+    rep_ = std::make_unique<Rep>();
+    rep_->code = code;
+    rep_->message = std::move(message);
+  }
+  Status(const Status& other) : rep_(other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr) {}
+  Status& operator=(const Status& other) {
+    if (this != &other) rep_ = other.rep_ ? std::make_unique<Rep>(*other.rep_) : nullptr;
+    return *this;
+  }
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
+  ~Status() = default;
 
   static Status Ok() { return Status(); }
 
-  bool ok() const { return code_ == ErrorCode::kOk; }
-  ErrorCode code() const { return code_; }
-  const std::string& message() const { return message_; }
-  const std::string& field() const { return field_; }
-  std::optional<std::uint64_t> byte_offset() const { return byte_offset_; }
-  std::optional<std::uint8_t> bit_offset() const { return bit_offset_; }
+  bool ok() const { return rep_ == nullptr; }
+  ErrorCode code() const { return rep_ ? rep_->code : ErrorCode::kOk; }
+  const std::string& message() const { return rep_ ? rep_->message : Empty(); }
+  const std::string& field() const { return rep_ ? rep_->field : Empty(); }
+  std::optional<std::uint64_t> byte_offset() const {
+    return rep_ ? rep_->byte_offset : std::nullopt;
+  }
+  std::optional<std::uint8_t> bit_offset() const { return rep_ ? rep_->bit_offset : std::nullopt; }
 
   // Builders that attach context; they return *this so they can be chained.
   Status& WithField(std::string field) & {
-    field_ = std::move(field);
+    if (rep_) rep_->field = std::move(field);
     return *this;
   }
   Status&& WithField(std::string field) && { return std::move(WithField(std::move(field))); }
   Status& AtOffset(std::uint64_t byte, std::optional<std::uint8_t> bit = std::nullopt) & {
-    byte_offset_ = byte;
-    bit_offset_ = bit;
+    if (rep_) {
+      rep_->byte_offset = byte;
+      rep_->bit_offset = bit;
+    }
     return *this;
   }
   Status&& AtOffset(std::uint64_t byte, std::optional<std::uint8_t> bit = std::nullopt) && {
@@ -68,14 +89,23 @@ class [[nodiscard]] Status {
   // "corrupt: packet header: size field at offset 0x1a2 (bit 3): <message>".
   std::string ToString() const;
 
-  friend bool operator==(const Status&, const Status&) = default;
+  friend bool operator==(const Status& a, const Status& b) {
+    if (!a.rep_ || !b.rep_) return a.rep_ == b.rep_;
+    return *a.rep_ == *b.rep_;
+  }
 
  private:
-  ErrorCode code_ = ErrorCode::kOk;
-  std::string message_;
-  std::string field_;
-  std::optional<std::uint64_t> byte_offset_;
-  std::optional<std::uint8_t> bit_offset_;
+  struct Rep {
+    ErrorCode code = ErrorCode::kOk;
+    std::string message;
+    std::string field;
+    std::optional<std::uint64_t> byte_offset;
+    std::optional<std::uint8_t> bit_offset;
+    friend bool operator==(const Rep&, const Rep&) = default;
+  };
+  static const std::string& Empty();
+
+  std::unique_ptr<Rep> rep_;
 };
 
 // A value or an error. Holding an OK Status as the error is a programming error: the

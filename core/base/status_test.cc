@@ -27,6 +27,31 @@ TEST(StatusTest, OffsetWithoutField) {
   EXPECT_EQ(s.ToString(), "truncated: at offset 0x10: end of input");
 }
 
+TEST(StatusTest, PointerWideAndCopiedDeeply) {
+  static_assert(sizeof(Status) == sizeof(void*));
+  Status a = Status(ErrorCode::kCorrupt, "m").WithField("f").AtOffset(9);
+  Status b = a;
+  EXPECT_EQ(a, b);
+  b.WithField("g");
+  EXPECT_EQ(a.field(), "f");
+  EXPECT_NE(a, b);
+  Status moved = std::move(b);
+  EXPECT_EQ(moved.field(), "g");
+  EXPECT_EQ(Status(), Status::Ok());
+  EXPECT_NE(a, Status::Ok());
+  a = Status::Ok();
+  EXPECT_TRUE(a.ok());
+  EXPECT_EQ(a.message(), "");
+}
+
+TEST(StatusTest, ContextOnOkIsDropped) {
+  Status s = Status::Ok().WithField("f").AtOffset(3);
+  EXPECT_TRUE(s.ok());
+  EXPECT_EQ(s.field(), "");
+  EXPECT_FALSE(s.byte_offset().has_value());
+  EXPECT_TRUE(Status(ErrorCode::kOk, "ignored").ok());
+}
+
 TEST(ResultTest, HoldsValueOrError) {
   Result<int> v = 7;
   ASSERT_TRUE(v.ok());

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/base/verdicts.h"
 #include "core/corpus/run_command.h"
 
 namespace mpo::corpus {
@@ -31,7 +32,9 @@ struct GenerateSummary {
 
 // Writes the corpus into `dir` (created if needed; files of a previous run are
 // overwritten). Deterministic: the same call writes the same bytes.
-Result<GenerateSummary> Generate(const std::string& dir);
+// `on_case` is called after each case is written (for progress).
+Result<GenerateSummary> Generate(const std::string& dir,
+                                 const std::function<void(std::size_t written)>& on_case = {});
 
 struct CheckOptions {
   // A shell command; every "{file}" is replaced by the case file's path (shell-quoted).
@@ -41,17 +44,27 @@ struct CheckOptions {
   // Output beyond this fails the case unparsed ("output exceeds ..."); the command is
   // stopped there, so memory stays bounded whatever it prints.
   std::size_t max_output_bytes = kDefaultMaxOutput;
+  // Whose verdicts the implementation is held to. A reference mode uses the case's
+  // stream for that mode where it has one, compares verdicts (jsonl_diff.h
+  // CompareMode::kVerdict), skips cases of formats the mode does not judge and reports
+  // the case's declared difference for that mode instead of running it.
+  Verdicts verdicts = Verdicts::kStrict;
 };
+
+enum class CaseOutcome : std::uint8_t { kPassed, kFailed, kDeclared, kNotJudged };
 
 struct CaseResult {
   std::string name;
   bool passed = false;
   std::string reason;  // why it failed: the first difference, the exit status, ...
+  // kDeclared: `reason` is "<reference>: <why>"; kNotJudged: the mode does not judge
+  // the case's format (neither is run nor counted as passed or failed).
+  CaseOutcome outcome = CaseOutcome::kFailed;
 };
 
 struct CheckSummary {
   std::vector<CaseResult> cases;
-  std::size_t passed = 0, failed = 0;
+  std::size_t passed = 0, failed = 0, declared = 0, not_judged = 0;
 };
 
 // Runs the check; `on_case` is called after each case (for a streaming report).

@@ -40,15 +40,17 @@ Status MakeSubdirectory(const fs::path& dir) {
   return Status::Ok();
 }
 
-// The reference decode of a case file in `form`.
-Result<std::string> Decode(const fs::path& file, DecodeForm form) {
+// The reference decode of a case file in `form`, with `verdicts`' verdict.
+Result<std::string> Decode(const fs::path& file, DecodeForm form,
+                           Verdicts verdicts = Verdicts::kStrict) {
   StringTextSink out;
-  auto decoded = DecodeFile(file.string(), form, out);
+  auto decoded = DecodeFile(file.string(), form, out, verdicts);
   if (!decoded.ok()) return decoded.status();
   return std::move(out.text);
 }
 
-Result<GenerateSummary> GenerateUnguarded(const std::string& dir) {
+Result<GenerateSummary> GenerateUnguarded(const std::string& dir,
+                                          const std::function<void(std::size_t)>& on_case) {
   const fs::path root(dir);
   for (const char* sub : {"", "memtrace", "ring", "sampler"})
     MPO_RETURN_IF_ERROR(MakeSubdirectory(root / sub));
@@ -90,13 +92,42 @@ Result<GenerateSummary> GenerateUnguarded(const std::string& dir) {
       MPO_RETURN_IF_ERROR(WriteFile(file.string() + ".expected.txt", *text));
       summary.bytes += c.bytes.size() + jsonl->size() + text->size();
       const std::string rel = std::string(kind) + "/" + c.file_name;
-      manifest["cases"].push_back(json{{"name", std::string(kind) + "/" + c.name},
-                                       {"kind", kind},
-                                       {"file", rel},
-                                       {"expected_jsonl", rel + ".expected.jsonl"},
-                                       {"expected_text", rel + ".expected.txt"},
-                                       {"expects_error", stream->expects_error},
-                                       {"note", c.note}});
+      json entry{{"name", std::string(kind) + "/" + c.name},
+                 {"kind", kind},
+                 {"file", rel},
+                 {"expected_jsonl", rel + ".expected.jsonl"},
+                 {"expected_text", rel + ".expected.txt"},
+                 {"expects_error", stream->expects_error},
+                 {"note", c.note}};
+      // Each reference mode's verdict, where it differs from the strict one.
+      auto case_kind = KindOfPath(file.string());
+      if (!case_kind.ok()) return Status(case_kind.status()).WithField("case " + c.name);
+      json expected_as = json::object();
+      for (Verdicts mode : AllVerdicts()) {
+        if (mode == Verdicts::kStrict || !VerdictsJudge(mode, FormatOfKind(*case_kind))) continue;
+        auto as = Decode(file, DecodeForm::kJsonLines, mode);
+        if (!as.ok()) return Status(as.status()).WithField("case " + c.name);
+        if (*as == *jsonl) continue;
+        if (auto parsed = ParseExpectedStream(*as); !parsed.ok())
+          return Status(ErrorCode::kInternal,
+                        "the " + std::string(VerdictsName(mode)) +
+                            " decode is not a complete stream: " + parsed.status().message())
+              .WithField("case " + c.name);
+        const std::string suffix = ".expected." + std::string(VerdictsName(mode)) + ".jsonl";
+        MPO_RETURN_IF_ERROR(WriteFile(file.string() + suffix, *as));
+        summary.bytes += as->size();
+        expected_as[std::string(VerdictsName(mode))] = rel + suffix;
+      }
+      if (!expected_as.empty()) entry["expected_as"] = std::move(expected_as);
+      if (!c.declared.empty()) {
+        json declared = json::object();
+        for (const DeclaredDifference& d : c.declared)
+          declared[std::string(VerdictsName(d.mode))] = {{"reference", d.reference},
+                                                         {"why", d.why}};
+        entry["declared"] = std::move(declared);
+      }
+      manifest["cases"].push_back(std::move(entry));
+      if (on_case) on_case(manifest["cases"].size());
     }
     return Status::Ok();
   };
@@ -115,9 +146,10 @@ Result<GenerateSummary> GenerateUnguarded(const std::string& dir) {
 }  // namespace
 
 // nlohmann::json throws on misuse and on memory exhaustion; neither may leave the kit.
-Result<GenerateSummary> Generate(const std::string& dir) {
+Result<GenerateSummary> Generate(const std::string& dir,
+                                 const std::function<void(std::size_t)>& on_case) {
   try {
-    return GenerateUnguarded(dir);
+    return GenerateUnguarded(dir, on_case);
   } catch (const std::bad_alloc&) {
     return Status(ErrorCode::kResourceExhausted, "out of memory").WithField("corpus gen");
   } catch (const nlohmann::json::exception& e) {

@@ -78,8 +78,13 @@ TEST_F(CorpusTest, GenerateIsDeterministic) {
     ASSERT_EQ(Slurp(e.path()), Slurp(fs::path(again) / rel)) << rel;
     ++files;
   }
-  // A manifest plus three files per case.
-  EXPECT_EQ(files, 1 + 3 * (summary_.memtrace + summary_.ring + summary_.sampler));
+  // A manifest, three files per case, and one per mode whose stream differs from strict.
+  std::size_t mode_streams = 0;
+  const json manifest = json::parse(Slurp(fs::path(*dir_) / "MANIFEST.json"));
+  for (const json& c : manifest["cases"])
+    if (c.contains("expected_as")) mode_streams += c["expected_as"].size();
+  EXPECT_GT(mode_streams, 0u);
+  EXPECT_EQ(files, 1 + 3 * (summary_.memtrace + summary_.ring + summary_.sampler) + mode_streams);
 }
 
 TEST_F(CorpusTest, EveryStreamIsSchema2) {
@@ -359,6 +364,75 @@ TEST_F(CorpusTest, MissingManifestAndPlaceholderAreErrors) {
   EXPECT_EQ(Check(TmpDir("nothing_here"), o).status().code(), ErrorCode::kIo);
   o.impl = "cat";
   EXPECT_EQ(Check(*dir_, o).status().code(), ErrorCode::kInvalidArgument);
+}
+
+// `--as REFERENCE`: a mode's own stream where it has one, declared cases reported
+// without running, other formats not run, verdicts compared rather than error wording.
+TEST_F(CorpusTest, ReferenceModesUseTheirStreamsAndDeclarations) {
+  const fs::path copy = TmpDir("corpus-as");
+  fs::copy(*dir_, copy, fs::copy_options::recursive);
+  json manifest = json::parse(Slurp(copy / "MANIFEST.json"));
+  const std::string accepted_rel = "memtrace/v2_empty.ctf";
+  const std::string rejected_rel = "memtrace/v2_bad_non_monotone_times.ctf";
+  for (json& c : manifest["cases"]) {
+    // Only what this test plants counts (the corpus's own mode entries are its business).
+    c.erase("declared");
+    c.erase("expected_as");
+    // The mode's stream for the rejected case: the strict one with its error lifted.
+    if (c["file"] == rejected_rel) {
+      std::string text = Slurp(copy / (rejected_rel + ".expected.jsonl"));
+      const auto at = text.rfind("{\"kind\":\"end_of_stream\"");
+      text = text.substr(0, at) + "{\"kind\":\"end_of_stream\",\"error\":null,\"records\":0}\n";
+      std::ofstream(copy / (rejected_rel + ".lenient.jsonl")) << text;
+      c["expected_as"] = {{"memtrace-0.2.3", rejected_rel + ".lenient.jsonl"}};
+    }
+    if (c["file"] == accepted_rel)
+      c["declared"] = {{"memtrace-0.2.3", {{"reference", "loops"}, {"why", "never copied"}}}};
+  }
+  std::ofstream(copy / "MANIFEST.json") << manifest.dump();
+
+  CheckOptions o;
+  o.verdicts = Verdicts::kMemtrace023;
+  o.only = "memtrace/v2_";
+  // An implementation printing the strict streams fails where the mode's differs ...
+  o.impl = "cat {file}.expected.jsonl";
+  auto s = Check(copy.string(), o);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->declared, 1u);
+  EXPECT_EQ(s->failed, 1u);
+  for (const CaseResult& r : s->cases) {
+    if (r.name == "memtrace/v2_empty") {
+      EXPECT_EQ(r.outcome, CaseOutcome::kDeclared);
+      EXPECT_EQ(r.reason, "loops; never copied");
+    }
+    if (r.name == "memtrace/v2_bad_non_monotone_times") {
+      EXPECT_EQ(r.outcome, CaseOutcome::kFailed);
+      EXPECT_NE(r.reason.find("expected null (the input is accepted)"), std::string::npos)
+          << r.reason;
+    }
+  }
+  // ... and one printing the mode's streams, with its own error words, passes.
+  o.impl =
+      "f={file}; if [ -f \"$f.lenient.jsonl\" ]; then cat \"$f.lenient.jsonl\"; else "
+      "sed 's/\"check\":\"[^\"]*\"/\"check\":\"Failure\"/' \"$f.expected.jsonl\"; fi";
+  s = Check(copy.string(), o);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->failed, 0u) << (s->cases.empty() ? "" : s->cases[0].reason);
+  EXPECT_GT(s->passed, 5u);
+  // Strict checking is unchanged by the mode members: the error wording counts.
+  o.verdicts = Verdicts::kStrict;
+  o.only = "memtrace/v2_bad_non_monotone_times";
+  s = Check(copy.string(), o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->failed, 1u);
+  // A ring mode runs no memtrace case.
+  o.verdicts = Verdicts::kOcaml53;
+  o.only = "";
+  o.impl = "false {file}";
+  s = Check(copy.string(), o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->not_judged, summary_.memtrace + summary_.sampler);
+  EXPECT_EQ(s->passed + s->failed + s->declared, summary_.ring);
 }
 
 TEST(RunCommand, QuotesPathsAndCapturesOutput) {

@@ -1,6 +1,7 @@
 #include "core/corpus/jsonl_diff.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/corpus/json_diff.h"
 #include "core/corpus/json_limits.h"
@@ -88,6 +89,53 @@ class OutputParser {
   std::size_t budget_, used_ = 0;
 };
 
+bool IsSkippedPacket(const json& j) {
+  if (!j.is_object()) return false;
+  const auto kind = j.find("kind");
+  return kind != j.end() && *kind == "skipped_packet";
+}
+
+// CompareMode::kVerdict, once the output's end line (line `n`, `last`) is known good.
+std::string CompareVerdict(const ExpectedStream& expected, Lines& lines, std::size_t n,
+                           const json& last, OutputParser& parser) {
+  std::string why;
+  std::size_t k = 0;  // the output line read last
+  std::string_view line;
+  // The output's next line that is neither a skipped packet nor its end line.
+  auto next_got = [&]() -> std::optional<json> {
+    while (k + 1 < n) {
+      lines.Next(line);
+      ++k;
+      auto v = parser.Parse(line, k, why);
+      if (!v) return std::nullopt;
+      if (k == 1 || !IsSkippedPacket(*v)) return v;
+    }
+    return std::nullopt;
+  };
+  const std::size_t m = expected.lines.size();
+  for (std::size_t e = 0; e + 1 < m; ++e) {
+    const json& want = expected.lines[e];
+    if (e > 0 && IsSkippedPacket(want)) continue;
+    auto v = next_got();
+    if (!v) {
+      if (!why.empty()) return why;
+      return "line " + std::to_string(n) + ": expected the record " + want.dump() +
+             " (or the header) before the end line";
+    }
+    if (auto d = Difference(k, want, *v); !d.empty()) return d;
+  }
+  if (auto v = next_got())
+    return "line " + std::to_string(k) + ": expected the end line, got a record " + v->dump();
+  if (!why.empty()) return why;
+  const bool want_error = expected.expects_error;
+  const bool got_error = !last.at("error").is_null();
+  if (want_error == got_error) return {};
+  return "line " + std::to_string(n) + ": at /error: expected " +
+         (want_error ? "a rejection " + expected.lines.back()["error"].dump()
+                     : std::string("null (the input is accepted)")) +
+         ", got " + (got_error ? "a rejection " + last.at("error").dump() : "null (accepted)");
+}
+
 }  // namespace
 
 Result<ExpectedStream> ParseExpectedStream(std::string_view text) {
@@ -109,7 +157,7 @@ Result<ExpectedStream> ParseExpectedStream(std::string_view text) {
   return e;
 }
 
-std::string CompareStream(const ExpectedStream& expected, std::string_view got) {
+std::string CompareStream(const ExpectedStream& expected, std::string_view got, CompareMode mode) {
   OutputParser parser(std::max(4 * expected.values, kMinValueBudget));
   Lines lines(got);
   const std::size_t n = lines.Count(), m = expected.lines.size();
@@ -121,6 +169,7 @@ std::string CompareStream(const ExpectedStream& expected, std::string_view got) 
   if (!IsEndLine(*last))
     return "incomplete stream: line " + std::to_string(n) +
            ", the last, is not the end line {\"kind\":\"end_of_stream\",...}";
+  if (mode == CompareMode::kVerdict) return CompareVerdict(expected, lines, n, *last, parser);
   if (expected.expects_error) {
     std::string_view first;
     lines.Next(first);

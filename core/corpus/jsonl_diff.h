@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -25,10 +26,22 @@ struct ExpectedStream {
 // last one an end line. kCorrupt naming the line otherwise; never throws but on OOM.
 Result<ExpectedStream> ParseExpectedStream(std::string_view text);
 
+enum class CompareMode : std::uint8_t {
+  // The oracle's own stream: as above.
+  kExact,
+  // A real implementation's verdict (`corpus check --as REFERENCE`, VERDICTS.md): the
+  // header and every record must match, also before an error, and the end line's error
+  // must be null exactly where the expected one is; the error object's contents and the
+  // end line's count are not compared (each reference words its own errors), and
+  // `skipped_packet` records are left out on both sides (the real readers skip silently).
+  kVerdict,
+};
+
 // Why `got` (a decoder's whole stdout) does not match, or "" when it does. Lines are
 // parsed one at a time, so memory stays near the longest line's; an output with more
 // JSON values than 4 times the expected stream's (at least 2^20) cannot match and is
 // refused once it passes that count, before it is built.
-std::string CompareStream(const ExpectedStream& expected, std::string_view got);
+std::string CompareStream(const ExpectedStream& expected, std::string_view got,
+                          CompareMode mode = CompareMode::kExact);
 
 }  // namespace mpo::corpus

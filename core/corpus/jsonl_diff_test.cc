@@ -198,5 +198,76 @@ TEST(JsonlDiff, ExpectedFilesMustBeCompleteStreams) {
   EXPECT_NE(deep.status().message().find("nested deeper than 512 levels"), std::string::npos);
 }
 
+// A reference's verdict: records and accept/reject must match, its words for an error
+// need not, and skipped packets are nobody's business but the oracle's.
+TEST(JsonlDiff, VerdictModeComparesRecordsAndRejectionNotWording) {
+  const ExpectedStream e = Expect(kRejected);
+  const std::string other_error =
+      R"({"schema":2,"format":"memtrace","info":{"version":3,"pid":7}})"
+      "\n"
+      R"({"kind":"promote","time":5,"domain":0,"id":1})"
+      "\n"
+      R"({"kind":"end_of_stream","error":{"code":"rejected","check":"Failure","offset":null},"records":1})"
+      "\n";
+  EXPECT_EQ(CompareStream(e, other_error, CompareMode::kVerdict), "");
+  EXPECT_NE(CompareStream(e, other_error), "") << "exact mode still compares the error object";
+  // The record before the error is part of the verdict.
+  std::string no_record = other_error;
+  no_record.erase(
+      no_record.find("{\"kind\":\"promote\""),
+      no_record.find("{\"kind\":\"end_of_stream\"") - no_record.find("{\"kind\":\"promote\""));
+  EXPECT_EQ(
+      CompareStream(e, no_record, CompareMode::kVerdict).rfind("line 2: expected the record ", 0),
+      0u)
+      << CompareStream(e, no_record, CompareMode::kVerdict);
+  // Accepting what the reference rejects, and the reverse.
+  std::string accepted = other_error;
+  accepted.replace(accepted.find("{\"code\""),
+                   accepted.find(",\"records\"") - accepted.find("{\"code\""), "null");
+  EXPECT_EQ(CompareStream(e, accepted, CompareMode::kVerdict)
+                .rfind("line 3: at /error: expected a rejection ", 0),
+            0u)
+      << CompareStream(e, accepted, CompareMode::kVerdict);
+  EXPECT_EQ(
+      CompareStream(Expect(accepted), kRejected, CompareMode::kVerdict)
+          .rfind("line 3: at /error: expected null (the input is accepted), got a rejection ", 0),
+      0u);
+  // An extra record fails where it stands.
+  std::string extra = other_error;
+  extra.insert(extra.find("{\"kind\":\"end_of_stream\""),
+               "{\"kind\":\"collect\",\"time\":6,\"domain\":0,\"id\":1}\n");
+  EXPECT_EQ(
+      CompareStream(e, extra, CompareMode::kVerdict).rfind("line 3: expected the end line", 0), 0u)
+      << CompareStream(e, extra, CompareMode::kVerdict);
+}
+
+TEST(JsonlDiff, VerdictModeLeavesOutSkippedPackets) {
+  const std::string with_skip =
+      R"({"schema":2,"format":"memtrace","info":null})"
+      "\n"
+      R"({"kind":"skipped_packet","offset":100,"reason":"truncated final packet"})"
+      "\n"
+      R"({"kind":"promote","time":5,"domain":0,"id":1})"
+      "\n"
+      R"({"kind":"end_of_stream","error":null,"records":2})"
+      "\n";
+  const std::string without = R"({"schema":2,"format":"memtrace","info":null})"
+                              "\n"
+                              R"({"kind":"promote","time":5,"domain":0,"id":1})"
+                              "\n"
+                              R"({"kind":"end_of_stream","error":null,"records":1})"
+                              "\n";
+  EXPECT_EQ(CompareStream(Expect(with_skip), without, CompareMode::kVerdict), "");
+  EXPECT_EQ(CompareStream(Expect(without), with_skip, CompareMode::kVerdict), "");
+  EXPECT_NE(CompareStream(Expect(with_skip), without), "");
+  // The header still counts.
+  std::string other_header = without;
+  other_header.replace(other_header.find("null"), 4, "{}");
+  EXPECT_EQ(CompareStream(Expect(without), other_header, CompareMode::kVerdict)
+                .rfind("line 1: at /info", 0),
+            0u)
+      << CompareStream(Expect(without), other_header, CompareMode::kVerdict);
+}
+
 }  // namespace
 }  // namespace mpo::corpus

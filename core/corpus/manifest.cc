@@ -33,6 +33,49 @@ Result<std::string> PathMember(const json& c, const std::string& where, const ch
   return s;
 }
 
+// A member keyed by verdict mode ("memtrace-0.2.3": ...); absent is empty.
+Result<std::vector<std::pair<Verdicts, const json*>>> ModeMap(const json& c,
+                                                              const std::string& where,
+                                                              const char* key) {
+  std::vector<std::pair<Verdicts, const json*>> out;
+  const auto it = c.find(key);
+  if (it == c.end()) return out;
+  if (!it->is_object()) return Bad(where + "." + key, "must be an object keyed by verdict mode");
+  for (const auto& [mode, value] : it->items()) {
+    const auto v = ParseVerdicts(mode);
+    if (!v || *v == Verdicts::kStrict)
+      return Bad(where + "." + key + "." + mode,
+                 "is not a reference verdict mode (" + std::string(VerdictsNames()) + ")");
+    out.emplace_back(*v, &value);
+  }
+  return out;
+}
+
+Status ParseModeMembers(const json& c, const std::string& where, ManifestCase& out) {
+  auto expected_as = ModeMap(c, where, "expected_as");
+  if (!expected_as.ok()) return expected_as.status();
+  for (const auto& [mode, value] : *expected_as) {
+    const std::string member = "expected_as." + std::string(VerdictsName(mode));
+    auto path = PathMember(json{{member, *value}}, where, member.c_str());
+    if (!path.ok()) return path.status();
+    out.expected_as[mode] = std::move(*path);
+  }
+  auto declared = ModeMap(c, where, "declared");
+  if (!declared.ok()) return declared.status();
+  for (const auto& [mode, value] : *declared) {
+    const std::string member = where + ".declared." + std::string(VerdictsName(mode));
+    if (!value->is_object()) return Bad(member, "must be an object {\"reference\",\"why\"}");
+    DeclaredEntry entry;
+    for (auto [key, dest] : {std::pair{"reference", &entry.reference}, {"why", &entry.why}}) {
+      const auto s = value->find(key);
+      if (s == value->end() || !s->is_string()) return Bad(member + "." + key, "must be a string");
+      *dest = s->get<std::string>();
+    }
+    out.declared[mode] = std::move(entry);
+  }
+  return Status::Ok();
+}
+
 Result<std::vector<ManifestCase>> Parse(std::string_view text) {
   auto doc = ParseJsonBounded(text);
   if (!doc.ok()) return Status(doc.status()).WithField("MANIFEST.json");
@@ -61,7 +104,9 @@ Result<std::vector<ManifestCase>> Parse(std::string_view text) {
     if (!file.ok()) return file.status();
     auto expected = PathMember(c, where, "expected_jsonl");
     if (!expected.ok()) return expected.status();
-    out.push_back({name->get<std::string>(), std::move(*file), std::move(*expected)});
+    ManifestCase mc{name->get<std::string>(), std::move(*file), std::move(*expected), {}, {}};
+    MPO_RETURN_IF_ERROR(ParseModeMembers(c, where, mc));
+    out.push_back(std::move(mc));
   }
   return out;
 }

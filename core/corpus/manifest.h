@@ -2,11 +2,13 @@
 // member, never an exception.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/base/verdicts.h"
 
 namespace mpo::corpus {
 
@@ -15,10 +17,19 @@ inline constexpr int kManifestSchema = 2;
 inline constexpr const char* kSchema1Message =
     "corpus schema 1: regenerate it with `memprof-oracle corpus gen DIR`";
 
+struct DeclaredEntry {
+  std::string reference;  // what the reference does
+  std::string why;        // why the oracle does not
+};
+
 struct ManifestCase {
   std::string name;
   std::string file;            // relative to the corpus directory
-  std::string expected_jsonl;  // likewise
+  std::string expected_jsonl;  // likewise: the strict verdict's stream
+  // Optional members: a mode's stream where it differs from the strict one, and the
+  // modes whose reference's behaviour the oracle deliberately does not copy on this case.
+  std::map<Verdicts, std::string> expected_as;
+  std::map<Verdicts, DeclaredEntry> declared;
 };
 
 // The cases of a manifest. kCorrupt (field "MANIFEST.json: <member>") for a document

@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <string_view>
 
 #include "core/corpus/cases.h"
 #include "core/memtrace/byte_io.h"
@@ -164,18 +165,129 @@ void ShortAlloc(ByteWriter& b, std::int64_t t, OcamlInt common = 0, std::uint8_t
   b.U8(n);
 }
 
-// The info packet alone.
+// What a reference does where the oracle deliberately differs (conformance/VERDICTS.md).
+constexpr const char* kOobWrite =
+    "writes before the start of its backtrace buffer (negative common prefix)";
+constexpr const char* kNoUb = "an out-of-bounds write is undefined behaviour, never copied";
+constexpr const char* kLoops =
+    "a negative body size moves its read position backwards: it rereads earlier bytes "
+    "as packets, forever or until they fail to parse";
+constexpr const char* kNoHang = "a hang is never copied: the size is refused at once";
+constexpr const char* kBigPacket =
+    "reads only the first 32 KiB of the body, skips them as a truncated packet, then parses "
+    "the rest of the body as packets";
+constexpr const char* kNoMisread =
+    "parsing the middle of a packet as headers is a misread, never copied: the packet is "
+    "refused";
+
+void Declare(CaseInput& c, Verdicts mode, const char* reference, const char* why) {
+  c.declared.push_back(DeclaredDifference{mode, reference, why});
+}
+void DeclareBoth(CaseInput& c, int version, const char* reference, const char* why) {
+  if (version <= 2) Declare(c, Verdicts::kMemtrace023, reference, why);
+  Declare(c, Verdicts::kMemtraceHead, reference, why);
+}
+
+void SetPacketSize(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t bytes) {
+  const std::uint32_t bits = bytes * 8;
+  for (int i = 0; i < 4; ++i) b[at + 4 + i] = static_cast<std::uint8_t>(bits >> (8 * i));
+}
+
+// The info packet alone (v1: the v2 one rewritten).
 Result<std::vector<std::uint8_t>> InfoOnly(int version) {
-  Trace t(version);
-  return t.Finish();
+  Trace t(version == 1 ? 2 : version);
+  auto bytes = t.Finish();
+  if (version != 1 || !bytes.ok()) return bytes;
+  return ToV1(std::move(*bytes));
+}
+
+using AddCase =
+    std::function<Status(const std::string&, std::string, Result<std::vector<std::uint8_t>>)>;
+
+// A packet holding one short alloc (ids begin..begin + 1) at `t`.
+std::vector<std::uint8_t> OneAllocPacket(int version, OcamlInt begin, std::int64_t t,
+                                         CacheVerifier verifier = {}) {
+  std::vector<std::uint8_t> out;
+  PacketSpec p;
+  p.version = version;
+  p.verifier = verifier;
+  p.id_begin = begin;
+  p.id_end = begin + 1;
+  p.time_begin = t;
+  p.time_end = t + 10;
+  AppendPacket(out, p, [t](ByteWriter& b) { ShortAlloc(b, t + 1); });
+  return out;
+}
+
+// The classes where memtrace 0.2.3, memtrace HEAD and the strict oracle part ways
+// (conformance/VERDICTS.md): each case is a valid packet of one alloc, then the damage.
+Status AddVerdictCases(const AddCase& add) {
+  for (int version : {2, 3}) {
+    const std::string v = "v" + std::to_string(version);
+    auto base = InfoOnly(version);
+    if (!base.ok()) return base.status();
+    auto first = OneAllocPacket(version, 0, kStart + 10);
+    base->insert(base->end(), first.begin(), first.end());
+    const auto next = OneAllocPacket(version, 1, kStart + 20);
+    // A file ending inside a packet header: every reader fails reading it.
+    const std::size_t hsize = PacketHeaderSize(version);
+    for (std::size_t cut : {std::size_t{1}, std::size_t{30}, hsize - 1}) {
+      auto b = *base;
+      b.insert(b.end(), next.begin(), next.begin() + static_cast<std::ptrdiff_t>(cut));
+      MPO_RETURN_IF_ERROR(add(v + "_bad_trailing_header_" + std::to_string(cut),
+                              "the file ends " + std::to_string(cut) +
+                                  " bytes into a packet header: refused in every mode",
+                              std::move(b)));
+    }
+    {  // A truncated last packet: refused by strict, skipped by the references.
+      auto b = *base;
+      b.insert(b.end(), next.begin(), next.end() - 3);
+      MPO_RETURN_IF_ERROR(add(v + "_truncated_last_alloc_packet",
+                              "the last packet lacks its last 3 bytes: strict refuses it, "
+                              "memtrace 0.2.3 and HEAD skip it",
+                              std::move(b)));
+    }
+    {  // The same with a cache verifier that fails: 0.2.3 checks it first, HEAD never.
+      auto bad = OneAllocPacket(version, 1, kStart + 20, CacheVerifier{4242, 1, 0});
+      auto b = *base;
+      b.insert(b.end(), bad.begin(), bad.end() - 3);
+      MPO_RETURN_IF_ERROR(add(v + "_bad_truncated_last_packet_verifier",
+                              "a truncated last packet whose cache verifier fails: memtrace "
+                              "0.2.3 checks the verifier first (refused), HEAD skips the packet",
+                              std::move(b)));
+    }
+    {  // A last packet declaring far more than the file holds (past the 64 KiB cap).
+      auto b = *base;
+      const std::size_t at = b.size();
+      b.insert(b.end(), next.begin(), next.end());
+      SetPacketSize(b, at, 100000);
+      MPO_RETURN_IF_ERROR(add(v + "_truncated_huge_last_packet",
+                              "the last packet declares 100000 bytes: strict refuses it, the "
+                              "references skip it as truncated",
+                              std::move(b)));
+    }
+    // A packet of another format version after the info packet.
+    for (int other : {0, 1, 2, 3}) {
+      if (other == version) continue;
+      auto b = *base;
+      auto p = OneAllocPacket(other, 1, kStart + 20);
+      b.insert(b.end(), p.begin(), p.end());
+      MPO_RETURN_IF_ERROR(add(v + "_bad_v" + std::to_string(other) + "_packet",
+                              "a v" + std::to_string(other) + " packet in a " + v +
+                                  " trace: strict refuses it; 0.2.3 reads only v1 and v2, HEAD "
+                                  "v0 to v3 (each with its own header layout)",
+                              std::move(b)));
+    }
+  }
+  return Status::Ok();
 }
 
 }  // namespace
 
 Result<std::vector<CaseInput>> MemtraceCases() {
   std::vector<CaseInput> cases;
-  auto add = [&](const std::string& name, std::string note,
-                 Result<std::vector<std::uint8_t>> bytes) -> Status {
+  AddCase add = [&](const std::string& name, std::string note,
+                    Result<std::vector<std::uint8_t>> bytes) -> Status {
     if (!bytes.ok()) return Status(bytes.status()).WithField("case " + name);
     cases.push_back(CaseInput{name, name + ".ctf", std::move(note), std::move(*bytes)});
     return Status::Ok();
@@ -346,11 +458,15 @@ Result<std::vector<CaseInput>> MemtraceCases() {
   }
 
   // Malformations: one check each, on a hand-built packet after a valid info packet.
+  // `version` is where the check first mattered; each case is written as v1, v2 and v3
+  // (every check exists in memtrace 0.2.3 and HEAD) unless `only_version` says otherwise
+  // (2: v1 and v2).
   struct Bad {
     const char* name;
     int version;
     PacketSpec spec;
     std::function<void(ByteWriter&)> body;
+    int only_version = 0;  // 0: v2 and v3
   };
   const std::int64_t s = kStart;
   std::vector<Bad> bad;
@@ -386,14 +502,18 @@ Result<std::vector<CaseInput>> MemtraceCases() {
                    WriteEventHeader(b, 3, s);
                    b.Vint(-1);
                  }});
-  bad.push_back({"collect_id_sync", 2, spec(2, 0), [s](ByteWriter& b) {
+  bad.push_back({"collect_id_sync", 2, spec(2, 0),
+                 [s](ByteWriter& b) {
                    WriteEventHeader(b, 4, s);
                    b.Vint(-5);
-                 }});
-  bad.push_back({"collect_negative_delta_ok", 3, spec(3, 0), [s](ByteWriter& b) {
+                 },
+                 2});  // v3 allows it: collect_negative_delta_ok
+  bad.push_back({"collect_negative_delta_ok", 3, spec(3, 0),
+                 [s](ByteWriter& b) {
                    WriteEventHeader(b, 4, s);
                    b.Vint(-5);
-                 }});
+                 },
+                 3});
   {
     PacketSpec p = spec(3, 0);
     p.verifier = CacheVerifier{4242, 1, 0};
@@ -458,11 +578,21 @@ Result<std::vector<CaseInput>> MemtraceCases() {
   bad.push_back({"promote_delta_truncated", 2, spec(2, 0),
                  [s](ByteWriter& b) { WriteEventHeader(b, 3, s); }});
   for (const Bad& m : bad) {
-    auto base = InfoOnly(m.version);
-    if (!base.ok()) return base.status();
-    AppendPacket(*base, m.spec, m.body);
-    MPO_RETURN_IF_ERROR(add("v" + std::to_string(m.version) + "_bad_" + m.name,
-                            std::string("malformed: ") + m.name, std::move(base)));
+    for (int version : {1, 2, 3}) {
+      if (m.only_version != 0 && version != m.only_version &&
+          !(version == 1 && m.only_version == 2))
+        continue;
+      auto base = InfoOnly(version);
+      if (!base.ok()) return base.status();
+      PacketSpec p = m.spec;
+      p.version = version;
+      AppendPacket(*base, p, m.body);
+      MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_bad_" + m.name,
+                              std::string("malformed: ") + m.name, std::move(base)));
+      if (std::string_view(m.name) == "negative_common_prefix") {
+        DeclareBoth(cases.back(), version, kOobWrite, kNoUb);
+      }
+    }
   }
   {  // v2: a packet that does not continue the previous one is skipped (memtrace 0.2.3).
     Trace t(2);
@@ -486,17 +616,46 @@ Result<std::vector<CaseInput>> MemtraceCases() {
       AppendPacket(*b, p, [](ByteWriter&) {});
     }
     MPO_RETURN_IF_ERROR(add("v3_bad_too_many_domains", "malformed: 258 domains", std::move(b)));
+    Declare(cases.back(), Verdicts::kMemtraceHead,
+            "keeps state for any number of domains (up to 65536, ~160 KiB each)",
+            "the oracle bounds what a trace can make it allocate (ReaderOptions::max_domains)");
   }
-  {  // A packet larger than any writer makes (64 KiB cap): kOutOfRange, nothing allocated.
-    auto b = InfoOnly(3);
+  for (int version : {2, 3}) {  // A packet over the 64 KiB cap: kOutOfRange, nothing allocated.
+    auto b = InfoOnly(version);
     if (!b.ok()) return b.status();
     const std::size_t at = b->size();
-    AppendPacket(*b, spec(3, 0), [](ByteWriter&) {});
-    const std::uint32_t bits = 80000u * 8;
-    for (int i = 0; i < 4; ++i) (*b)[at + 4 + i] = static_cast<std::uint8_t>(bits >> (8 * i));
+    AppendPacket(*b, spec(version, 0), [](ByteWriter&) {});
+    SetPacketSize(*b, at, 80000);
     b->resize(at + 80000, 0);
-    MPO_RETURN_IF_ERROR(
-        add("v3_bad_packet_too_large", "malformed: an 80000-byte packet", std::move(b)));
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_bad_packet_too_large",
+                            "malformed: an 80000-byte packet", std::move(b)));
+    DeclareBoth(cases.back(), version, kBigPacket, kNoMisread);
+  }
+  for (int version :
+       {2, 3}) {  // A valid packet with a 40000-byte body (memtrace writes <= 32 KiB).
+    auto b = InfoOnly(version);
+    if (!b.ok()) return b.status();
+    constexpr int kAllocs = 40000 / 6;
+    ByteWriter w(kAllocs * 6 + 128);
+    auto slots = WritePacketHeader(w, version, kPid, 0, CacheVerifier{});
+    for (int i = 0; i < kAllocs; ++i) ShortAlloc(w, kStart + 1);
+    FinishPacketHeader(w, slots, kStart, kStart + 10, 0, kAllocs);
+    b->insert(b->end(), w.bytes().begin(), w.bytes().end());
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_bad_packet_body_over_32k",
+                            "a well-formed packet whose body (40000 bytes) exceeds memtrace's "
+                            "32 KiB read buffer: strict reads it, the reference modes refuse it",
+                            std::move(b)));
+    DeclareBoth(cases.back(), version, kBigPacket, kNoMisread);
+  }
+  for (int version : {2, 3}) {  // A data packet whose size is below its header's.
+    auto b = InfoOnly(version);
+    if (!b.ok()) return b.status();
+    const std::size_t at = b->size();
+    AppendPacket(*b, spec(version, 0), [](ByteWriter&) {});
+    SetPacketSize(*b, at, 8);
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_bad_packet_size_below_header",
+                            "malformed: a data packet declaring 8 bytes", std::move(b)));
+    DeclareBoth(cases.back(), version, kLoops, kNoHang);
   }
   {  // An info packet whose size ends inside its strings.
     auto b = InfoOnly(3);
@@ -517,13 +676,14 @@ Result<std::vector<CaseInput>> MemtraceCases() {
                             std::move(full)));
   }
   // Header malformations, patched into a valid trace.
-  {
-    auto base = InfoOnly(3);
+  for (int version : {1, 2, 3}) {
+    auto base = InfoOnly(version);
     if (!base.ok()) return base.status();
+    const std::string v = "v" + std::to_string(version);
     auto patch = [&](const char* name, std::size_t at, std::vector<std::uint8_t> bytes) {
       std::vector<std::uint8_t> b = *base;
       for (std::size_t i = 0; i < bytes.size(); ++i) b[at + i] = bytes[i];
-      return add(std::string("v3_bad_") + name, std::string("malformed: ") + name, b);
+      return add(v + "_bad_" + name, std::string("malformed: ") + name, b);
     };
     MPO_RETURN_IF_ERROR(patch("magic", 0, {0xde, 0xad}));
     MPO_RETURN_IF_ERROR(patch("version_4", 28, {4, 0}));
@@ -531,8 +691,9 @@ Result<std::vector<CaseInput>> MemtraceCases() {
     MPO_RETURN_IF_ERROR(patch("packet_size_too_small", 4, {8, 0, 0, 0}));
     MPO_RETURN_IF_ERROR(patch("packet_size_past_end", 4, {0, 0, 1, 0}));
     MPO_RETURN_IF_ERROR(patch("packet_size_negative", 4, {0, 0, 0, 0x80}));
-    MPO_RETURN_IF_ERROR(patch("info_event_code", kHeaderSizeV3 + 3, {2 << 1}));
+    MPO_RETURN_IF_ERROR(patch("info_event_code", PacketHeaderSize(version) + 3, {2 << 1}));
   }
+  MPO_RETURN_IF_ERROR(AddVerdictCases(add));
   return cases;
 }
 

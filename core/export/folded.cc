@@ -1,11 +1,13 @@
 #include "core/export/folded.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "core/base/splitmix64.h"
+#include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/location_codec.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/view/trace_view.h"
@@ -83,32 +85,32 @@ std::string Clean(std::string s) {
 // Frame names, interned; each code's caller-first frame ids computed once.
 class FrameNames {
  public:
-  FrameNames(const memtrace::TraceReader& r, const Limits& limits)
-      : r_(r), limits_(limits), bytes_left_(limits.max_location_bytes) {}
-  // The frame ids of `code`, or nullptr past max_location_bytes.
+  FrameNames(const memtrace::TraceReader& r, const Limits& limits, bool functions)
+      : r_(r), limits_(limits), functions_(functions), bytes_left_(limits.max_location_bytes) {}
+  // The frame ids of `code` (none for a code whose location holds no frame), or nullptr
+  // past max_location_bytes.
   const std::vector<std::uint32_t>* Of(OcamlInt code) {
     auto it = by_code_.find(code);
     if (it != by_code_.end()) return &it->second;
     std::vector<std::uint32_t> ids;
     bool found;
-    // The view has checked that `code` is defined; it may still hold no frame.
+    // The view has checked that `code` is defined; it may still hold no frame, and then
+    // contributes none.
     const auto frames = r_.CompactFramesOf(code, &found);
-    if (frames.empty()) {
-      if (!Add("$" + std::to_string(code), &ids)) return nullptr;
-    } else {
-      const memtrace::StringInterner& s = r_.strings();
-      for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
-        // Codes share frames (and their long names): render and hash each once.
-        const FrameKey key{f->filename, f->defname, f->line};
-        if (auto known = by_frame_.find(key); known != by_frame_.end()) {
-          ids.push_back(known->second);
-          continue;
-        }
-        std::string name = std::string(s.Get(f->defname)) + " (" + std::string(s.Get(f->filename)) +
-                           ":" + std::to_string(f->line) + ")";
-        if (!Add(Clean(std::move(name)), &ids)) return nullptr;
-        by_frame_.emplace(key, ids.back());
+    const memtrace::StringInterner& s = r_.strings();
+    for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
+      // Codes share frames (and their long names): render and hash each once.
+      const FrameKey key =
+          functions_ ? FrameKey{0, f->defname, 0} : FrameKey{f->filename, f->defname, f->line};
+      if (auto known = by_frame_.find(key); known != by_frame_.end()) {
+        ids.push_back(known->second);
+        continue;
       }
+      std::string name(s.Get(f->defname));
+      if (!functions_)
+        name += " (" + std::string(s.Get(f->filename)) + ":" + std::to_string(f->line) + ")";
+      if (!Add(Clean(std::move(name)), &ids)) return nullptr;
+      by_frame_.emplace(key, ids.back());
     }
     return &by_code_.emplace(code, std::move(ids)).first->second;
   }
@@ -131,6 +133,7 @@ class FrameNames {
   }
   const memtrace::TraceReader& r_;
   const Limits& limits_;
+  bool functions_;
   std::uint64_t bytes_left_;
   memtrace::StringInterner names_;
   std::unordered_map<OcamlInt, std::vector<std::uint32_t>> by_code_;
@@ -152,8 +155,10 @@ class FrameNames {
 // line (key: its name) and its descendants' lines (key: its name and ';'); since names
 // contain no ';', comparing these keys orders the lines exactly as comparing whole
 // lines would.
+// Counts are written times `scale` (1 but for estimated bytes), rounded; a stack whose
+// written count is 0 is left out.
 Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& out,
-                 const Limits& limits) {
+                 const Limits& limits, double scale) {
   auto& nodes = tree.nodes();
   struct Item {
     std::uint32_t node;
@@ -183,10 +188,17 @@ Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& o
   std::vector<std::uint32_t> path;  // the nodes of the current stack
   std::uint64_t left = limits.max_output_bytes;
   std::string line;
+  auto written = [scale](std::uint64_t count) -> std::uint64_t {
+    if (scale == 1) return count;
+    const double v = std::round(static_cast<double>(count) * scale);
+    // Hostile sample counts times a rate's inverse can pass 2^64.
+    if (!(v < 18446744073709551615.0)) return ~std::uint64_t{0};
+    return v > 0 ? static_cast<std::uint64_t>(v) : 0;
+  };
   auto level_of = [&](std::uint32_t node) {
     Level l;
     for (std::uint32_t c = nodes[node].first_child; c != kNone; c = nodes[c].next_sibling) {
-      if (nodes[c].count > 0) l.items.push_back({c, false});
+      if (written(nodes[c].count) > 0) l.items.push_back({c, false});
       if (nodes[c].first_child != kNone) l.items.push_back({c, true});
     }
     std::sort(l.items.begin(), l.items.end(), key_less);
@@ -224,7 +236,7 @@ Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& o
     const Item it = top.items[top.next++];
     if (!it.descendants) {
       path.push_back(it.node);
-      Status s = emit(nodes[it.node].count);
+      Status s = emit(written(nodes[it.node].count));
       path.pop_back();
       MPO_RETURN_IF_ERROR(s);
     } else {
@@ -237,22 +249,25 @@ Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& o
 
 }  // namespace
 
-Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memtrace::TextSink& out,
-                         const Limits& limits) {
+Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o,
+                         memtrace::TextSink& out) {
   memtrace::ReaderOptions opts;
-  opts.limits = limits;
+  opts.limits = o.limits;
   auto opened = memtrace::view::TraceView::Open(memtrace::BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
   memtrace::view::TraceView& v = **opened;
+  const std::int64_t start = v.info().start_time;
   StackTree tree;
-  FrameNames names(v.reader(), limits);
+  FrameNames names(v.reader(), o.limits, o.functions);
+  const std::uint64_t max_nodes = o.limits.max_held_frames / 2;
   // Per domain: the tree node after each entry of its previous backtrace.
   std::unordered_map<std::uint16_t, std::vector<std::uint32_t>> paths;
   while (const memtrace::Event* ev = v.NextEvent()) {
     if (ev->kind != memtrace::EventKind::kAlloc) continue;
     std::vector<std::uint32_t>& path = paths[ev->domain];
     // The reader's backtrace shares its first common_prefix entries with the previous
-    // one of the domain (or is that one unchanged, when the prefix is longer).
+    // one of the domain (or is that one unchanged, when the prefix is longer). Events
+    // outside the window still walk theirs: the next event's prefix refers to it.
     const auto common = static_cast<std::uint64_t>(std::max<OcamlInt>(ev->common_prefix, 0));
     std::size_t keep = std::min<std::uint64_t>({common, path.size(), ev->backtrace.size()});
     path.resize(keep);
@@ -261,31 +276,45 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memt
       if (frames == nullptr) return names.Exceeded();
       std::uint32_t node = path.empty() ? kRoot : path.back();
       for (std::uint32_t f : *frames) {
-        node = tree.Child(node, f, limits.max_held_frames / 2);
+        if (o.collapse_recursion && node != kRoot && tree.nodes()[node].frame == f) continue;
+        node = tree.Child(node, f, max_nodes);
         if (node == kNone)
-          return LimitExceeded("folded stack tree nodes", limits.max_held_frames,
+          return LimitExceeded("folded stack tree nodes", o.limits.max_held_frames,
                                "--max-held-frames");
       }
       path.push_back(node);
     }
+    const std::int64_t rel = memtrace::analysis::SaturatingSub(ev->time, start);
+    if (rel < o.from_us || rel > o.to_us) continue;
     const std::uint64_t w =
-        static_cast<std::uint64_t>(weight == FoldedWeight::kSamples ? ev->nsamples : ev->length);
+        static_cast<std::uint64_t>(o.weight == FoldedWeight::kWords ? ev->length : ev->nsamples);
     if (w == 0 || ev->nsamples <= 0) continue;
     tree.nodes()[path.empty() ? kRoot : path.back()].count += w;
   }
   if (!v.status().ok()) return v.status();
-  // Allocations without backtrace: the line "<no backtrace>", merged with a stack of
-  // one frame of that name if there is one.
+  // Allocations without frames: the line "<no backtrace>", merged with a stack of one
+  // frame of that name if there is one.
   auto& nodes = tree.nodes();
   if (nodes[kRoot].count > 0) {
     const std::uint32_t id = names.Intern("<no backtrace>");
     const std::uint32_t node = tree.Child(kRoot, id, ~std::uint64_t{0});
     if (node == kNone)
-      return LimitExceeded("folded stack tree nodes", limits.max_held_frames, "--max-held-frames");
+      return LimitExceeded("folded stack tree nodes", o.limits.max_held_frames,
+                           "--max-held-frames");
     tree.nodes()[node].count += tree.nodes()[kRoot].count;
     tree.nodes()[kRoot].count = 0;
   }
-  return WriteTree(tree, names, out, limits);
+  const double scale =
+      o.weight == FoldedWeight::kBytes ? memtrace::analysis::EstimatedBytes(1, v.info()) : 1.0;
+  return WriteTree(tree, names, out, o.limits, scale);
+}
+
+Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memtrace::TextSink& out,
+                         const Limits& limits) {
+  FoldedOptions o;
+  o.weight = weight;
+  o.limits = limits;
+  return WriteFoldedStacks(source, o, out);
 }
 
 Result<std::string> FoldedStacks(std::unique_ptr<memtrace::ByteSource> source, FoldedWeight weight,

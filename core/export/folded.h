@@ -4,14 +4,22 @@
 //
 // Frames: each backtrace entry (a location code) stands for one or more frames; memtrace
 // stores them as OCaml's backtrace slots give them, innermost (inlined) first, so they are
-// reversed to keep caller-first order. A frame is written "defname (file:line)"; ';' and
-// newlines in names become '_' (they would split the line). A code whose location event
-// holds no frame is "$CODE"; an allocation without backtrace is "<no backtrace>". The
-// trace is read through the decoded view (core/memtrace/view/trace_view.h): a code no
-// location event defined is its typed error, kCorrupt "backtrace: location code" at the
-// event that uses it.
+// reversed to keep caller-first order. A frame is written "defname (file:line)", or
+// "defname" with `functions`; ';' and newlines in names become '_' (they would split the
+// line). An entry whose location event holds no frame (a C or runtime frame memtrace
+// could not name, typically the outermost entry) contributes no frame: it is not a
+// caller anyone can read, and rendering it as "$CODE" put a meaningless root under
+// every stack. An allocation with no frame at all (no backtrace, or only such entries) is
+// the line "<no backtrace>", as analysis/trace_analysis.h attributes it. The trace is read
+// through the decoded view (core/memtrace/view/trace_view.h): a code no location event
+// defined is its typed error, kCorrupt "backtrace: location code" at the event that uses it.
+// `collapse_recursion`: a frame equal to its caller's (as written, so with `functions` a
+// function calling itself at any line) is dropped, so direct recursion is one frame.
 // Counts: `kSamples` sums nsamples (memtrace's samples), `kWords` sums the sampled blocks'
-// lengths in words (as `memtrace stats` does). Stacks whose count is 0 are omitted.
+// lengths in words (as `memtrace stats --by words` does), `kBytes` the estimated bytes
+// (samples / sample_rate * word_size / 8, rounded per stack). Stacks whose count is 0 are
+// omitted. A window (from_us/to_us, microseconds since the trace start) counts only the
+// allocations whose time is inside it.
 //
 // Linear in the input: stacks are kept as a tree of frames (one node per distinct
 // (caller stack, frame)), and each event only walks the part of its backtrace past the
@@ -24,6 +32,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -34,9 +43,20 @@
 
 namespace mpo::exporter {
 
-enum class FoldedWeight : std::uint8_t { kSamples, kWords };
+enum class FoldedWeight : std::uint8_t { kSamples, kWords, kBytes };
+
+struct FoldedOptions {
+  FoldedWeight weight = FoldedWeight::kSamples;
+  bool functions = false;           // frames named by function only, without file:line
+  bool collapse_recursion = false;  // a frame equal to its caller's is dropped
+  std::int64_t from_us = 0;         // the window, since the trace start (inclusive)
+  std::int64_t to_us = std::numeric_limits<std::int64_t>::max();
+  memtrace::Limits limits;
+};
 
 // Writes the folded text of the trace in `source` to `out`.
+Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& options,
+                         memtrace::TextSink& out);
 Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memtrace::TextSink& out,
                          const memtrace::Limits& limits = {});
 

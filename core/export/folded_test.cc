@@ -87,5 +87,86 @@ TEST(Folded, UndefinedLocationCodeIsTypedError) {
   EXPECT_EQ(text.status().byte_offset(), std::optional<std::uint64_t>(first_use));
 }
 
+// C frames (codes without frames) and recursion: start -> main -> f -> f -> f (at two
+// lines) -> C -> alloc at g.
+std::vector<std::uint8_t> RecursiveTrace() {
+  VectorSink sink;
+  Info info;
+  info.pid = 1;
+  info.start_time = 1000;
+  info.sample_rate = 0.5;  // 16 estimated bytes per sample
+  auto w = TraceWriter::Create(sink, info);
+  EXPECT_TRUE(w.ok());
+  std::map<OcamlInt, std::vector<Location>> locs = {
+      {10, {}},
+      {11, {{"main.ml", 3, 0, 1, "Main.run"}}},
+      {12, {{"f.ml", 7, 0, 1, "F.f"}}},
+      {13, {{"f.ml", 9, 0, 1, "F.f"}}},
+      {14, {}},
+      {15, {{"g.ml", 2, 0, 1, "G.g"}}},
+  };
+  auto lookup = [&](OcamlInt c) -> const std::vector<Location>* {
+    auto it = locs.find(c);
+    return it == locs.end() ? nullptr : &it->second;
+  };
+  const std::vector<OcamlInt> deep = {10, 11, 12, 12, 13, 14, 15};
+  const std::vector<OcamlInt> c_only = {10, 14};
+  EXPECT_TRUE((*w)->PutAlloc(0, 1010, 4, 3, AllocationSource::kMinor, deep, lookup).ok());
+  EXPECT_TRUE((*w)->PutAlloc(0, 1020, 4, 1, AllocationSource::kMinor, c_only, lookup).ok());
+  EXPECT_TRUE((*w)->PutAlloc(0, 1030, 2, 2, AllocationSource::kMinor, deep, lookup).ok());
+  EXPECT_TRUE((*w)->Flush().ok());
+  return sink.data;
+}
+
+Result<std::string> Folded(const std::vector<std::uint8_t>& bytes, const FoldedOptions& o) {
+  memtrace::StringTextSink out;
+  MPO_RETURN_IF_ERROR(WriteFoldedStacks(*MemorySource(bytes), o, out));
+  return std::move(out.text);
+}
+
+// No "$CODE" frame for the codes without frames: neither as the root nor in between.
+TEST(Folded, CodesWithoutFramesContributeNone) {
+  auto text = Folded(RecursiveTrace(), {});
+  ASSERT_TRUE(text.ok()) << text.status().ToString();
+  EXPECT_EQ(*text,
+            "<no backtrace> 1\n"
+            "Main.run (main.ml:3);F.f (f.ml:7);F.f (f.ml:7);F.f (f.ml:9);G.g (g.ml:2) 5\n");
+}
+
+TEST(Folded, CollapseRecursionAndFunctions) {
+  FoldedOptions o;
+  o.collapse_recursion = true;
+  auto collapsed = Folded(RecursiveTrace(), o);
+  ASSERT_TRUE(collapsed.ok());
+  EXPECT_EQ(*collapsed,
+            "<no backtrace> 1\n"
+            "Main.run (main.ml:3);F.f (f.ml:7);F.f (f.ml:9);G.g (g.ml:2) 5\n");
+  o.functions = true;
+  auto both = Folded(RecursiveTrace(), o);
+  ASSERT_TRUE(both.ok());
+  EXPECT_EQ(*both, "<no backtrace> 1\nMain.run;F.f;G.g 5\n");
+  o.collapse_recursion = false;
+  auto functions = Folded(RecursiveTrace(), o);
+  ASSERT_TRUE(functions.ok());
+  EXPECT_EQ(*functions, "<no backtrace> 1\nMain.run;F.f;F.f;F.f;G.g 5\n");
+}
+
+TEST(Folded, WindowAndEstimatedBytes) {
+  FoldedOptions o;
+  o.from_us = 15;
+  o.weight = FoldedWeight::kBytes;
+  auto text = Folded(RecursiveTrace(), o);
+  ASSERT_TRUE(text.ok());
+  // Samples 1 and 2 at 16 bytes each; the allocation at 10 us is outside the window.
+  EXPECT_EQ(*text,
+            "<no backtrace> 16\n"
+            "Main.run (main.ml:3);F.f (f.ml:7);F.f (f.ml:7);F.f (f.ml:9);G.g (g.ml:2) 32\n");
+  o.from_us = 0;
+  o.to_us = 5;
+  auto none = Folded(RecursiveTrace(), o);
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(*none, "");
+}
+
 }  // namespace
 }  // namespace mpo::exporter

@@ -5,7 +5,27 @@
 
 namespace mpo::memtrace {
 
-Status ReadPacketHeader(ByteReader& in, PacketHeader* h) {
+bool ReadsFormatVersion(Verdicts verdicts, unsigned version) {
+  switch (verdicts) {
+    case Verdicts::kMemtrace023: return version == 1 || version == 2;
+    case Verdicts::kMemtraceHead: return version <= kMaxFormatVersion;
+    default: return version >= 1 && version <= kMaxFormatVersion;
+  }
+}
+
+namespace {
+
+const char* VersionsRead(Verdicts verdicts) {
+  switch (verdicts) {
+    case Verdicts::kMemtrace023: return "memtrace 0.2.3 reads v001 and v002";
+    case Verdicts::kMemtraceHead: return "memtrace HEAD reads v000 to v003";
+    default: return "this reader reads v001 to v003";
+  }
+}
+
+}  // namespace
+
+Status ReadPacketHeader(ByteReader& in, PacketHeader* h, Verdicts verdicts) {
   const std::uint64_t start = in.offset();
   h->magic = in.U32("packet header: magic");
   h->packet_size_bits = in.U32("packet header: packet_size");
@@ -31,10 +51,10 @@ Status ReadPacketHeader(ByteReader& in, PacketHeader* h) {
                   kCtfMagic);
     return Status(ErrorCode::kCorrupt, buf).WithField("packet header: magic").AtOffset(start);
   }
-  if (h->version > kMaxFormatVersion || h->version == 0) {
+  if (!ReadsFormatVersion(verdicts, h->version)) {
     char buf[96];
-    std::snprintf(buf, sizeof buf, "trace format v%03d, but this reader reads v001 to v%03d",
-                  h->version, kMaxFormatVersion);
+    std::snprintf(buf, sizeof buf, "trace format v%03d, but %s", h->version,
+                  VersionsRead(verdicts));
     return Status(ErrorCode::kUnsupportedVersion, buf)
         .WithField("packet header: version")
         .AtOffset(start + header_offset::kVersion);

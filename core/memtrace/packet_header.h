@@ -28,6 +28,7 @@
 #include <cstdint>
 
 #include "core/base/status.h"
+#include "core/base/verdicts.h"
 #include "core/memtrace/backtrace_codec.h"
 #include "core/memtrace/buf.h"
 
@@ -107,10 +108,15 @@ struct PacketHeader {
   std::size_t header_size() const { return PacketHeaderSize(version); }
 };
 
+// Whether a packet of format `version` is read at all under `verdicts`: v001 to v003
+// (strict), v001 and v002 (memtrace 0.2.3), v000 to v003 (memtrace HEAD, which only refuses
+// versions above its own and reads v000 with the v002 layout).
+bool ReadsFormatVersion(Verdicts verdicts, unsigned version);
+
 // Reads a header at the cursor and applies memtrace's checks in memtrace's order (magic,
 // version, size, time order, alloc id order), each failure a typed error at the field's
-// offset: kCorrupt, kUnsupportedVersion, kTruncated for too few bytes.
-Status ReadPacketHeader(ByteReader& in, PacketHeader* h);
+// offset: kCorrupt, kUnsupportedVersion (ReadsFormatVersion), kTruncated for too few bytes.
+Status ReadPacketHeader(ByteReader& in, PacketHeader* h, Verdicts verdicts = Verdicts::kStrict);
 
 // Writes a header; `size`, times and alloc ids are patched later by FinishPacketHeader.
 struct PacketHeaderSlots {

@@ -63,8 +63,11 @@ class TraceBuilder {
 
 // Reads to the end; returns the first error (or OK) and the events read.
 Status ReadAll(const std::vector<std::uint8_t>& bytes, std::vector<Event>* events = nullptr,
-               std::vector<ReaderWarning>* warnings = nullptr) {
-  auto r = TraceReader::Open(MemorySource(bytes));
+               std::vector<ReaderWarning>* warnings = nullptr,
+               Verdicts verdicts = Verdicts::kStrict) {
+  ReaderOptions o;
+  o.verdicts = verdicts;
+  auto r = TraceReader::Open(MemorySource(bytes), o);
   if (!r.ok()) return r.status();
   while (true) {
     auto ev = (*r)->Next();
@@ -313,9 +316,11 @@ TEST(ReaderChecks, HeaderErrorsInLaterPackets) {
   {
     TraceBuilder t;
     PacketSpec p;
-    p.version = 3;  // header layout of v3 in a v2 trace: allowed per packet, as memtrace
+    p.version = 3;  // a v3 packet in a v2 trace: only memtrace HEAD reads it (VerdictsTest)
     t.Packet(p, [](ByteWriter&) {});
-    EXPECT_TRUE(ReadAll(t.bytes()).ok());
+    Status s = ReadAll(t.bytes());
+    EXPECT_EQ(s.field(), "packet header: version");
+    EXPECT_TRUE(ReadAll(t.bytes(), nullptr, nullptr, Verdicts::kMemtraceHead).ok());
   }
   {
     TraceBuilder t;
@@ -513,6 +518,246 @@ TEST(ReaderChecks, JsonViewFollowsAnOverlongCommonPrefix) {
   EXPECT_LT(first, second);
   EXPECT_LT(second, loc_c);
   EXPECT_LT(loc_c, third);
+}
+
+// Verdict modes (conformance/VERDICTS.md): for each class where memtrace 0.2.3, memtrace
+// HEAD and the strict oracle part ways, each mode's accept/reject and the events it
+// delivers before stopping. Each trace is an info packet, a packet with one alloc (id 0),
+// then the damage.
+struct Outcome {
+  Status status;
+  std::vector<Event> events;
+  std::vector<ReaderWarning> warnings;
+};
+
+Outcome RunAs(const std::vector<std::uint8_t>& bytes, Verdicts v) {
+  Outcome o;
+  o.status = ReadAll(bytes, &o.events, &o.warnings, v);
+  return o;
+}
+
+std::vector<std::uint8_t> PacketBytes(const PacketSpec& spec,
+                                      const std::function<void(ByteWriter&)>& body) {
+  ByteWriter b(1 << 16);
+  auto slots = WritePacketHeader(b, spec.version, spec.pid, spec.domain, spec.verifier);
+  body(b);
+  FinishPacketHeader(b, slots, spec.time_begin, spec.time_end, spec.id_begin, spec.id_end);
+  return {b.bytes().begin(), b.bytes().end()};
+}
+
+// One short alloc with ids [begin, begin + 1) at kStart + 20.
+std::vector<std::uint8_t> OneAlloc(int version, OcamlInt begin, CacheVerifier verifier = {}) {
+  PacketSpec p;
+  p.version = version;
+  p.verifier = verifier;
+  p.id_begin = begin;
+  p.id_end = begin + 1;
+  p.time_begin = kStart + 20;
+  p.time_end = kStart + 30;
+  return PacketBytes(p, [](ByteWriter& b) { ShortAlloc(b, kStart + 21); });
+}
+
+std::vector<std::uint8_t> Base(int version) {
+  TraceBuilder t(version);
+  PacketSpec p;
+  p.version = version;
+  p.id_end = 1;
+  t.Packet(p, [](ByteWriter& b) { ShortAlloc(b, kStart + 1); });
+  return t.bytes();
+}
+
+std::vector<std::uint8_t> Cat(std::vector<std::uint8_t> a, const std::vector<std::uint8_t>& b,
+                              std::size_t drop_last = 0) {
+  a.insert(a.end(), b.begin(), b.end() - static_cast<std::ptrdiff_t>(drop_last));
+  return a;
+}
+
+constexpr Verdicts kStrict = Verdicts::kStrict;
+constexpr Verdicts k023 = Verdicts::kMemtrace023;
+constexpr Verdicts kHead = Verdicts::kMemtraceHead;
+
+TEST(VerdictsTest, FileEndingInsideAPacketHeaderIsRefusedInEveryMode) {
+  for (int version : {2, 3}) {
+    const auto next = OneAlloc(version, 1);
+    for (std::size_t cut : {std::size_t{1}, std::size_t{30}, PacketHeaderSize(version) - 1}) {
+      auto b = Base(version);
+      b.insert(b.end(), next.begin(), next.begin() + static_cast<std::ptrdiff_t>(cut));
+      for (Verdicts v : {kStrict, k023, kHead}) {
+        if (v == k023 && version == 3) continue;
+        Outcome o = RunAs(b, v);
+        EXPECT_EQ(o.status.code(), ErrorCode::kTruncated) << version << " " << cut;
+        EXPECT_EQ(o.events.size(), 1u);
+      }
+    }
+  }
+}
+
+TEST(VerdictsTest, TruncatedLastPacket) {
+  for (int version : {2, 3}) {
+    const auto b = Cat(Base(version), OneAlloc(version, 1), 3);
+    Outcome strict = RunAs(b, kStrict);
+    EXPECT_EQ(strict.status.code(), ErrorCode::kTruncated);
+    EXPECT_EQ(strict.status.field(), "packet header: packet_size");
+    EXPECT_EQ(strict.events.size(), 1u);
+    // A mode that does not judge traces reads them as strict does.
+    EXPECT_EQ(RunAs(b, Verdicts::kOcaml53).status.code(), ErrorCode::kTruncated);
+    for (Verdicts v : {k023, kHead}) {
+      if (v == k023 && version == 3) continue;
+      Outcome o = RunAs(b, v);
+      EXPECT_TRUE(o.status.ok()) << o.status.ToString();
+      EXPECT_EQ(o.events.size(), 1u);
+      ASSERT_EQ(o.warnings.size(), 1u);
+      EXPECT_NE(o.warnings[0].message.find("truncated"), std::string::npos);
+    }
+  }
+}
+
+TEST(VerdictsTest, TruncatedLastPacketWithABadVerifier) {
+  // memtrace 0.2.3 checks the verifier while reading the header; HEAD only for a packet it
+  // reads.
+  const auto b = Cat(Base(2), OneAlloc(2, 1, CacheVerifier{4242, 1, 0}), 3);
+  for (Verdicts v : {kStrict, k023}) {
+    Outcome o = RunAs(b, v);
+    EXPECT_EQ(o.status.field(), "packet header: cache verification");
+    EXPECT_EQ(o.events.size(), 1u);
+  }
+  Outcome head = RunAs(b, kHead);
+  EXPECT_TRUE(head.status.ok()) << head.status.ToString();
+  EXPECT_EQ(head.events.size(), 1u);
+}
+
+TEST(VerdictsTest, LastPacketDeclaringFarPastTheEnd) {
+  for (int version : {2, 3}) {
+    auto b = Base(version);
+    const std::size_t at = b.size();
+    b = Cat(b, OneAlloc(version, 1));
+    const std::uint32_t bits = 100000u * 8;
+    for (int i = 0; i < 4; ++i) b[at + 4 + i] = static_cast<std::uint8_t>(bits >> (8 * i));
+    EXPECT_EQ(RunAs(b, kStrict).status.code(), ErrorCode::kTruncated);
+    for (Verdicts v : {k023, kHead}) {
+      if (v == k023 && version == 3) continue;
+      Outcome o = RunAs(b, v);
+      EXPECT_TRUE(o.status.ok()) << o.status.ToString();
+      EXPECT_EQ(o.events.size(), 1u);
+    }
+  }
+}
+
+TEST(VerdictsTest, PacketOfAnotherVersion) {
+  for (int other : {0, 1, 3}) {
+    const auto b = Cat(Base(2), OneAlloc(other, 1));
+    Outcome strict = RunAs(b, kStrict);
+    EXPECT_FALSE(strict.status.ok()) << other;
+    EXPECT_EQ(strict.status.field(), "packet header: version");
+    EXPECT_EQ(strict.events.size(), 1u);
+    Outcome o023 = RunAs(b, k023);
+    if (other == 1) {
+      EXPECT_TRUE(o023.status.ok()) << o023.status.ToString();
+      EXPECT_EQ(o023.events.size(), 2u);
+    } else {
+      EXPECT_EQ(o023.status.code(), ErrorCode::kUnsupportedVersion) << other;
+      EXPECT_EQ(o023.events.size(), 1u);
+    }
+    Outcome head = RunAs(b, kHead);
+    EXPECT_TRUE(head.status.ok()) << other << ": " << head.status.ToString();
+    ASSERT_EQ(head.events.size(), 2u);
+    EXPECT_EQ(head.events[1].obj_id, 1);
+  }
+  // memtrace 0.2.3 refuses a v3 trace outright.
+  EXPECT_EQ(RunAs(Base(3), k023).status.code(), ErrorCode::kUnsupportedVersion);
+  EXPECT_TRUE(RunAs(Base(3), kHead).status.ok());
+}
+
+TEST(VerdictsTest, DiscontinuousPacketIsSkippedExceptByHead) {
+  const auto b = Cat(Base(2), OneAlloc(2, 7));
+  for (Verdicts v : {kStrict, k023}) {
+    Outcome o = RunAs(b, v);
+    EXPECT_TRUE(o.status.ok());
+    EXPECT_EQ(o.events.size(), 1u);
+    EXPECT_EQ(o.warnings.size(), 1u);
+  }
+  Outcome head = RunAs(b, kHead);  // HEAD takes each packet's ids from its header
+  EXPECT_TRUE(head.status.ok());
+  ASSERT_EQ(head.events.size(), 2u);
+  EXPECT_EQ(head.events[1].obj_id, 7);
+}
+
+TEST(VerdictsTest, NegativeCollectDeltaInAV2Trace) {
+  PacketSpec p;
+  p.id_begin = 1;
+  p.id_end = 1;
+  p.time_begin = kStart + 20;
+  const auto b = Cat(Base(2), PacketBytes(p, [](ByteWriter& w) {
+                       WriteEventHeader(w, 4, kStart + 21);
+                       w.Vint(-5);
+                     }));
+  for (Verdicts v : {kStrict, k023}) {
+    Outcome o = RunAs(b, v);
+    EXPECT_EQ(o.status.field(), "collect: collect id sync");
+    EXPECT_EQ(o.events.size(), 1u);
+  }
+  Outcome head = RunAs(b, kHead);
+  EXPECT_TRUE(head.status.ok()) << head.status.ToString();
+  ASSERT_EQ(head.events.size(), 2u);
+  EXPECT_EQ(head.events[1].kind, EventKind::kCollect);
+  EXPECT_EQ(head.events[1].obj_id, 5);
+}
+
+TEST(VerdictsTest, PacketBodyOverMemtracesBuffer) {
+  constexpr int kAllocs = 40000 / 6;
+  PacketSpec p;
+  p.id_begin = 1;
+  p.id_end = 1 + kAllocs;
+  p.time_begin = kStart + 20;
+  const auto b = Cat(Base(2), PacketBytes(p, [](ByteWriter& w) {
+                       for (int i = 0; i < kAllocs; ++i) ShortAlloc(w, kStart + 21);
+                     }));
+  Outcome strict = RunAs(b, kStrict);
+  EXPECT_TRUE(strict.status.ok()) << strict.status.ToString();
+  EXPECT_EQ(strict.events.size(), 1u + kAllocs);
+  for (Verdicts v : {k023, kHead}) {
+    Outcome o = RunAs(b, v);
+    EXPECT_EQ(o.status.code(), ErrorCode::kOutOfRange);
+    EXPECT_EQ(o.events.size(), 1u);
+  }
+}
+
+TEST(VerdictsTest, InfoPacketOverMemtracesBuffer) {
+  ByteWriter w(1 << 16);
+  auto slots = WritePacketHeader(w, 2, 42, 0, CacheVerifier{});
+  WriteEventHeader(w, 0, kStart);
+  w.Float(1e-4);
+  w.U8(64);
+  w.String(std::string(40000, 'x'));
+  w.String("host");
+  w.String("");
+  w.U64(42);
+  w.String("");
+  FinishPacketHeader(w, slots, kStart, kStart, 0, 0);
+  const std::vector<std::uint8_t> b(w.bytes().begin(), w.bytes().end());
+  EXPECT_TRUE(RunAs(b, kStrict).status.ok()) << RunAs(b, kStrict).status.ToString();
+  for (Verdicts v : {k023, kHead}) EXPECT_EQ(RunAs(b, v).status.field(), "trace info packet size");
+}
+
+TEST(VerdictsTest, ReferenceMisbehaviourIsAnErrorInEveryMode) {
+  for (Verdicts v : {kStrict, k023, kHead}) {
+    auto small = Cat(Base(2), OneAlloc(2, 1));  // a data packet declaring 8 bytes
+    small[small.size() - 6 - 66 + 4] = 64;
+    for (int i = 1; i < 4; ++i) small[small.size() - 6 - 66 + 4 + i] = 0;
+    Outcome o = RunAs(small, v);
+    EXPECT_EQ(o.status.field(), "packet header: packet_size");
+    EXPECT_EQ(o.events.size(), 1u);
+    PacketSpec p;
+    p.id_begin = 1;
+    p.id_end = 2;
+    p.time_begin = kStart + 20;
+    const auto neg = Cat(Base(2), PacketBytes(p, [](ByteWriter& w) {
+                           WriteEventHeader(w, 101, kStart + 21);
+                           w.Vint(-3);
+                           w.U8(0);
+                         }));
+    EXPECT_EQ(RunAs(neg, v).status.field(), "alloc: common_prefix");
+  }
 }
 
 }  // namespace

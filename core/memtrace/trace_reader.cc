@@ -28,6 +28,9 @@ Status Corrupt(const char* field, std::string message, std::uint64_t offset) {
 Result<std::unique_ptr<TraceReader>> TraceReader::Open(std::unique_ptr<ByteSource> source,
                                                        ReaderOptions options) {
   std::unique_ptr<TraceReader> r(new TraceReader(std::move(source), options));
+  // A mode that does not judge traces (ocaml-5.3) reads them as strict does.
+  r->reference_ =
+      options.verdicts == Verdicts::kMemtrace023 || options.verdicts == Verdicts::kMemtraceHead;
   r->file_size_ = r->source_->size();
   r->frames_left_ = options.limits.max_frames;
   r->held_left_ = options.limits.max_held_frames;
@@ -49,8 +52,16 @@ Status TraceReader::ReadInfo() {
   auto got = source_->ReadAt(0, hdr);
   if (!got.ok()) return got.status();
   ByteReader hin(std::span<const std::uint8_t>(hdr, *got), 0);
-  MPO_RETURN_IF_ERROR(ReadPacketHeader(hin, &info_header_));
+  MPO_RETURN_IF_ERROR(ReadPacketHeader(hin, &info_header_, options_.verdicts));
   const std::uint64_t size = info_header_.packet_size_bits / 8;
+  // The real readers read the info packet into one 32 KiB buffer and refuse a larger one
+  // (a well-defined refusal, so the reference modes give it).
+  if (reference_ && size > kMaxPacketSize)
+    return Status(ErrorCode::kCorrupt, "trace info packet of " + std::to_string(size) +
+                                           " bytes does not fit memtrace's " +
+                                           std::to_string(kMaxPacketSize) + "-byte buffer")
+        .WithField("trace info packet size")
+        .AtOffset(header_offset::kPacketSize);
   if (size > options_.max_packet_bytes)
     return Status(ErrorCode::kOutOfRange, "trace info packet of " + std::to_string(size) +
                                               " bytes exceeds the limit of " +
@@ -97,7 +108,8 @@ Status TraceReader::ReadInfo() {
     return Corrupt("trace info packet done",
                    std::to_string(in.remaining()) + " bytes left after the trace info event",
                    in.offset());
-  legacy_ = !HasDomainStreams(info_header_.version);
+  // memtrace HEAD reads every version with per-domain streams (core/base/verdicts.h).
+  legacy_ = !HasDomainStreams(info_header_.version) && options_.verdicts != Verdicts::kMemtraceHead;
   next_packet_off_ = size;
   return Status::Ok();
 }
@@ -141,27 +153,54 @@ Status TraceReader::LoadPacket(bool* end) {
     std::uint8_t hdr[kHeaderSizeV3];
     auto got = source_->ReadAt(off, hdr);
     if (!got.ok()) return got.status();
-    const std::size_t avail = *got;
-    constexpr std::size_t kVersionAt = header_offset::kVersion;
-    const bool v3 = avail >= kVersionAt + 2 && (hdr[kVersionAt] | (hdr[kVersionAt + 1] << 8)) == 3;
-    if (avail < (v3 ? kHeaderSizeV3 : kHeaderSizeV2)) {
-      warnings_.push_back({off, "skipping truncated packet (" + std::to_string(avail) +
-                                    " bytes left, less than a packet header)"});
-      *end = true;
-      return Status::Ok();
-    }
-    ByteReader hin(std::span<const std::uint8_t>(hdr, avail), off);
+    // A file ending inside a packet header is refused in every mode: both memtrace
+    // readers fail reading the header (buffer underflow), never skip it.
+    ByteReader hin(std::span<const std::uint8_t>(hdr, *got), off);
     packet_off_ = off;
-    MPO_RETURN_IF_ERROR(ReadPacketHeader(hin, &packet_));
+    MPO_RETURN_IF_ERROR(ReadPacketHeader(hin, &packet_, options_.verdicts));
+    if (!reference_ && packet_.version != info_header_.version)
+      return Status(ErrorCode::kCorrupt, "a packet of format v" + std::to_string(packet_.version) +
+                                             " in a v" + std::to_string(info_header_.version) +
+                                             " trace")
+          .WithField("packet header: version")
+          .AtOffset(off + header_offset::kVersion);
     const std::uint64_t size = packet_.packet_size_bits / 8;
-    if (size > options_.max_packet_bytes)
+    const std::size_t hsize = packet_.header_size();
+    const std::uint64_t verifier_off =
+        off + header_offset::kVerifierIxV2 + DomainShift(HasDomainStreams(packet_.version));
+    // memtrace 0.2.3 checks the cache verifier while it reads the header: before it looks
+    // at the packet's size, its truncation or whether it continues the stream.
+    if (legacy_ && options_.parse_backtraces) {
+      auto dom = Domain(packet_.domain);
+      if (!dom.ok()) return dom.status();
+      if (!(*dom)->backtraces.Check(packet_.verifier))
+        return Corrupt("packet header: cache verification",
+                       "backtrace cache differs from the writer's", verifier_off);
+    }
+    const bool truncated = off + size > file_size_;
+    if (truncated && !reference_)
+      return Status(ErrorCode::kTruncated, "truncated packet: " + std::to_string(size) +
+                                               " bytes declared, " +
+                                               std::to_string(file_size_ - off) + " present")
+          .WithField("packet header: packet_size")
+          .AtOffset(off + header_offset::kPacketSize);
+    // The reference modes skip a truncated last packet whatever size it declares (the real
+    // readers never compare it with a limit); a complete one over the cap is refused.
+    if (size > options_.max_packet_bytes && !truncated)
       return Status(ErrorCode::kOutOfRange, "packet of " + std::to_string(size) +
                                                 " bytes exceeds the limit of " +
                                                 std::to_string(options_.max_packet_bytes))
           .WithField("packet header: packet_size")
           .AtOffset(off + header_offset::kPacketSize);
-    const std::size_t hsize = packet_.header_size();
-    if (off + size > file_size_) {
+    // The real readers cannot read a body over their 32 KiB buffer (they skip its first
+    // 32 KiB as truncated and parse the rest as packets): a declared difference, refused.
+    if (reference_ && !truncated && size - hsize > kMaxPacketSize)
+      return Status(ErrorCode::kOutOfRange, "packet body of " + std::to_string(size - hsize) +
+                                                " bytes exceeds memtrace's " +
+                                                std::to_string(kMaxPacketSize) + "-byte buffer")
+          .WithField("packet header: packet_size")
+          .AtOffset(off + header_offset::kPacketSize);
+    if (truncated) {
       warnings_.push_back({off, "skipping truncated packet (" + std::to_string(size) +
                                     " bytes declared, " + std::to_string(file_size_ - off) +
                                     " present)"});
@@ -174,21 +213,13 @@ Status TraceReader::LoadPacket(bool* end) {
     auto dom = Domain(packet_.domain);
     if (!dom.ok()) return dom.status();
     DomainState* d = *dom;
-    const std::uint64_t verifier_off =
-        off + header_offset::kVerifierIxV2 + DomainShift(HasDomainStreams(packet_.version));
-    if (legacy_) {
-      // memtrace 0.2.3 checks the verifier while reading the header, then skips packets
-      // that do not continue the stream.
-      if (options_.parse_backtraces && !d->backtraces.Check(packet_.verifier))
-        return Corrupt("packet header: cache verification",
-                       "backtrace cache differs from the writer's", verifier_off);
-      if (!(d->last_timestamp <= packet_.time_begin &&
-            d->alloc_id == OcamlIntOfInt64(packet_.alloc_id_begin))) {
-        warnings_.push_back({off, "skipping bad packet at id " + std::to_string(d->alloc_id) + " " +
-                                      std::to_string(packet_.alloc_id_begin) + "-" +
-                                      std::to_string(packet_.alloc_id_end)});
-        continue;
-      }
+    if (legacy_ && !(d->last_timestamp <= packet_.time_begin &&
+                     d->alloc_id == OcamlIntOfInt64(packet_.alloc_id_begin))) {
+      // memtrace 0.2.3 skips packets that do not continue the stream.
+      warnings_.push_back({off, "skipping bad packet at id " + std::to_string(d->alloc_id) + " " +
+                                    std::to_string(packet_.alloc_id_begin) + "-" +
+                                    std::to_string(packet_.alloc_id_end)});
+      continue;
     }
     if (packet_.pid != info_.pid) {
       warnings_.push_back({off, "skipping bad packet (wrong pid: " + std::to_string(packet_.pid) +

@@ -8,8 +8,15 @@
 //    memtrace 0.2.3 (one stream; a packet whose first alloc id or start time does not
 //    continue the previous one is skipped with a warning; collect deltas must be >= 0),
 //    for v3 memtrace HEAD (per-domain state, alloc ids restart at each packet's
-//    alloc_id_begin, collect deltas may be negative). Packets from another pid and a
-//    truncated final packet are skipped with a warning, as memtrace does.
+//    alloc_id_begin, collect deltas may be negative). Packets from another pid are
+//    skipped with a warning, as memtrace does.
+//    `ReaderOptions::verdicts` picks whose verdict malformed input gets
+//    (conformance/VERDICTS.md): strict (default) also refuses a truncated final packet and
+//    a packet whose version differs from the trace info's; memtrace-0.2.3 reads v1/v2
+//    only, checks the cache verifier before a packet's size and skips a truncated final
+//    packet; memtrace-head reads v0..v3, every version with HEAD's per-domain semantics,
+//    and skips a truncated final packet. A file ending inside a packet header is refused
+//    in every mode.
 // 3. Failure. Every check memtrace makes is a typed error naming the check and the byte
 //    offset (bit offset for bit-packed fields): bad magic, version, packet size,
 //    non-monotone packet or event times, time outside packet bounds, unknown event code,
@@ -153,7 +160,8 @@ class TraceReader {
   std::uint64_t file_size_ = 0;
   Info info_;
   PacketHeader info_header_;
-  bool legacy_ = false;  // v1/v2 semantics (memtrace 0.2.3)
+  bool legacy_ = false;     // v1/v2 semantics (memtrace 0.2.3)
+  bool reference_ = false;  // a memtrace reference's verdicts (memtrace-0.2.3, memtrace-head)
 
   std::vector<std::uint8_t> packet_buf_;
   PacketHeader packet_;

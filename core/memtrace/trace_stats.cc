@@ -3,118 +3,95 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
-#include <limits>
-#include <unordered_map>
 
-#include "core/memtrace/site_name.h"
-#include "core/memtrace/trace_reader.h"
-#include "core/memtrace/view/trace_view.h"
+#include "core/base/json_text.h"
+#include "core/memtrace/analysis/analysis_text.h"
 
 namespace mpo::memtrace {
+namespace {
 
-std::int64_t SaturatingSub(std::int64_t a, std::int64_t b) {
-  std::int64_t d;
-  if (!__builtin_sub_overflow(a, b, &d)) return d;
-  return b < 0 ? std::numeric_limits<std::int64_t>::max()
-               : std::numeric_limits<std::int64_t>::min();
+using analysis::EstimatedBytes;
+using analysis::Site;
+
+SiteStats StatsOf(const Site& s, const Info& info) {
+  SiteStats out;
+  out.allocs = s.allocated.blocks;
+  out.samples = s.allocated.samples;
+  out.words = s.allocated.words;
+  out.est_bytes = EstimatedBytes(s.allocated.samples, info);
+  out.live_blocks = s.live.blocks;
+  out.live_est_bytes = EstimatedBytes(s.live.samples, info);
+  out.frames = analysis::SiteText(s);
+  out.has_frames = !s.names.empty();
+  if (s.names.size() > 1) out.callers.assign(s.names.begin() + 1, s.names.end());
+  return out;
+}
+
+// The first `top` sites ranked by `key`, descending (ties: the analysis's order, by
+// samples then name).
+template <typename Key>
+std::vector<SiteStats> Top(const analysis::TraceAnalysis& a, std::size_t top, Key key) {
+  std::vector<const Site*> order;
+  order.reserve(a.sites.size());
+  for (const Site& s : a.sites) order.push_back(&s);
+  const std::size_t n = std::min(top, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+                    [&](const Site* x, const Site* y) {
+                      if (key(*x) != key(*y)) return key(*x) > key(*y);
+                      return x < y;
+                    });
+  std::vector<SiteStats> out;
+  for (std::size_t i = 0; i < n; ++i) out.push_back(StatsOf(*order[i], a.info));
+  return out;
+}
+
+}  // namespace
+
+Result<TraceStats> ComputeTraceStats(ByteSource& source, const StatsOptions& options) {
+  auto analysed = analysis::AnalyzeTrace(source, options.analysis);
+  if (!analysed.ok()) return analysed.status();
+  TraceStats st;
+  st.analysis = std::move(*analysed);
+  const analysis::TraceAnalysis& a = st.analysis;
+  st.info = a.info;
+  st.version = a.version;
+  st.duration_us = a.duration_us;
+  st.allocs = a.allocated.blocks;
+  st.samples = a.allocated.samples;
+  st.words = a.allocated.words;
+  st.est_bytes = EstimatedBytes(a.allocated.samples, a.info);
+  std::copy(std::begin(a.by_source), std::end(a.by_source), std::begin(st.by_source));
+  st.promotes = a.promotes;
+  st.collects = a.collects;
+  st.live_at_end = a.live.blocks;
+  st.live_samples = a.live.samples;
+  st.live_words = a.live.words;
+  st.live_est_bytes = EstimatedBytes(a.live.samples, a.info);
+  if (!a.lifetimes.empty()) {
+    const std::vector<std::int64_t>& l = a.lifetimes;  // sorted
+    double sum = 0;
+    for (auto x : l) sum += static_cast<double>(x);
+    st.lifetimes = l.size();
+    st.lifetime_mean = sum / static_cast<double>(l.size());
+    st.lifetime_median = l[l.size() / 2];
+    st.lifetime_p90 = l[l.size() * 9 / 10];
+    st.lifetime_max = l.back();
+  }
+  st.collected_promoted = a.collected_promoted;
+  st.sites = a.sites.size();
+  st.by_words = options.by_words;
+  st.top_by_samples = Top(a, options.top, [](const Site& s) { return s.allocated.samples; });
+  st.top_by_words = Top(a, options.top, [](const Site& s) { return s.allocated.words; });
+  return st;
 }
 
 Result<TraceStats> ComputeTraceStats(ByteSource& source, std::size_t top, const Limits& limits,
                                      const ProgressFn& progress) {
-  ReaderOptions opts;
-  opts.limits = limits;
-  // Through the decoded view: an undefined location code anywhere is its typed error.
-  auto opened = view::TraceView::Open(BorrowSource(source), opts);
-  if (!opened.ok()) return opened.status();
-  view::TraceView& v = **opened;
-  const TraceReader& r = v.reader();
-  TraceStats st;
-  st.info = r.info();
-  st.version = r.version();
-  std::unordered_map<OcamlInt, SiteStats> sites;
-  struct Live {
-    std::int64_t time;
-    bool promoted;
-  };
-  std::unordered_map<OcamlInt, Live> live;
-  std::vector<std::int64_t> lifetimes;
-  std::int64_t last_time = r.info().start_time;
-  while (const Event* ev = v.NextEvent()) {
-    const Event& e = *ev;
-    last_time = e.time;
-    if (progress) progress(r.offset(), r.file_size());
-    switch (e.kind) {
-      case EventKind::kAlloc: {
-        ++st.allocs;
-        st.samples += static_cast<std::uint64_t>(e.nsamples);
-        st.words += static_cast<std::uint64_t>(e.length);
-        ++st.by_source[static_cast<int>(e.source)];
-        if (!e.backtrace.empty()) {
-          SiteStats& s = sites[e.backtrace.back()];
-          if (s.allocs == 0) s.first_use = r.event_offset();
-          ++s.allocs;
-          s.samples += static_cast<std::uint64_t>(e.nsamples);
-          s.words += static_cast<std::uint64_t>(e.length);
-        }
-        live[e.obj_id] = {e.time, false};
-        break;
-      }
-      case EventKind::kPromote: {
-        ++st.promotes;
-        auto it = live.find(e.obj_id);
-        if (it != live.end()) it->second.promoted = true;
-        break;
-      }
-      case EventKind::kCollect: {
-        ++st.collects;
-        auto it = live.find(e.obj_id);
-        if (it != live.end()) {
-          lifetimes.push_back(SaturatingSub(e.time, it->second.time));
-          st.collected_promoted += it->second.promoted;
-          live.erase(it);
-        }
-        break;
-      }
-    }
-  }
-  if (!v.status().ok()) return v.status();
-  // Every event is at or after the start (the reader checks), so this is exact.
-  st.duration_us =
-      static_cast<std::uint64_t>(last_time) - static_cast<std::uint64_t>(st.info.start_time);
-  st.live_at_end = live.size();
-  if (!lifetimes.empty()) {
-    std::sort(lifetimes.begin(), lifetimes.end());
-    double sum = 0;
-    for (auto l : lifetimes) sum += static_cast<double>(l);
-    st.lifetimes = lifetimes.size();
-    st.lifetime_mean = sum / static_cast<double>(lifetimes.size());
-    st.lifetime_median = lifetimes[lifetimes.size() / 2];
-    st.lifetime_p90 = lifetimes[lifetimes.size() * 9 / 10];
-    st.lifetime_max = lifetimes.back();
-  }
-  std::vector<SiteStats> all;
-  all.reserve(sites.size());
-  for (auto& [code, s] : sites) {
-    s.code = code;
-    all.push_back(s);
-  }
-  auto take_top = [&](auto key, std::vector<SiteStats>* out) -> Status {
-    const std::size_t n = std::min(top, all.size());
-    std::partial_sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n), all.end(),
-                      [&](const SiteStats& x, const SiteStats& y) {
-                        return key(x) != key(y) ? key(x) > key(y) : x.code < y.code;
-                      });
-    for (std::size_t i = 0; i < n; ++i) {
-      auto frames = SiteName(r, all[i].code, all[i].first_use);
-      if (!frames.ok()) return frames.status();
-      out->push_back(all[i]);
-      out->back().frames = std::move(*frames);
-    }
-    return Status::Ok();
-  };
-  MPO_RETURN_IF_ERROR(take_top([](const SiteStats& s) { return s.samples; }, &st.top_by_samples));
-  MPO_RETURN_IF_ERROR(take_top([](const SiteStats& s) { return s.words; }, &st.top_by_words));
-  return st;
+  StatsOptions o;
+  o.top = top;
+  o.analysis.limits = limits;
+  o.analysis.progress = progress;
+  return ComputeTraceStats(source, o);
 }
 
 std::string FormatTraceStats(const TraceStats& s, const std::string& name) {
@@ -126,32 +103,121 @@ std::string FormatTraceStats(const TraceStats& s, const std::string& name) {
     buf.pop_back();
     out += buf;
   };
+  using analysis::BytesText;
   const Info& info = s.info;
   p("trace: %s (v%03d), %s, pid %" PRId64 ", sample rate %g\n", name.c_str(), s.version,
     info.executable_name.c_str(), info.pid, info.sample_rate);
   p("duration: %.6f s\n", static_cast<double>(s.duration_us) / 1e6);
+  const std::string window = analysis::WindowText(s.analysis);
+  if (!window.empty()) p("window:%s\n", window.substr(3).c_str());
   p("events: %" PRIu64 " allocs (%" PRIu64 " minor, %" PRIu64 " major, %" PRIu64
     " external), %" PRIu64 " promotes, %" PRIu64 " collects\n",
     s.allocs, s.by_source[0], s.by_source[1], s.by_source[2], s.promotes, s.collects);
-  p("samples: %" PRIu64 ", sampled words: %" PRIu64 "\n", s.samples, s.words);
+  p("samples: %" PRIu64 ", sampled words: %" PRIu64 ", estimated bytes allocated: %s\n", s.samples,
+    s.words, BytesText(s.est_bytes).c_str());
   const double a = s.allocs ? static_cast<double>(s.allocs) : 1.0;
-  p("promotion rate: %.4f, collection rate: %.4f, still live at end: %zu\n",
+  p("promotion rate: %.4f, collection rate: %.4f, still live at end: %zu (est. %s)\n",
     static_cast<double>(s.promotes) / a, static_cast<double>(s.collects) / a,
-    static_cast<std::size_t>(s.live_at_end));
+    static_cast<std::size_t>(s.live_at_end), BytesText(s.live_est_bytes).c_str());
   if (s.lifetimes > 0)
     p("lifetimes (us, collected objects): mean %.1f, median %" PRId64 ", p90 %" PRId64
       ", max %" PRId64 "; promoted before collection: %" PRIu64 "\n",
       s.lifetime_mean, s.lifetime_median, s.lifetime_p90, s.lifetime_max, s.collected_promoted);
-  auto print_top = [&](const char* title, const std::vector<SiteStats>& v) {
-    p("top allocation sites by %s:\n", title);
-    for (const SiteStats& site : v) {
-      p("  %10" PRIu64 " samples %12" PRIu64 " words  ", site.samples, site.words);
-      out += site.frames;
-      out += '\n';
+  const std::vector<SiteStats>& top = s.by_words ? s.top_by_words : s.top_by_samples;
+  p("top allocation sites by %s (of %zu):\n", s.by_words ? "words" : "estimated bytes", s.sites);
+  for (const SiteStats& site : top) {
+    p("  %12s %10" PRIu64 " samples %12" PRIu64 " words  ", BytesText(site.est_bytes).c_str(),
+      site.samples, site.words);
+    out += site.frames;
+    out += '\n';
+    for (const std::string& c : site.callers) p("  %48s<- %s\n", "", c.c_str());
+  }
+  return out;
+}
+
+std::string FormatTraceStatsJson(const TraceStats& s, const std::string& name) {
+  using json_text::AppendDouble;
+  using json_text::AppendInt;
+  using json_text::AppendUint;
+  const analysis::TraceAnalysis& a = s.analysis;
+  std::string out = "{";
+  analysis::AppendTraceMember(out, name, a);
+  out += ',';
+  analysis::AppendWindowMember(out, a);
+  out += ",\"allocated\":";
+  analysis::AppendTallyJson(out, a.allocated, a.info);
+  out += ",\"sources\":{\"minor\":";
+  AppendUint(out, s.by_source[0]);
+  out += ",\"major\":";
+  AppendUint(out, s.by_source[1]);
+  out += ",\"external\":";
+  AppendUint(out, s.by_source[2]);
+  out += "},\"promotes\":";
+  AppendUint(out, s.promotes);
+  out += ",\"collects\":";
+  AppendUint(out, s.collects);
+  out += ",\"live_at_end\":";
+  analysis::AppendTallyJson(out, a.live, a.info);
+  out += ",\"lifetimes_us\":";
+  if (s.lifetimes == 0) {
+    out += "null";
+  } else {
+    out += "{\"count\":";
+    AppendUint(out, s.lifetimes);
+    out += ",\"mean\":";
+    AppendDouble(out, s.lifetime_mean);
+    out += ",\"median\":";
+    AppendInt(out, s.lifetime_median);
+    out += ",\"p90\":";
+    AppendInt(out, s.lifetime_p90);
+    out += ",\"max\":";
+    AppendInt(out, s.lifetime_max);
+    out += ",\"promoted_before_collection\":";
+    AppendUint(out, s.collected_promoted);
+    out += '}';
+  }
+  out += s.by_words ? ",\"by\":\"words\"" : ",\"by\":\"bytes\"";
+  out += ",\"sites\":[";
+  const std::vector<SiteStats>& top = s.by_words ? s.top_by_words : s.top_by_samples;
+  for (std::size_t i = 0; i < top.size(); ++i) {
+    const SiteStats& site = top[i];
+    if (i > 0) out += ',';
+    out += "{\"site\":";
+    if (!site.has_frames)
+      out += "null";
+    else
+      json_text::AppendString(out, site.frames);
+    out += ",\"callers\":[";
+    for (std::size_t c = 0; c < site.callers.size(); ++c) {
+      if (c > 0) out += ',';
+      json_text::AppendString(out, site.callers[c]);
     }
-  };
-  print_top("samples", s.top_by_samples);
-  print_top("words", s.top_by_words);
+    out += "],\"allocs\":";
+    AppendUint(out, site.allocs);
+    out += ",\"samples\":";
+    AppendUint(out, site.samples);
+    out += ",\"words\":";
+    AppendUint(out, site.words);
+    out += ",\"est_bytes\":";
+    AppendDouble(out, site.est_bytes);
+    out += ",\"live_blocks\":";
+    AppendUint(out, site.live_blocks);
+    out += ",\"live_est_bytes\":";
+    AppendDouble(out, site.live_est_bytes);
+    out += '}';
+  }
+  out += "],\"sites_total\":";
+  AppendUint(out, s.sites);
+  out += ",\"timeline\":[";
+  for (std::size_t i = 0; i < a.timeline.size(); ++i) {
+    if (i > 0) out += ',';
+    out += "{\"t_s\":";
+    AppendDouble(out, static_cast<double>(a.timeline[i].t_us) / 1e6);
+    out += ",\"live_est_bytes\":";
+    AppendDouble(out, EstimatedBytes(a.timeline[i].live_samples, a.info));
+    out += '}';
+  }
+  out += "]}\n";
   return out;
 }
 

@@ -1,12 +1,26 @@
-// `memtrace stats`: totals, rates, lifetimes and the top allocation sites of a trace.
+// `memtrace stats`: totals, rates, lifetimes, the top allocation sites and the estimated
+// live heap over time of a trace (or of a time window of it).
 //
-// Streaming over the decoded view's events (view/trace_view.h: a backtrace entry whose code
-// no location event defined is its typed error); memory grows with the allocation sites and the
-// objects still live (both bounded by the input's size) and with the rendered names of the top
-// sites (bounded by Limits::max_location_bytes). Times are differences of trace times
-// computed without overflow: the duration is exact (events never precede the trace
-// start), a lifetime saturates at the int64 range (v3 may collect on another domain
-// before the allocation's time).
+// Figures come from one analysis::TraceAnalysis pass (analysis/trace_analysis.h: its
+// attribution rule, window and estimated bytes); this file ranks and prints them.
+// Sizes are estimated bytes (samples / sample_rate * word_size / 8) unless ranked
+// `by_words` (the sampled blocks' lengths, which over-weight large blocks).
+//
+// JSON document (FormatTraceStatsJson), one object:
+//   "trace": {"file","version","executable","pid","sample_rate","word_size",
+//             "start_time_us","duration_s"},
+//   "window": {"from_s","to_s"|null},
+//   "allocated": {"blocks","samples","words","est_bytes"}, with "minor","major","external"
+//   block counts in "sources": {...},
+//   "promotes", "collects": counts (of blocks allocated in the window),
+//   "live_at_end": {"blocks","samples","words","est_bytes"},
+//   "lifetimes_us": null | {"count","mean","median","p90","max","promoted_before_collection"},
+//   "by": "bytes" | "words",
+//   "sites": [{"site": S|null, "callers": [S...], "allocs", "samples", "words",
+//              "est_bytes", "live_blocks", "live_est_bytes"}] (at most top),
+//   "sites_total": N,
+//   "timeline": [{"t_s", "live_est_bytes"}] (the estimated live heap at the end of
+//               each step, t_s from the trace start).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +28,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/event.h"
 #include "core/memtrace/limits.h"
@@ -21,38 +36,55 @@
 
 namespace mpo::memtrace {
 
+using analysis::SaturatingSub;
+
 struct SiteStats {
-  OcamlInt code = 0;  // the allocation site: the last backtrace entry
   std::uint64_t allocs = 0;
   std::uint64_t samples = 0;
   std::uint64_t words = 0;
-  std::string frames;           // the frames, space-separated, or "$N" (no frames): SiteName
-  std::uint64_t first_use = 0;  // the offset of the first event allocating here
+  double est_bytes = 0;
+  std::uint64_t live_blocks = 0;
+  double live_est_bytes = 0;
+  std::string frames;                // the site: SiteName's text, or "<no backtrace>"
+  bool has_frames = true;            // false: allocations none of whose entries has frames
+  std::vector<std::string> callers;  // nearest first (StatsOptions::callers of them)
+};
+
+struct StatsOptions {
+  std::size_t top = 10;
+  bool by_words = false;  // rank sites by sampled words instead of estimated bytes
+  analysis::AnalysisOptions analysis;
 };
 
 struct TraceStats {
   Info info;
   int version = 0;
-  std::uint64_t duration_us = 0;  // last event time - start time
+  std::uint64_t duration_us = 0;  // last event time - start time (whole trace)
   std::uint64_t allocs = 0, promotes = 0, collects = 0, samples = 0, words = 0;
+  double est_bytes = 0;
   std::uint64_t by_source[3] = {0, 0, 0};  // minor, major, external
-  std::uint64_t live_at_end = 0;
+  std::uint64_t live_at_end = 0, live_samples = 0, live_words = 0;
+  double live_est_bytes = 0;
   // Collected objects: lifetimes in us (count 0: none).
   std::uint64_t lifetimes = 0;
   double lifetime_mean = 0;
   std::int64_t lifetime_median = 0, lifetime_p90 = 0, lifetime_max = 0;
   std::uint64_t collected_promoted = 0;
-  std::vector<SiteStats> top_by_samples;  // at most `top` each
+  std::size_t sites = 0;
+  bool by_words = false;
+  std::vector<SiteStats> top_by_samples;  // at most `top` each (samples rank as est. bytes)
   std::vector<SiteStats> top_by_words;
+  // The pass the figures come from: window, timeline, every site (ranked by estimated bytes).
+  analysis::TraceAnalysis analysis;
 };
 
-// `a - b` clamped to the int64 range.
-std::int64_t SaturatingSub(std::int64_t a, std::int64_t b);
-
+Result<TraceStats> ComputeTraceStats(ByteSource& source, const StatsOptions& options);
 Result<TraceStats> ComputeTraceStats(ByteSource& source, std::size_t top, const Limits& limits = {},
                                      const ProgressFn& progress = {});
 
 // The report `memtrace stats` prints; `name` is the trace's path.
 std::string FormatTraceStats(const TraceStats& s, const std::string& name);
+// The JSON document above, newline-terminated.
+std::string FormatTraceStatsJson(const TraceStats& s, const std::string& name);
 
 }  // namespace mpo::memtrace

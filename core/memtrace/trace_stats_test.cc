@@ -65,8 +65,47 @@ TEST(TraceStats, Totals) {
   const std::string text = FormatTraceStats(*st, "t.ctf");
   EXPECT_NE(text.find("trace: t.ctf (v"), std::string::npos) << text;
   EXPECT_NE(text.find("duration: 0.000040 s\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("         4 samples            8 words  A.f@a.ml:3:1-2\n"), std::string::npos)
+  // Rate 0.5, 64-bit words: 4 samples estimate 4 / 0.5 * 8 = 64 bytes.
+  EXPECT_NE(text.find("          64 B          4 samples            8 words  A.f@a.ml:3:1-2\n"),
+            std::string::npos)
       << text;
+  EXPECT_NE(text.find("estimated bytes allocated: 64 B\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("still live at end: 1 (est. 32 B)\n"), std::string::npos) << text;
+}
+
+TEST(TraceStats, Json) {
+  const auto bytes = Trace(1000, {1010, 1030, 1040});
+  StatsOptions o;
+  auto st = ComputeTraceStats(*MemorySource(bytes), o);
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  const std::string json = FormatTraceStatsJson(*st, "t.ctf");
+  EXPECT_TRUE(json.starts_with("{\"trace\":{\"file\":\"t.ctf\",\"version\":3,\"exe")) << json;
+  EXPECT_NE(json.find("\"allocated\":{\"blocks\":2,\"samples\":4,\"words\":8,\"est_bytes\":64}"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"sites\":[{\"site\":\"A.f@a.ml:3:1-2\",\"callers\":[],\"allocs\":2,"
+                      "\"samples\":4,\"words\":8,\"est_bytes\":64,\"live_blocks\":1,"
+                      "\"live_est_bytes\":32}]"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"lifetimes_us\":{\"count\":1,\"mean\":20,"), std::string::npos) << json;
+  EXPECT_EQ(json.back(), '\n');
+}
+
+// A window from 25 us: only the second allocation (at 40) counts, and it stays live.
+TEST(TraceStats, WindowAndByWords) {
+  const auto bytes = Trace(1000, {1010, 1030, 1040});
+  StatsOptions o;
+  o.analysis.from_us = 25;
+  o.by_words = true;
+  auto st = ComputeTraceStats(*MemorySource(bytes), o);
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  EXPECT_EQ(st->allocs, 1u);
+  EXPECT_EQ(st->collects, 0u);
+  EXPECT_EQ(st->live_at_end, 1u);
+  const std::string text = FormatTraceStats(*st, "t.ctf");
+  EXPECT_NE(text.find("window: [0.000025 s, end]\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("top allocation sites by words (of 1):\n"), std::string::npos) << text;
 }
 
 // Times at both ends of the int64 range: the duration is exact (2^64 - 2), the lifetime

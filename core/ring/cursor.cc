@@ -55,72 +55,6 @@ Result<std::string_view> DecodeCustomPayload(std::span<const std::uint64_t> payl
   return std::string_view(reinterpret_cast<const char*>(payload.data()), last - pad);
 }
 
-namespace {
-
-Status HeaderError(ErrorCode code, MetadataWord word, const char* field, const std::string& why) {
-  return Status(code, "E_CORRUPT_STREAM: " + why)
-      .WithField(std::string("metadata header: ") + field)
-      .AtOffset(8 * word);
-}
-
-// a + b * c <= limit, without overflow.
-bool FitsIn(std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t limit) {
-  unsigned __int128 end = static_cast<unsigned __int128>(b) * c + a;
-  return end <= limit;
-}
-
-}  // namespace
-
-Status ValidateMetadata(const MetadataHeader& m, std::uint64_t file_size) {
-  if (file_size < kMetadataHeaderBytes) {
-    return Status(ErrorCode::kTruncated, "E_CORRUPT_STREAM: file of " + std::to_string(file_size) +
-                                             " bytes has no 64-byte metadata header")
-        .WithField("metadata header");
-  }
-  if (m.version != kFileVersion) {
-    return HeaderError(ErrorCode::kUnsupportedVersion, kVersionWord, "version",
-                       "version " + std::to_string(m.version) + ", only 1 exists");
-  }
-  if (m.max_domains == 0 || m.max_domains > kMaxDomainsLimit) {
-    return HeaderError(ErrorCode::kCorrupt, kMaxDomainsWord, "max_domains",
-                       std::to_string(m.max_domains) + " not in [1, 4096]");
-  }
-  if (m.ring_header_size_bytes < 16 || m.ring_header_size_bytes % 8 != 0 ||
-      m.ring_header_size_bytes > (1u << 20)) {
-    return HeaderError(
-        ErrorCode::kCorrupt, kRingHeaderSizeWord, "ring_header_size_bytes",
-        std::to_string(m.ring_header_size_bytes) + " is not a multiple of 8 holding head and tail");
-  }
-  const std::uint64_t n = m.ring_size_elements;
-  if (n < 4 || (n & (n - 1)) != 0 || n > (std::uint64_t{1} << 40)) {
-    return HeaderError(ErrorCode::kCorrupt, kRingSizeElementsWord, "ring_size_elements",
-                       std::to_string(n) + " is not a power of two in [4, 2^40]");
-  }
-  if (m.ring_size_bytes != n * 8) {
-    return HeaderError(ErrorCode::kCorrupt, kRingSizeBytesWord, "ring_size_bytes",
-                       std::to_string(m.ring_size_bytes) + " != 8 * ring_size_elements");
-  }
-  if (m.headers_offset % 8 != 0 ||
-      !FitsIn(m.headers_offset, m.max_domains, m.ring_header_size_bytes, file_size)) {
-    return HeaderError(ErrorCode::kCorrupt, kHeadersOffsetWord, "headers_offset",
-                       "ring headers at " + std::to_string(m.headers_offset) +
-                           " unaligned or beyond the file (" + std::to_string(file_size) +
-                           " bytes)");
-  }
-  if (m.data_offset % 8 != 0 ||
-      !FitsIn(m.data_offset, m.max_domains, m.ring_size_bytes, file_size)) {
-    return HeaderError(ErrorCode::kCorrupt, kDataOffsetWord, "data_offset",
-                       "ring data at " + std::to_string(m.data_offset) +
-                           " unaligned or beyond the file (" + std::to_string(file_size) +
-                           " bytes)");
-  }
-  if (m.custom_events_offset > file_size) {
-    return HeaderError(ErrorCode::kCorrupt, kCustomEventsOffsetWord, "custom_events_offset",
-                       std::to_string(m.custom_events_offset) + " beyond the file");
-  }
-  return Status::Ok();
-}
-
 struct Cursor::State {
   MappedFile file;                  // when reading a file
   std::vector<std::uint64_t> copy;  // when reading bytes
@@ -140,11 +74,26 @@ namespace {
 // Turns ring messages into typed callbacks for one domain.
 class Decoder {
  public:
-  Decoder(EventCallbacks& cb, std::uint32_t ring, const std::byte* names, std::uint64_t names_limit,
-          const MappedFile& file)
-      : cb_(cb), ring_(ring), names_(names), names_limit_(names_limit), file_(file) {}
+  Decoder(EventCallbacks& cb, std::uint32_t ring, const std::byte* file_bytes,
+          const MetadataHeader& meta, std::uint64_t file_size, const MappedFile& file,
+          Verdicts verdicts)
+      : cb_(cb),
+        ring_(ring),
+        bytes_(file_bytes),
+        meta_(meta),
+        size_(file_size),
+        file_(file),
+        verdicts_(verdicts) {}
 
-  bool Lost(std::uint64_t words) { return cb_.LostEvents(ring_, words); }
+  bool Lost(std::uint64_t words) {
+    if (verdicts_ == Verdicts::kOcaml53) return cb_.LostEvents(ring_, OcamlLostWords(words));
+    // No producer writes 2^63 words; and lost words are reported as a signed 64-bit count.
+    if (words >> 63 != 0) {
+      Corrupt("ring head " + std::to_string(words) + " words ahead of the reader");
+      return false;
+    }
+    return cb_.LostEvents(ring_, words);
+  }
 
   SinkAction Message(std::uint64_t, std::span<const std::uint64_t> w) {
     const std::uint64_t h = w[0];
@@ -162,8 +111,14 @@ class Decoder {
           go = cb_.RuntimeCounter(ring_, ts, id, w[2]);
           break;
         case RuntimeType::kAlloc:
-          if (w.size() < 3) return Corrupt("alloc event without buckets");
-          go = cb_.Alloc(ring_, ts, w.subspan(2));
+          // OCaml delivers 20 buckets whatever the length: fewer are read from stale
+          // memory (never copied), more are dropped (its verdict, kOcaml53).
+          if (w.size() < 2 + kAllocBuckets ||
+              (w.size() > 2 + kAllocBuckets && verdicts_ != Verdicts::kOcaml53)) {
+            return Corrupt("alloc event of " + std::to_string(w.size() - 2) + " buckets, not " +
+                           std::to_string(kAllocBuckets));
+          }
+          go = cb_.Alloc(ring_, ts, w.subspan(2, kAllocBuckets));
           break;
         case RuntimeType::kLifecycle:
           go =
@@ -172,11 +127,11 @@ class Decoder {
         default: break;  // internal/flush and unknown types: counted, not delivered (as OCaml)
       }
     } else {
-      if ((static_cast<std::uint64_t>(id) + 1) * kUserEventNameBytes > names_limit_) {
+      const auto slot = PlaceNameSlot(meta_, size_, id);
+      if (!slot.ok()) {
         return Corrupt("user event id " + std::to_string(id) + " has no name slot in the file");
       }
-      const char* slot = reinterpret_cast<const char*>(names_ + id * kUserEventNameBytes);
-      std::memcpy(name_, slot, kUserEventNameBytes);
+      std::memcpy(name_, bytes_ + *slot, kUserEventNameBytes);
       const std::string_view name(name_, ::strnlen(name_, kUserEventNameBytes));
       if (file_.faulted()) return Corrupt("the file shrank");
       switch (static_cast<UserType>(header::Type(h))) {
@@ -191,6 +146,15 @@ class Decoder {
                             static_cast<UserType>(header::Type(h)) == UserType::kSpanBegin);
           break;
         default:  // custom, and every unknown type, as OCaml
+          // OCaml 5.3 finds no registered event for an empty name and drops the event
+          // (counted) before it looks at the payload.
+          if (verdicts_ == Verdicts::kOcaml53 && name.empty()) break;
+          // OCaml copies the payload into a 1024-byte buffer: a longer one overflows it.
+          if (w.size() - 2 > kMaxCustomPayloadWords) {
+            return Corrupt("custom event of " + std::to_string(w.size() - 2) +
+                           " payload words (a producer writes at most " +
+                           std::to_string(kMaxCustomPayloadWords) + ")");
+          }
           go = cb_.UserCustom(ring_, ts, id, name, w.subspan(2));
           break;
       }
@@ -199,6 +163,8 @@ class Decoder {
   }
 
   const std::string& why() const { return why_; }
+  // Whether a callback answered kStop because the ring is corrupt (a Lost refused).
+  bool failed() const { return !why_.empty(); }
 
  private:
   SinkAction Corrupt(std::string why) {
@@ -207,9 +173,11 @@ class Decoder {
   }
   EventCallbacks& cb_;
   std::uint32_t ring_;
-  const std::byte* names_;
-  std::uint64_t names_limit_;  // bytes from the first slot to the end of the file
-  const MappedFile& file_;     // unmapped when reading bytes (never faults)
+  const std::byte* bytes_;  // the whole file
+  const MetadataHeader& meta_;
+  std::uint64_t size_;
+  const MappedFile& file_;  // unmapped when reading bytes (never faults)
+  Verdicts verdicts_;
   char name_[kUserEventNameBytes];
   std::string why_;
 };
@@ -227,7 +195,7 @@ Result<Cursor> Cursor::Build(std::unique_ptr<State> s, CursorOptions o) {
   }
   std::memcpy(&s->meta, s->base, sizeof(MetadataHeader));
   MPO_RETURN_IF_ERROR(s->file.CheckIntact());
-  MPO_RETURN_IF_ERROR(ValidateMetadata(s->meta, s->size));
+  MPO_RETURN_IF_ERROR(ValidateMetadata(s->meta, s->size, o.verdicts));
   s->positions.assign(s->meta.max_domains, 0);
   s->options = o;
   if (s->options.batch_messages == 0) s->options.batch_messages = 1;
@@ -295,34 +263,52 @@ Result<std::uint64_t> Cursor::ReadPoll(EventCallbacks& callbacks, std::uint64_t 
   }
   const MetadataHeader& m = s.meta;
   auto* bytes = reinterpret_cast<std::byte*>(s.base);
-  const std::byte* names = bytes + m.custom_events_offset;
-  const std::uint64_t names_limit = s.size - m.custom_events_offset;
+  const bool ocaml = s.options.verdicts == Verdicts::kOcaml53;
+  ReadRules rules;
+  rules.message_within_tail = !ocaml;
+  rules.tail_within_lap = !ocaml;
+  const ReadBuffer buffer{s.buffer, s.options.batch_messages};
   std::uint64_t total = 0;
   Status status;
   const std::uint64_t start = s.next_domain;
   for (std::uint64_t i = 0; i < m.max_domains; ++i) {
     if (max_events != 0 && total >= max_events) break;
     const std::uint64_t d = (start + i) % m.max_domains;
-    auto* header =
-        reinterpret_cast<std::uint64_t*>(bytes + m.headers_offset + d * m.ring_header_size_bytes);
-    auto* data = reinterpret_cast<std::uint64_t*>(bytes + m.data_offset + d * m.ring_size_bytes);
-    MappedRing ring(header, data, m.ring_size_elements);
-    Decoder decoder(callbacks, static_cast<std::uint32_t>(d), names, names_limit, s.file);
-    const ReadResult r = ReadRing<sync::StdPlatform>(
-        ring, &s.positions[d], decoder, max_events == 0 ? 0 : max_events - total,
-        ReadBuffer{s.buffer, s.options.batch_messages});
+    // Strict files were placed whole at open; OCaml places each domain when it reaches it.
+    const auto place = PlaceDomain(m, s.size, d);
+    if (!place.ok()) {
+      status = place.status();
+      break;
+    }
+    Decoder decoder(callbacks, static_cast<std::uint32_t>(d), bytes, m, s.size, s.file,
+                    s.options.verdicts);
+    const std::uint64_t budget = max_events == 0 ? 0 : max_events - total;
+    ReadResult r;
+    if (place->header % 8 == 0 && place->data % 8 == 0) {
+      MappedRing ring(reinterpret_cast<std::uint64_t*>(bytes + place->header),
+                      reinterpret_cast<std::uint64_t*>(bytes + place->data), m.ring_size_elements);
+      r = ReadRing<sync::StdPlatform>(ring, &s.positions[d], decoder, budget, buffer, rules);
+    } else {
+      const UnalignedRing ring(bytes + place->header, bytes + place->data, m.ring_size_elements);
+      r = ReadRing<sync::StdPlatform>(ring, &s.positions[d], decoder, budget, buffer, rules);
+    }
     total += r.consumed;
     if (r.padding_words != 0)
       callbacks.PaddingSkipped(static_cast<std::uint32_t>(d), r.padding_words);
     s.next_domain = (d + 1) % m.max_domains;
-    if (r.status == ReadStatus::kCorrupt) {
+    if (r.status == ReadStatus::kCorrupt || decoder.failed()) {
       const std::uint64_t word = r.at & (m.ring_size_elements - 1);
-      std::string why =
-          decoder.why().empty() ? "event header does not fit the ring" : decoder.why();
+      std::string why = decoder.why();
+      if (r.lapped_too_far) {
+        why = "tail more than " + std::to_string(rules.max_lap_words) +
+              " words beyond a lap of the ring (OCaml 5.3 re-reads the ring up to it)";
+      } else if (why.empty()) {
+        why = "event header does not fit the ring";
+      }
       status = Status(ErrorCode::kCorrupt,
                       "E_CORRUPT_STREAM: " + why + " (ring position " + std::to_string(r.at) + ")")
                    .WithField("ring " + std::to_string(d) + ": event")
-                   .AtOffset(m.data_offset + d * m.ring_size_bytes + 8 * word);
+                   .AtOffset(place->data + 8 * word);
       break;
     }
     if (r.status != ReadStatus::kDrained) break;

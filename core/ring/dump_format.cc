@@ -65,7 +65,9 @@ bool GoldenLineWriter::OnEvent(const RingEvent& e) {
       text_ += e.data == 0 ? std::string("none")
                            : std::to_string(OcamlIntOfPayload(static_cast<std::uint64_t>(e.data)));
       break;
-    case EventKind::kLostEvents: text_ += std::to_string(e.value); break;
+    case EventKind::kLostEvents:  // a C int in OCaml 5.3: may be negative
+      text_ += std::to_string(static_cast<std::int64_t>(e.value));
+      break;
     case EventKind::kUserUnit: NameAndTag(e.name); break;
     case EventKind::kUserInt:
       NameAndTag(e.name);

@@ -41,6 +41,8 @@ inline constexpr std::uint64_t kDefaultMaxDomains = 128;
 inline constexpr unsigned kDefaultRingLog2Words = 16;
 inline constexpr std::size_t kAllocBuckets = 20;  // 10 single sizes, 9 decades, 1 "more"
 inline constexpr std::size_t kMaxCustomPayloadBytes = 1024;
+// The words of the longest custom payload: its bytes, padding and the pad-count byte.
+inline constexpr std::size_t kMaxCustomPayloadWords = kMaxCustomPayloadBytes / 8 + 1;
 
 // Word indices of the metadata header fields.
 enum MetadataWord : std::size_t {

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "core/sync/memory_order.h"
 #include "core/sync/std_platform.h"
@@ -44,6 +46,32 @@ class MappedRing {
 
   std::uint64_t* header_;
   std::uint64_t* data_;
+  std::uint64_t size_words_;
+};
+
+// A read-only view of a ring whose header or data are not 8-byte aligned: only a hostile
+// file (or a reference's lenient geometry, Verdicts::kOcaml53) places them so, never a
+// producer, so plain byte copies stand in for the atomic loads (which need alignment).
+// The Ring interface of ring_protocol.h, loads only.
+class UnalignedRing {
+ public:
+  // `header` holds at least 16 bytes (head, tail) and `data` `size_words` * 8 bytes.
+  UnalignedRing(const std::byte* header, const std::byte* data, std::uint64_t size_words)
+      : header_(header), data_(data), size_words_(size_words) {}
+
+  std::uint64_t SizeWords() const { return size_words_; }
+  std::uint64_t LoadWord(std::uint64_t i, sync::MemoryOrder) const { return Read(data_ + 8 * i); }
+  std::uint64_t LoadHead(sync::MemoryOrder) const { return Read(header_); }
+  std::uint64_t LoadTail(sync::MemoryOrder) const { return Read(header_ + 8); }
+
+ private:
+  static std::uint64_t Read(const std::byte* p) {
+    std::uint64_t v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  const std::byte* header_;
+  const std::byte* data_;
   std::uint64_t size_words_;
 };
 

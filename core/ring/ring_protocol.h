@@ -116,6 +116,21 @@ struct ReadResult {
   std::uint64_t consumed = 0;       // events counted as OCaml does (header::IsCounted)
   std::uint64_t at = 0;             // the ring position of a corrupt message
   std::uint64_t padding_words = 0;  // padding skipped (for word accounting)
+  bool lapped_too_far = false;      // kCorrupt because of ReadRules::max_lap_words
+};
+
+// The checks a reader makes on a ring's positions. The defaults are the oracle's
+// (Verdicts::kStrict); OCaml 5.3's consumer makes neither check (Verdicts::kOcaml53).
+struct ReadRules {
+  // A message must end at or before the tail (OCaml only requires it to end before the
+  // ring's physical end, and then resumes past the tail).
+  bool message_within_tail = true;
+  // The tail may not be more than a ring ahead of the read position: only words that a
+  // producer overwrote can lie there. Without this check the ring is re-read, lap after
+  // lap, as OCaml does, for at most `max_lap_words` beyond the first lap (OCaml reads on
+  // up to the tail, which can be 2^63 words away: it never ends).
+  bool tail_within_lap = true;
+  std::uint64_t max_lap_words = std::uint64_t{1} << 16;
 };
 
 // Scratch space for one batch of copied messages; `words` must hold at least
@@ -129,9 +144,11 @@ struct ReadBuffer {
 // Sink: SinkAction Message(std::uint64_t position, std::span<const std::uint64_t> words)
 //       (words = header, timestamp, payload) and bool Lost(std::uint64_t words).
 // A kStop leaves *position at the refused message (it is delivered again next time).
+// `rules` relaxes the checks for a reference's verdicts; a ring whose SizeWords() is not a
+// power of two is then read as OCaml does (position & (size - 1), always in bounds).
 template <class P, class Protocol = CorrectProtocol, class Ring, class Sink>
 ReadResult ReadRing(const Ring& ring, std::uint64_t* position, Sink& sink, std::uint64_t max_events,
-                    ReadBuffer buffer) {
+                    ReadBuffer buffer, ReadRules rules = {}) {
   ReadResult result;
   const std::uint64_t size = ring.SizeWords();
   const std::uint64_t mask = size - 1;
@@ -148,6 +165,7 @@ ReadResult ReadRing(const Ring& ring, std::uint64_t* position, Sink& sink, std::
     if (!sink.Lost(head - pos)) return finish(ReadStatus::kStopped);
     pos = head;
   }
+  const std::uint64_t visit_start = pos;  // words read beyond it count toward max_lap_words
   constexpr std::size_t kMaxBatch = 64;
   // Message lengths of the batch, so that delivery does not wait on re-reading headers.
   std::uint16_t lengths[kMaxBatch];
@@ -161,13 +179,20 @@ ReadResult ReadRing(const Ring& ring, std::uint64_t* position, Sink& sink, std::
     std::size_t used = 0;
     std::uint64_t next = pos;
     std::uint64_t events_in_batch = 0;
-    bool suspicious = tail - pos > size;  // only a lap by the producer explains this
+    // Only a lap by the producer explains this.
+    bool suspicious = rules.tail_within_lap && tail - pos > size;
+    if (!rules.tail_within_lap && pos - visit_start > size + rules.max_lap_words) {
+      result.lapped_too_far = true;
+      result.at = pos;
+      return finish(ReadStatus::kCorrupt);
+    }
     while (!suspicious && next < tail && count < batch_cap &&
            (max_events == 0 || result.consumed + events_in_batch < max_events)) {
       const std::uint64_t offset = next & mask;
       const std::uint64_t h = ring.LoadWord(offset, MemoryOrder::kRelaxed);
       const std::uint64_t length = header::Length(h);
-      if (length == 0 || offset + length > size || length > tail - next ||
+      if (length == 0 || offset + length > size ||
+          (rules.message_within_tail && length > tail - next) ||
           (length < 2 && !header::IsPadding(h))) {
         suspicious = count == 0;  // decided after the head re-check below
         break;

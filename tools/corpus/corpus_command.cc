@@ -9,8 +9,10 @@
 #include "core/base/version.h"
 #include "core/corpus/corpus.h"
 #include "core/corpus/decode.h"
+#include "tools/corpus/corpus_fuzz_command.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
+#include "tools/progress.h"
 #include "tools/verdicts_option.h"
 
 namespace mpo::tools {
@@ -29,7 +31,8 @@ struct CorpusOptions {
 };
 
 void RunGen(const CorpusOptions& o) {
-  auto s = corpus::Generate(o.dir);
+  Progress progress("corpus gen", "cases", 0);
+  auto s = corpus::Generate(o.dir, [&](std::size_t n) { progress.Update(n, true); });
   if (!s.ok()) return ReportError("corpus gen " + o.dir, s.status());
   std::printf("corpus written to %s: %zu cases (%zu memtrace, %zu ring, %zu sampler), %llu bytes\n",
               o.dir.c_str(), s->memtrace + s->ring + s->sampler, s->memtrace, s->ring, s->sampler,
@@ -54,14 +57,25 @@ void RunCheck(const CorpusOptions& o) {
   co.timeout_seconds = o.timeout;
   co.max_output_bytes = static_cast<std::size_t>(o.max_output_mib) << 20;
   co.only = o.only;
+  co.verdicts = o.verdicts;
   // Which oracle gave the verdicts (MANIFEST.json records which one wrote the corpus).
   std::printf("oracle: %s\n", VersionLine().c_str());
+  // With -q nothing may be printed for minutes: count the cases on a terminal.
+  Progress progress("corpus check", "cases", 0);
+  std::size_t seen = 0;
   auto s = corpus::Check(o.dir, co, [&](const corpus::CaseResult& r) {
-    if (r.passed && o.quiet) return;
-    if (r.passed) {
-      std::printf("PASS %s\n", r.name.c_str());
-    } else {
-      std::printf("FAIL %s: %s\n", r.name.c_str(), r.reason.c_str());
+    if (o.quiet) progress.Update(++seen, true);
+    if (o.quiet && r.outcome != corpus::CaseOutcome::kFailed) return;
+    progress.Clear();
+    switch (r.outcome) {
+      case corpus::CaseOutcome::kPassed: std::printf("PASS %s\n", r.name.c_str()); break;
+      case corpus::CaseOutcome::kFailed:
+        std::printf("FAIL %s: %s\n", r.name.c_str(), r.reason.c_str());
+        break;
+      case corpus::CaseOutcome::kDeclared:
+        std::printf("DECLARED %s: %s\n", r.name.c_str(), r.reason.c_str());
+        break;
+      case corpus::CaseOutcome::kNotJudged: return;
     }
     std::fflush(stdout);
   });
@@ -71,7 +85,11 @@ void RunCheck(const CorpusOptions& o) {
     if (s.status().code() == ErrorCode::kUnsupportedVersion) SetExitCode(kExitUsage);
     return;
   }
-  std::printf("%zu passed, %zu failed\n", s->passed, s->failed);
+  std::printf("%zu passed, %zu failed", s->passed, s->failed);
+  if (o.verdicts != Verdicts::kStrict)
+    std::printf(" (as %s: %zu declared differences, %zu cases of other formats not run)",
+                std::string(VerdictsName(o.verdicts)).c_str(), s->declared, s->not_judged);
+  std::printf("\n");
   if (s->failed != 0 || s->passed == 0) SetExitCode(kExitBadInput);
 }
 
@@ -114,6 +132,7 @@ void AddCorpusCommands(CLI::App& app) {
       ->capture_default_str();
   check->add_option("--only", o->only, "run only cases whose name contains this");
   check->add_flag("--quiet,-q", o->quiet, "print failing cases and the summary only");
+  AddVerdictsOption(check, &o->verdicts);
   check->callback([o] { RunCheck(*o); });
 
   CLI::App* dec = c->add_subcommand(
@@ -126,6 +145,8 @@ void AddCorpusCommands(CLI::App& app) {
   dec->add_flag("--text", o->text, "print the text form instead");
   AddVerdictsOption(dec, &o->verdicts);
   dec->callback([o] { RunDecode(*o); });
+
+  AddCorpusFuzzCommand(c);
 }
 
 }  // namespace mpo::tools

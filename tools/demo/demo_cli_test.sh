@@ -17,6 +17,11 @@ cat "$tmp/a.txt"
 grep -q "all checks passed" "$tmp/a.txt"
 grep -q "Top allocation sites" "$tmp/a.txt"
 grep -q "GC phase time per domain" "$tmp/a.txt"
+# One attribution rule: the demo's top site (and caller) is `memtrace stats --callers 1`'s.
+"$bin" memtrace stats --json --top 1 --callers 1 "$tmp/a/trace.ctf" > "$tmp/a.json"
+want_site="$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["sites"][0]; print(" <- ".join([s["site"]] + s["callers"]), s["samples"])' "$tmp/a.json")"
+got_site="$(sed -n '/^Top allocation sites/{n;n;p;q}' "$tmp/a.txt" | awk '{s=$2; $1=$2=$3=$4=$5=""; sub(/^ +/, ""); print $0, s}')"
+[ "$got_site" = "$want_site" ] || { echo "demo site '$got_site' != stats '$want_site'"; exit 1; }
 "$bin" demo --out "$tmp/b" --seed 11 --steps 4000 --domains 3 > /dev/null
 cmp "$tmp/a/trace.ctf" "$tmp/b/trace.ctf"
 ring_a="$(ls "$tmp"/a/*.events)"

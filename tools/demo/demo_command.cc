@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "core/memtrace/analysis/analysis_text.h"
 #include "tools/demo/demo_run.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
@@ -36,14 +37,16 @@ void Print(const demo::DemoOptions& o, const demo::DemoReport& r, double seconds
               u(o.seed), o.lambda, o.domains, o.format_version);
   std::printf("  simulated: %llu words allocated, %llu minor / %llu major collections, %.2f s\n",
               u(r.words_allocated), u(r.minor_collections), u(r.major_collections), seconds);
-  std::printf("\nTop allocation sites (sampled):\n");
-  std::printf("  %8s %8s %12s %14s  %s\n", "blocks", "samples", "words", "est. words", "site");
+  // Sites as `memtrace stats --callers 1 trace.ctf` gives them (the one attribution rule).
+  std::printf("\nTop allocation sites (sampled; site <- caller):\n");
+  std::printf("  %8s %8s %12s %12s  %s\n", "blocks", "samples", "words", "est. bytes", "site");
   std::size_t shown = 0;
   for (const auto& s : r.sites) {
     if (shown++ == 8) break;
-    const double est = o.lambda > 0 ? static_cast<double>(s.samples) / o.lambda : 0.0;
-    std::printf("  %8llu %8llu %12llu %14.0f  %s\n", u(s.allocs), u(s.samples), u(s.sampled_words),
-                est, s.name.c_str());
+    // The trace's rate is lambda and its words are 64-bit.
+    const double est = o.lambda > 0 ? static_cast<double>(s.samples) / o.lambda * 8 : 0.0;
+    std::printf("  %8llu %8llu %12llu %12s  %s\n", u(s.allocs), u(s.samples), u(s.sampled_words),
+                memtrace::analysis::BytesText(est).c_str(), s.name.c_str());
   }
   std::printf("\nSamples: %llu (expected %.1f +/- %.1f); external %llu (expected %.1f +/- %.1f)\n",
               u(r.samples), r.samples_expected, r.samples_bound, u(r.external_samples),

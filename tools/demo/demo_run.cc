@@ -336,7 +336,6 @@ Result<DemoReport> Demo::Run() {
   x.expected = expected_;
   x.frames = &frames_;
   x.teardown_us = teardown_us_;
-  x.is_site = sim::IsWorkloadSiteFrame;
   CheckTrace(x, r, failures_);
   CheckRing(ring_path_, ring_->written(), r, failures_);
   CheckSamples(r);

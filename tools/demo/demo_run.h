@@ -46,7 +46,7 @@ struct DemoOptions {
 };
 
 struct SiteFigures {
-  std::string name;  // defname@file:line
+  std::string name;  // the site and its nearest caller, as `memtrace stats --callers 1`
   std::uint64_t allocs = 0, samples = 0, sampled_words = 0;
 };
 

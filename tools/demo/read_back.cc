@@ -4,6 +4,9 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/memtrace/analysis/analysis_text.h"
+#include "core/memtrace/analysis/trace_analysis.h"
+#include "core/memtrace/byte_io.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/ring/cursor.h"
 #include "core/ring/event_names.h"
@@ -21,6 +24,33 @@ std::string EventText(EventKind k) {
     case EventKind::kCollect: return "collect";
   }
   return "?";
+}
+
+// The sites as `memtrace stats --callers 1` attributes them (the one rule,
+// core/memtrace/analysis/trace_analysis.h: the innermost entry with frames, here the
+// workload's allocation point, and its nearest caller).
+void FillSites(const std::string& path, DemoReport& r, std::vector<std::string>& failures) {
+  auto src = memtrace::OpenFileSource(path);
+  if (!src.ok()) {
+    failures.push_back("trace: " + src.status().message());
+    return;
+  }
+  memtrace::analysis::AnalysisOptions o;
+  o.callers = 1;
+  auto a = memtrace::analysis::AnalyzeTrace(**src, o);
+  if (!a.ok()) {
+    failures.push_back("trace: " + a.status().message());
+    return;
+  }
+  for (const memtrace::analysis::Site& s : a->sites) {  // by samples, descending
+    SiteFigures f;
+    f.name = memtrace::analysis::SiteText(s);
+    if (s.names.size() > 1) f.name += " <- " + memtrace::analysis::CallersText(s);
+    f.allocs = s.allocated.blocks;
+    f.samples = s.allocated.samples;
+    f.sampled_words = s.allocated.words;
+    r.sites.push_back(std::move(f));
+  }
 }
 
 }  // namespace
@@ -46,7 +76,6 @@ void CheckTrace(const TraceExpectations& x, DemoReport& r, std::vector<std::stri
   std::map<OcamlInt, std::int64_t> alloc_time;
   std::map<OcamlInt, std::pair<memtrace::AllocationSource, bool>> objects;  // promoted?
   std::map<OcamlInt, std::int64_t> collect_time;
-  std::map<std::uint64_t, SiteFigures> sites;
   std::unordered_map<OcamlInt, bool> codes;
   while (const memtrace::Event* e = rd.NextEvent()) {
     switch (e->kind) {
@@ -79,19 +108,6 @@ void CheckTrace(const TraceExpectations& x, DemoReport& r, std::vector<std::stri
       alloc_time[e->obj_id] = e->time;
       objects[e->obj_id] = {e->source, false};
       for (OcamlInt code : e->backtrace) codes.emplace(code, true);
-      // The allocation site: the innermost workload frame.
-      std::uint64_t site = 0;
-      for (auto it = e->backtrace.rbegin(); it != e->backtrace.rend(); ++it) {
-        const auto f = static_cast<std::uint64_t>(*it);
-        if (x.is_site(f)) {
-          site = f;
-          break;
-        }
-      }
-      SiteFigures& s = sites[site];
-      ++s.allocs;
-      s.samples += static_cast<std::uint64_t>(e->nsamples);
-      s.sampled_words += static_cast<std::uint64_t>(e->length);
     } else if (e->kind == EventKind::kPromote) {
       auto it = objects.find(e->obj_id);
       if (it != objects.end()) it->second.second = true;
@@ -135,13 +151,7 @@ void CheckTrace(const TraceExpectations& x, DemoReport& r, std::vector<std::stri
     }
     if (c->second >= x.teardown_us) ++r.survived_to_end;
   }
-  for (auto& [frame, s] : sites) {
-    const auto* loc = x.frames->Lookup(static_cast<OcamlInt>(frame));
-    s.name = frame == 0 ? "(other)" : memtrace::LocationToString(loc->front());
-    r.sites.push_back(s);
-  }
-  std::sort(r.sites.begin(), r.sites.end(),
-            [](const SiteFigures& a, const SiteFigures& b) { return a.samples > b.samples; });
+  FillSites(x.path, r, failures);
 }
 
 namespace {

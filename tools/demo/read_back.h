@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -32,7 +31,6 @@ struct TraceExpectations {
   std::span<const Expected> expected;  // in callback order
   tracer::FrameLocations* frames = nullptr;
   std::int64_t teardown_us = 0;  // objects collected from then on survived the workload
-  std::function<bool(std::uint64_t)> is_site;  // frames that name an allocation site
 };
 
 // Every event in order (kind, object id, domain, and for allocations length, samples,

@@ -35,5 +35,31 @@ if grep -vqE '^.+ [1-9][0-9]*$' "$T/samples.txt"; then fail "malformed line"; fi
 check "a bad trace" 1 "$BIN" memtrace folded "$T/c/memtrace/v3_bad_magic.ctf"
 [ ! -s "$out" ] || fail "output on a bad trace"
 grep -q 'packet header: magic' "$err" || fail "error message: $(cat "$err")"
-check "--by bytes" 2 "$BIN" memtrace folded --by bytes "$f"
+check "--by kilobytes" 2 "$BIN" memtrace folded --by kilobytes "$f"
+
+# A real trace (OCaml 5.3, memtrace v2): its outermost entry is a code memtrace could not
+# name; no stack starts with a placeholder for it, and no "$CODE" frame is left anywhere.
+r=testdata/memtrace/arrays_major.ocaml5.3.native.r1e-3
+check "real trace" 0 "$BIN" memtrace folded $r.ctf
+cp "$out" "$T/real.txt"
+! grep -q '^\$\|;\$\|<unknown' "$T/real.txt" || fail "placeholder frame: $(head -3 "$T/real.txt")"
+grep -q '^Arrays_major (workloads/arrays_major.ml:13);' "$T/real.txt" || fail "root frame: $(head -3 "$T/real.txt")"
+[ "$(awk '{s += $NF} END {print s}' "$T/real.txt")" = 19337 ] || fail "real trace samples"
+check "--by bytes" 0 "$BIN" memtrace folded --by bytes $r.ctf
+# Rate 0.001 and 64-bit words: 8000 estimated bytes per sample.
+[ "$(awk '{s += $NF} END {printf "%.0f", s}' "$out")" = 154696000 ] || fail "estimated bytes total"
+check "--functions --collapse-recursion" 0 "$BIN" memtrace folded --functions --collapse-recursion $r.ctf
+! grep -q '(.*:[0-9]*)' "$out" || fail "--functions kept file:line"
+python3 - "$out" <<'PY' || fail "--collapse-recursion left a repeated frame"
+import sys
+for line in open(sys.argv[1]):
+    frames = line.rsplit(" ", 1)[0].split(";")
+    assert all(a != b for a, b in zip(frames, frames[1:])), line
+PY
+[ "$(awk '{s += $NF} END {print s}' "$out")" = 19337 ] || fail "collapsed samples"
+# A window: the allocations in [0.005 s, 0.015 s] (dt in the golden decode, in us).
+want=$(awk '$1 == "ev" && $4 == "alloc" { split($3, d, "="); if (d[2] >= 5000 && d[2] <= 15000) { split($8, n, "="); s += n[2] } } END {print s}' $r.oracle_dump.txt)
+check "--from --to" 0 "$BIN" memtrace folded --from 0.005 --to 0.015 $r.ctf
+[ "$(awk '{s += $NF} END {print s}' "$out")" = "$want" ] || fail "windowed samples != $want"
+check "--to before --from" 2 "$BIN" memtrace folded --from 1 --to 0.5 $r.ctf
 cli_done

@@ -5,40 +5,64 @@
 #include <string>
 
 #include "core/export/folded.h"
+#include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/text_dump.h"
 #include "tools/exit_code.h"
 #include "tools/memtrace/limit_options.h"
+#include "tools/memtrace/window_options.h"
 
 namespace mpo::tools {
 namespace {
 
-struct FoldedOptions {
+struct FoldedCommandOptions {
   std::string file;
   std::string by = "samples";
+  bool functions = false;
+  bool collapse_recursion = false;
+  WindowOptions window;
   memtrace::Limits limits;
 };
 
-void RunFolded(const FoldedOptions& o) {
-  auto src = memtrace::OpenFileSource(o.file);
+void RunFolded(const FoldedCommandOptions& c) {
+  exporter::FoldedOptions o;
+  o.weight = c.by == "words"   ? exporter::FoldedWeight::kWords
+             : c.by == "bytes" ? exporter::FoldedWeight::kBytes
+                               : exporter::FoldedWeight::kSamples;
+  o.functions = c.functions;
+  o.collapse_recursion = c.collapse_recursion;
+  o.limits = c.limits;
+  memtrace::analysis::AnalysisOptions window;
+  if (Status s = ApplyWindow(c.window, &window); !s.ok()) return ReportError("memtrace folded", s);
+  o.from_us = window.from_us;
+  o.to_us = window.to_us;
+  auto src = memtrace::OpenFileSource(c.file);
   if (!src.ok()) return ReportError("memtrace folded", src.status());
-  const auto weight =
-      o.by == "words" ? exporter::FoldedWeight::kWords : exporter::FoldedWeight::kSamples;
   memtrace::FileTextSink out(stdout);
-  const Status s = exporter::WriteFoldedStacks(**src, weight, out, o.limits);
-  if (!s.ok()) return ReportError("memtrace folded " + o.file, s);
+  const Status s = exporter::WriteFoldedStacks(**src, o, out);
+  if (!s.ok()) return ReportError("memtrace folded " + c.file, s);
 }
 
 }  // namespace
 
 void AddMemtraceFoldedCommand(CLI::App& app) {
   CLI::App* mt = app.get_subcommand("memtrace");  // throws if the group is missing
-  auto o = std::make_shared<FoldedOptions>();
-  CLI::App* f =
-      mt->add_subcommand("folded", "Folded stacks (caller first) for flamegraph.pl and speedscope");
+  auto o = std::make_shared<FoldedCommandOptions>();
+  CLI::App* f = mt->add_subcommand(
+      "folded",
+      "Folded stacks (caller first) for flamegraph.pl and speedscope; entries memtrace could "
+      "not name (C and runtime frames) are left out, allocations with no frame at all are "
+      "'<no backtrace>'");
   f->add_option("file", o->file, "trace file")->required();
-  f->add_option("--by", o->by, "count samples (default) or sampled words")
-      ->check(CLI::IsMember({"samples", "words"}));
+  f->add_option("--by", o->by,
+                "count samples (default), sampled words, or estimated bytes (samples / sample "
+                "rate * word size / 8)")
+      ->check(CLI::IsMember({"samples", "words", "bytes"}));
+  f->add_flag("--functions", o->functions, "name frames by function only (no file:line)");
+  f->add_flag("--collapse-recursion", o->collapse_recursion,
+              "drop a frame equal to its caller's (with --functions: a function calling "
+              "itself at any line)");
+  AddWindowOptions(f, &o->window);
   AddLimitOptions(f, &o->limits);
   f->callback([o] { RunFolded(*o); });
 }

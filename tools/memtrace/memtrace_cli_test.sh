@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end checks of `memtrace dump|check|copy|diff|stats`: outputs and exit codes, on
-# the repository's copies of real traces (testdata/memtrace).
+# End-to-end checks of `memtrace dump|check|copy|diff|stats|leaks|compare`: outputs and
+# exit codes, on the repository's copies of real traces (testdata/memtrace).
 source tools/cli_test_lib.sh
 bin="$1"
 T=testdata/memtrace
@@ -50,7 +50,7 @@ grep -q "^info: sample_rate: 0.001 | 1$" "$out" || { fail "diff output"; cat "$o
 
 check "stats" 0 "$bin" memtrace stats --top 2 $v2.ctf
 grep -q "460 allocs (78 minor, 382 major, 0 external), 56 promotes, 397 collects" "$out" || { fail "stats totals"; cat "$out"; }
-grep -q "top allocation sites by words" "$out" || fail "stats sites"
+grep -q "top allocation sites by estimated bytes" "$out" || fail "stats sites"
 check "no memtrace subcommand" 2 "$bin" memtrace
 
 # One policy for a backtrace entry whose code no location event defined: every command
@@ -78,4 +78,123 @@ for cmd in "dump" "dump --oracle" "check" "check --keep-going" "stats" "folded";
 done
 check "diff: undefined code" 1 "$bin" memtrace diff $v3.ctf "$und"
 grep -q "memtrace diff: $und: $want" "$err" || { fail "diff message"; cat "$err"; }
+
+# The analysis commands (stats --json, leaks, compare, diff --json), against a model
+# computed here from the golden oracle dumps (every event, backtrace and location as the
+# real reader saw them): estimated bytes = samples / rate * word_size / 8, a site is the
+# innermost backtrace entry whose location has frames.
+model="$tmp/model.py"
+cat >"$model" <<'PY'
+import json, sys
+
+def load(path):
+    info, evs, locs = {}, [], {}
+    for line in open(path):
+        p = line.split()
+        if line.startswith("info.sample_rate"): info["rate"] = float(p[1])
+        elif line.startswith("info.word_size"): info["ws"] = int(p[1])
+        elif p and p[0] == "ev":
+            f = dict(x.split("=", 1) for x in p[2:] if "=" in x)
+            kind = [x for x in p[2:] if x in ("alloc", "promote", "collect")][0]
+            evs.append({"dt": int(f["dt"]), "kind": kind, "id": int(f["id"]),
+                        "len": int(f.get("len", 0)), "ns": int(f.get("nsamples", 0)), "bt": []})
+        elif p and p[0] == "bt":
+            evs[-1]["bt"] = p[1].split(",") if len(p) > 1 else []
+        elif p and p[0] == "loc":
+            text = line.rstrip("\n").split(" ", 3)[3] if int(p[2]) > 0 else ""
+            locs[p[1]] = " ".join(text.split(" | ")) if text else ""
+    return info, evs, locs
+
+def analyse(path, lo=0, hi=float("inf"), callers=0):
+    info, evs, locs = load(path)
+    per = 1 / info["rate"] * info["ws"] / 8
+    sites, live, tot = {}, {}, [0, 0, 0]
+    for e in evs:
+        if not lo <= e["dt"] <= hi: continue
+        if e["kind"] == "alloc":
+            key = tuple(locs[c] for c in reversed(e["bt"]) if locs[c])[:callers + 1]
+            s = sites.setdefault(key, [0, 0, 0])
+            for t in (s, tot):
+                t[0] += 1; t[1] += e["ns"]; t[2] += e["len"]
+            live[e["id"]] = (key, e["ns"], e["len"])
+        elif e["kind"] == "collect":
+            live.pop(e["id"], None)
+    leaks = {}
+    for key, ns, ln in live.values():
+        l = leaks.setdefault(key, [0, 0, 0]); l[0] += 1; l[1] += ns; l[2] += ln
+    return per, tot, sites, leaks
+
+def name(site):
+    return (site["site"],) + tuple(site["callers"]) if site["site"] is not None else ()
+
+what, path = sys.argv[1], sys.argv[2]
+got = json.load(open(sys.argv[3]))
+lo, hi, callers = float(sys.argv[4]) * 1e6, float(sys.argv[5]) * 1e6, int(sys.argv[6])
+per, tot, sites, leaks = analyse(path, lo, hi, callers)
+if what == "stats":
+    assert got["allocated"] == {"blocks": tot[0], "samples": tot[1], "words": tot[2],
+                                "est_bytes": tot[1] * per}, got["allocated"]
+    assert got["sites_total"] == len(sites)
+    assert len(got["sites"]) == min(len(sites), 3)
+    want = sorted(((-v[1], k) for k, v in sites.items()))[:3]
+    for (neg, key), s in zip(want, got["sites"]):
+        assert name(s) == key, (name(s), key)
+        assert s["est_bytes"] == -neg * per and s["allocs"] == sites[key][0], s
+    assert got["live_at_end"]["blocks"] == sum(v[0] for v in leaks.values())
+    assert got["timeline"][-1]["live_est_bytes"] == sum(v[1] for v in leaks.values()) * per
+elif what == "leaks":
+    assert got["sites_with_live_blocks"] == len(leaks)
+    assert {name(s): [s["blocks"], s["samples"], s["words"]] for s in got["sites"]} == \
+        {k: v for k, v in leaks.items()}, got["sites"]
+    assert all(s["est_bytes"] == s["samples"] * per for s in got["sites"])
+elif what == "compare":
+    per_b, tot_b, sites_b, _ = analyse(sys.argv[7], lo, hi, callers)
+    assert got["change_est_bytes"] == tot_b[1] * per_b - tot[1] * per, got
+    keys = set(sites) | set(sites_b)
+    assert len(got["sites"]) == len(keys)
+    for s in got["sites"]:
+        k = name(s)
+        a, b = sites.get(k, [0, 0, 0])[1] * per, sites_b.get(k, [0, 0, 0])[1] * per_b
+        assert (s["a_est_bytes"], s["b_est_bytes"]) == (a, b), s
+        want = "new" if k not in sites else "gone" if k not in sites_b else \
+            "grew" if b > a else "shrank" if b < a else "same"
+        assert s["status"] == want, s
+print("model agrees")
+PY
+inf=1e9
+check "stats --json" 0 "$bin" memtrace stats --json --top 3 $v2.ctf
+python3 "$model" stats $v2.oracle_dump.txt "$out" 0 $inf 0 || fail "stats --json disagrees with the model"
+check "stats --json --callers 1 --from --to" 0 "$bin" memtrace stats --json --top 3 --callers 1 --from 0.005 --to 0.015 $v2.ctf
+python3 "$model" stats $v2.oracle_dump.txt "$out" 0.005 0.015 1 || fail "windowed stats disagree with the model"
+check "stats --json v3" 0 "$bin" memtrace stats --json --top 3 $v3.ctf
+python3 "$model" stats $v3.oracle_dump.txt "$out" 0 $inf 0 || fail "v3 stats disagree with the model"
+check "stats --by words" 0 "$bin" memtrace stats --by words --top 1 $v2.ctf
+grep -q "top allocation sites by words (of " "$out" || fail "stats --by words title"
+check "leaks --json" 0 "$bin" memtrace leaks --json --top 1000 $v2.ctf
+python3 "$model" leaks $v2.oracle_dump.txt "$out" 0 $inf 0 || fail "leaks disagree with the model"
+check "leaks --json window" 0 "$bin" memtrace leaks --json --top 1000 --from 0.002 --to 0.01 $v2.ctf
+python3 "$model" leaks $v2.oracle_dump.txt "$out" 0.002 0.01 0 || fail "windowed leaks disagree with the model"
+check "leaks text" 0 "$bin" memtrace leaks --top 2 $v2.ctf
+head -1 "$out" | grep -Eq "^$v2.ctf: [0-9]+ blocks \([0-9]+ samples, [0-9]+ words, est\. [0-9.]+ [KM]iB\) allocated and never collected, at [0-9]+ sites$" || { fail "leaks headline"; cat "$out"; }
+check "compare --json" 0 "$bin" memtrace compare --json --top 1000 $v2.ctf $v3.ctf
+python3 "$model" compare $v2.oracle_dump.txt "$out" 0 $inf 0 $v3.oracle_dump.txt || fail "compare disagrees with the model"
+check "compare a trace with its copy" 0 "$bin" memtrace compare $v2.ctf "$tmp/v2to3.ctf"
+grep -q "^change: 0 B; sites: 0 grew, 0 shrank, 0 new, 0 gone, [1-9][0-9]* same$" "$out" || { fail "compare with a copy"; cat "$out"; }
+check "diff --json equal" 0 "$bin" memtrace diff --json $v2.ctf "$tmp/v2to3.ctf"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["equal"] and d["difference"] is None' "$out" || fail "diff --json equal"
+check "diff --json different" 1 "$bin" memtrace diff --json $v2.ctf $v3.ctf
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["difference"]=={"where":"info","field":"sample_rate","a":"0.001","b":"1"}, d' "$out" || fail "diff --json difference"
+check "--to before --from" 2 "$bin" memtrace stats --from 2 --to 1 $v2.ctf
+grep -q "to is before --from" "$err" || { fail "window message"; cat "$err"; }
+check "--from nan" 2 "$bin" memtrace leaks --from nan $v2.ctf
+check "--callers 65" 2 "$bin" memtrace stats --callers 65 $v2.ctf
+for cmd in "leaks" "leaks --json" "stats --json"; do
+  check "$cmd: bad trace" 1 "$bin" memtrace $cmd $bad.ctf
+  grep -q "corrupt: location: filename MTF index" "$err" || { fail "$cmd: bad trace message"; cat "$err"; }
+  check "$cmd: undefined code" 1 "$bin" memtrace $cmd "$und"
+  grep -q "$want" "$err" || { fail "$cmd: undefined code message"; cat "$err"; }
+done
+check "compare: undefined code" 1 "$bin" memtrace compare $v3.ctf "$und"
+grep -q "memtrace compare: $und: $want" "$err" || { fail "compare message"; cat "$err"; }
+check "leaks: missing file" 2 "$bin" memtrace leaks "$tmp/nonexistent.ctf"
 cli_done

@@ -11,6 +11,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/base/json_text.h"
+#include "core/memtrace/analysis/leaks.h"
+#include "core/memtrace/analysis/site_compare.h"
+#include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_copy.h"
@@ -22,7 +26,9 @@
 #include "core/memtrace/view/trace_view.h"
 #include "tools/exit_code.h"
 #include "tools/memtrace/limit_options.h"
+#include "tools/memtrace/window_options.h"
 #include "tools/numeric_options.h"
+#include "tools/verdicts_option.h"
 
 namespace mpo::tools {
 namespace {
@@ -84,6 +90,7 @@ struct DumpOptions {
   bool no_backtraces = false;
   bool oracle = false;
   Limits limits;
+  Verdicts verdicts = Verdicts::kStrict;
 };
 
 void RunDump(const DumpOptions& o) {
@@ -99,11 +106,12 @@ void RunDump(const DumpOptions& o) {
     options.backtraces = !o.no_backtraces;
     options.limits = o.limits;
     options.progress = progress;
+    options.verdicts = o.verdicts;
     s = view::WriteJsonView(src, out, options);
   } else if (o.oracle) {
     s = WriteOracleDump(src, out, progress, o.limits);
   } else {
-    s = WriteDumpTrace(src, out, !o.no_backtraces, progress, o.limits);
+    s = WriteDumpTrace(src, out, !o.no_backtraces, progress, o.limits, o.verdicts);
   }
   std::fflush(stdout);
   // A failed write is reported once, by main's FinishStdout.
@@ -114,6 +122,7 @@ struct CheckOptions {
   std::string file;
   bool keep_going = false;
   Limits limits;
+  Verdicts verdicts = Verdicts::kStrict;
 };
 
 void RunCheck(const CheckOptions& o) {
@@ -121,6 +130,7 @@ void RunCheck(const CheckOptions& o) {
   if (!src) return;
   ReaderOptions ropts;
   ropts.limits = o.limits;
+  ropts.verdicts = o.verdicts;
   // The decoded view: every reader check, and the undefined-location-code policy.
   auto opened = view::TraceView::Open(std::move(src), ropts);
   if (!opened.ok()) {
@@ -217,8 +227,29 @@ void RunCopy(const CopyOptions& o) {
 
 struct DiffOptions {
   std::string a, b;
+  bool json = false;
   Limits limits;
 };
+
+// `{"a":S,"b":S,"equal":B,"difference":null|{"where":S,"field":S,"a":S,"b":S}}`.
+std::string DiffJson(const DiffOptions& o, const std::optional<TraceDifference>& d) {
+  std::string out = "{\"a\":";
+  json_text::AppendString(out, o.a);
+  out += ",\"b\":";
+  json_text::AppendString(out, o.b);
+  out +=
+      d ? ",\"equal\":false,\"difference\":{\"where\":" : ",\"equal\":true,\"difference\":null}\n";
+  if (!d) return out;
+  json_text::AppendString(out, d->where);
+  out += ",\"field\":";
+  json_text::AppendString(out, d->field);
+  out += ",\"a\":";
+  json_text::AppendString(out, d->a);
+  out += ",\"b\":";
+  json_text::AppendString(out, d->b);
+  out += "}}\n";
+  return out;
+}
 
 void RunDiff(const DiffOptions& o) {
   auto sa = OpenOrReport("memtrace diff", o.a);
@@ -228,26 +259,105 @@ void RunDiff(const DiffOptions& o) {
   const std::optional<TraceDifference> d = DiffTraces(*sa, *sb, &failure, o.limits);
   if (!failure.status.ok())
     return ReportError("memtrace diff: " + (failure.side == 0 ? o.a : o.b), failure.status);
-  if (!d) return;
-  std::printf("%s: %s: %s | %s\n", d->where.c_str(), d->field.c_str(), d->a.c_str(), d->b.c_str());
-  SetExitCode(kExitBadInput);
+  if (o.json) {
+    const std::string text = DiffJson(o, d);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else if (d) {
+    std::printf("%s: %s: %s | %s\n", d->where.c_str(), d->field.c_str(), d->a.c_str(),
+                d->b.c_str());
+  }
+  if (d) SetExitCode(kExitBadInput);
 }
 
-struct StatsOptions {
-  std::string file;
+// What stats, leaks and compare share: the window, --callers, --top, --json, limits.
+struct AnalysisCommandOptions {
   std::size_t top = 10;
+  bool json = false;
+  std::size_t callers = 0;
+  WindowOptions window;
   Limits limits;
 };
 
+void AddAnalysisOptions(CLI::App* c, AnalysisCommandOptions* o) {
+  c->add_option("--top", o->top, "number of sites to list, in [0, 10^9]")
+      ->check(UnsignedIn(0, 1'000'000'000));
+  AddCallersOption(c, &o->callers);
+  AddWindowOptions(c, &o->window);
+  AddLimitOptions(c, &o->limits);
+}
+
+// The analysis of `file` under `o`, with a progress bar; nullopt once reported.
+std::optional<analysis::TraceAnalysis> AnalyzeOrReport(const std::string& cmd,
+                                                       const std::string& file,
+                                                       const AnalysisCommandOptions& o) {
+  analysis::AnalysisOptions a;
+  a.callers = o.callers;
+  a.limits = o.limits;
+  if (Status s = ApplyWindow(o.window, &a); !s.ok()) {
+    ReportError(cmd, s);
+    return std::nullopt;
+  }
+  auto src = OpenOrReport(cmd, file);
+  if (!src) return std::nullopt;
+  Progress bar(src->size());
+  a.progress = [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); };
+  auto result = analysis::AnalyzeTrace(*src, a);
+  if (!result.ok()) {
+    ReportError(cmd + ": " + file, result.status());
+    return std::nullopt;
+  }
+  return std::move(*result);
+}
+
+void WriteOut(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+struct StatsOptions {
+  std::string file;
+  std::string by = "bytes";
+  AnalysisCommandOptions common;
+};
+
 void RunStats(const StatsOptions& o) {
+  memtrace::StatsOptions so;
+  so.top = o.common.top;
+  so.by_words = o.by == "words";
+  so.analysis.callers = o.common.callers;
+  so.analysis.limits = o.common.limits;
+  if (Status s = ApplyWindow(o.common.window, &so.analysis); !s.ok())
+    return ReportError("memtrace stats", s);
   auto src = OpenOrReport("memtrace stats", o.file);
   if (!src) return;
   Progress bar(src->size());
-  auto stats = ComputeTraceStats(*src, o.top, o.limits,
-                                 [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); });
+  so.analysis.progress = [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); };
+  auto stats = ComputeTraceStats(*src, so);
   if (!stats.ok()) return ReportError("memtrace stats: " + o.file, stats.status());
-  const std::string text = FormatTraceStats(*stats, o.file);
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  WriteOut(o.common.json ? FormatTraceStatsJson(*stats, o.file) : FormatTraceStats(*stats, o.file));
+}
+
+struct LeaksOptions {
+  std::string file;
+  AnalysisCommandOptions common;
+};
+
+void RunLeaks(const LeaksOptions& o) {
+  auto a = AnalyzeOrReport("memtrace leaks", o.file, o.common);
+  if (!a) return;
+  WriteOut(o.common.json ? analysis::FormatLeaksJson(*a, o.file, o.common.top)
+                         : analysis::FormatLeaks(*a, o.file, o.common.top));
+}
+
+struct CompareOptions {
+  std::string a, b;
+  AnalysisCommandOptions common;
+};
+
+void RunCompare(const CompareOptions& o) {
+  auto a = AnalyzeOrReport("memtrace compare", o.a, o.common);
+  if (!a) return;
+  auto b = AnalyzeOrReport("memtrace compare", o.b, o.common);
+  if (!b) return;
+  WriteOut(o.common.json ? analysis::FormatCompareJson(*a, o.a, *b, o.b, o.common.top)
+                         : analysis::FormatCompare(*a, o.a, *b, o.b, o.common.top));
 }
 
 }  // namespace
@@ -266,6 +376,8 @@ void AddMemtraceCommands(CLI::App& app) {
   d->add_flag("--no-backtraces", dump->no_backtraces, "skip backtraces (fast path)");
   d->add_flag("--oracle", dump->oracle, "the golden oracle_dump format");
   AddLimitOptions(d, &dump->limits);
+  // The golden oracle_dump form keeps the strict reader.
+  AddVerdictsOption(d, &dump->verdicts, VerdictFormat::kMemtrace)->excludes("--oracle");
   d->callback([dump] { RunDump(*dump); });
 
   auto check = std::make_shared<CheckOptions>();
@@ -273,6 +385,7 @@ void AddMemtraceCommands(CLI::App& app) {
   c->add_option("file", check->file, "trace file")->required();
   c->add_flag("--keep-going", check->keep_going, "report every bad packet");
   AddLimitOptions(c, &check->limits);
+  AddVerdictsOption(c, &check->verdicts, VerdictFormat::kMemtrace);
   c->callback([check] { RunCheck(*check); });
 
   auto copy = std::make_shared<CopyOptions>();
@@ -289,19 +402,51 @@ void AddMemtraceCommands(CLI::App& app) {
   cp->callback([copy] { RunCopy(*copy); });
 
   auto diff = std::make_shared<DiffOptions>();
-  CLI::App* df = mt->add_subcommand("diff", "First semantic difference between two traces");
+  CLI::App* df = mt->add_subcommand(
+      "diff", "First semantic difference between two traces (exit 1 when they differ)");
   df->add_option("a", diff->a, "first trace")->required();
   df->add_option("b", diff->b, "second trace")->required();
+  df->add_flag("--json", diff->json,
+               "one JSON object: {\"a\",\"b\",\"equal\",\"difference\": null or "
+               "{\"where\",\"field\",\"a\",\"b\"}}");
   AddLimitOptions(df, &diff->limits);
   df->callback([diff] { RunDiff(*diff); });
 
   auto stats = std::make_shared<StatsOptions>();
-  CLI::App* st = mt->add_subcommand("stats", "Totals, top allocation sites, rates, lifetimes");
+  CLI::App* st = mt->add_subcommand(
+      "stats",
+      "Totals, top allocation sites, rates, lifetimes, live heap. Sizes are estimated bytes "
+      "(samples / sample rate * word size / 8); a site is the innermost backtrace entry with "
+      "frames. --json prints one document (members: core/memtrace/trace_stats.h)");
   st->add_option("file", stats->file, "trace file")->required();
-  st->add_option("--top", stats->top, "number of sites to list, in [0, 10^9]")
-      ->check(UnsignedIn(0, 1'000'000'000));
-  AddLimitOptions(st, &stats->limits);
+  st->add_option("--by", stats->by, "rank sites by estimated bytes (default) or sampled words")
+      ->check(CLI::IsMember({"bytes", "words"}));
+  st->add_flag("--json", stats->common.json, "one JSON document");
+  AddAnalysisOptions(st, &stats->common);
   st->callback([stats] { RunStats(*stats); });
+
+  auto leaks = std::make_shared<LeaksOptions>();
+  CLI::App* lk = mt->add_subcommand(
+      "leaks",
+      "Blocks allocated (in the window) and never collected (by its end), by allocation "
+      "site, most estimated bytes first. --json prints one document (members: "
+      "core/memtrace/analysis/leaks.h)");
+  lk->add_option("file", leaks->file, "trace file")->required();
+  lk->add_flag("--json", leaks->common.json, "one JSON document");
+  AddAnalysisOptions(lk, &leaks->common);
+  lk->callback([leaks] { RunLeaks(*leaks); });
+
+  auto compare = std::make_shared<CompareOptions>();
+  CLI::App* cmp = mt->add_subcommand(
+      "compare",
+      "Which allocation sites grew or shrank from trace A to trace B, in estimated bytes "
+      "allocated (sites matched by their frames), largest change first. --json prints one "
+      "document (members: core/memtrace/analysis/site_compare.h)");
+  cmp->add_option("a", compare->a, "first trace")->required();
+  cmp->add_option("b", compare->b, "second trace")->required();
+  cmp->add_flag("--json", compare->common.json, "one JSON document");
+  AddAnalysisOptions(cmp, &compare->common);
+  cmp->callback([compare] { RunCompare(*compare); });
 }
 
 }  // namespace mpo::tools

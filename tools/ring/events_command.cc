@@ -1,19 +1,15 @@
 #include "tools/ring/events_command.h"
 
-#include <signal.h>
-
-#include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "core/base/text_sink.h"
+#include "core/export/fuchsia_trace.h"
 #include "core/io/input_file.h"
 #include "core/io/output_file.h"
 #include "core/ring/cursor.h"
@@ -24,7 +20,11 @@
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
 #include "tools/ring/pid_arg.h"
+#include "tools/ring/record_command.h"
+#include "tools/ring/tail_command.h"
+#include "tools/ring/tail_process.h"
 #include "tools/ring/trace_views.h"
+#include "tools/verdicts_option.h"
 
 namespace mpo::tools {
 namespace {
@@ -37,8 +37,10 @@ struct EventsOptions {
   std::vector<std::string> tags;       // NAME=TAG
   std::size_t batch = 16;
   bool json = false;
+  Verdicts verdicts = Verdicts::kStrict;  // dump --as
   double interval_ms = 100;
   double max_seconds = 0;  // tail: 0 = until the process exits
+  std::string follow;      // tail --follow FILE
 };
 
 struct Source {
@@ -86,8 +88,9 @@ Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::stri
 
 // A ring file input: a missing file is a usage/I/O error (exit 2) like every other
 // missing input, whatever code the cursor mirrors from OCaml (E_OPEN_FAILURE).
-Result<ring::Cursor> OpenRing(const std::string& path, std::size_t batch) {
-  auto c = ring::Cursor::OpenFile(path, ring::CursorOptions{batch});
+Result<ring::Cursor> OpenRing(const std::string& path, std::size_t batch,
+                              Verdicts verdicts = Verdicts::kStrict) {
+  auto c = ring::Cursor::OpenFile(path, ring::CursorOptions{batch, verdicts});
   if (!c.ok() && c.status().code() == ErrorCode::kNotFound) {
     Status s(ErrorCode::kIo, c.status().message());
     return std::move(s.WithField(c.status().field()));
@@ -112,8 +115,9 @@ Result<std::pair<std::uint64_t, std::uint64_t>> Drain(ring::Cursor& c, ring::Eve
 // The schema 2 stream (core/ring/view/json_view.h) on stdout. A ring that cannot be
 // read (no file, not a regular file) is an I/O error with no stream; a bad one gets its
 // stream, ended by the error, and the error on stderr too.
-void RunDumpJson(const Source& src, ring::OcamlVersion version, std::size_t batch) {
-  auto cursor = OpenRing(src.path, batch);
+void RunDumpJson(const Source& src, ring::OcamlVersion version, std::size_t batch,
+                 Verdicts verdicts) {
+  auto cursor = OpenRing(src.path, batch, verdicts);
   if (!cursor.ok() && ExitCodeFor(cursor.status()) == kExitUsage) {
     return ReportError("events dump " + src.path, cursor.status());
   }
@@ -129,8 +133,8 @@ void RunDump(const EventsOptions& o) {
   auto tags = ParseTags(o.tags);
   if (!version.ok()) return ReportError("events dump", version.status());
   if (!tags.ok()) return ReportError("events dump", tags.status());
-  if (o.json) return RunDumpJson(*src, *version, o.batch);
-  auto cursor = OpenRing(src->path, o.batch);
+  if (o.json) return RunDumpJson(*src, *version, o.batch, o.verdicts);
+  auto cursor = OpenRing(src->path, o.batch, o.verdicts);
   if (!cursor.ok()) return ReportError("events dump " + src->path, cursor.status());
   ring::GoldenLineWriter writer(*version, *tags);
   auto r = Drain(*cursor, writer, [&] { std::fputs(writer.TakeText().c_str(), stdout); });
@@ -141,53 +145,25 @@ void RunDump(const EventsOptions& o) {
   if (!writer.error().ok()) return ReportError("events dump " + src->path, writer.error());
 }
 
-bool ProcessAlive(std::int64_t pid) {
-  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
-}
-
 void RunTail(const EventsOptions& o) {
-  auto src = ParseSource(o.source);
-  if (!src.ok()) return ReportError("events tail", src.status());
-  auto version = ParseVersion(o.version, src->path);
+  auto target = ResolveTailTarget(o.source, o.follow);
+  if (!target.ok()) return ReportError("events tail", target.status());
+  auto version = ParseVersion(o.version, target->path);
   auto tags = ParseTags(o.tags);
   if (!version.ok()) return ReportError("events tail", version.status());
   if (!tags.ok()) return ReportError("events tail", tags.status());
-  if (src->pid < 0) {
-    return ReportError("events tail",
-                       Status(ErrorCode::kInvalidArgument, "tail follows a process: give DIR PID")
-                           .WithField("arguments"));
+  auto cursor = OpenRing(target->path, o.batch);
+  if (!cursor.ok()) {
+    const bool gone = target->pid >= 0 && !ProcessAlive(target->pid);
+    return ReportError("events tail " + target->path +
+                           (gone ? " (process " + std::to_string(target->pid) + " not found)" : ""),
+                       cursor.status());
   }
-  auto cursor = OpenRing(src->path, o.batch);
-  if (!cursor.ok()) return ReportError("events tail " + src->path, cursor.status());
   ring::GoldenLineWriter writer(*version, *tags);
-  const auto start = std::chrono::steady_clock::now();
-  // Every way out says why on stderr; stdout carries only events.
-  while (true) {
-    // Decide before polling, so that the last poll sees everything the process wrote.
-    const bool alive = ProcessAlive(src->pid);
-    auto r = Drain(*cursor, writer, [&] {
-      std::fputs(writer.TakeText().c_str(), stdout);
-      std::fflush(stdout);  // live: each poll's lines go out now
-    });
-    if (!r.ok()) return ReportError("events tail " + src->path, r.status());
-    // main's FinishStdout reports the failed write (exit 2) once; stop following.
-    if (StdoutFailed()) return;
-    if (!alive) {
-      std::fprintf(stderr, "memprof-oracle: events tail: process %lld has exited\n",
-                   static_cast<long long>(src->pid));
-      return;
-    }
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (o.max_seconds > 0 && elapsed >= o.max_seconds) {
-      std::fprintf(stderr,
-                   "memprof-oracle: events tail: stopped after --max-seconds %g; process %lld "
-                   "is still running\n",
-                   o.max_seconds, static_cast<long long>(src->pid));
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(o.interval_ms));
-  }
+  const Status s = TailRing(
+      *cursor, *target, writer, [&] { return writer.TakeText(); },
+      TailOptions{o.interval_ms, o.max_seconds});
+  if (!s.ok()) ReportError("events tail " + target->path, s);
 }
 
 // Statistics of a whole ring, streamed: no event is kept.
@@ -206,9 +182,24 @@ Result<StreamStats> Stats(const EventsOptions& o) {
   return stats.stats();
 }
 
+// Feeds every event of a fresh cursor on the ring to `writer`, then finishes it.
+template <class Writer>
+Status StreamRing(const EventsOptions& o, ring::OcamlVersion version, Writer& writer) {
+  auto cursor = OpenRing(o.file, o.batch);
+  if (!cursor.ok()) return cursor.status();
+  ring::view::EventCollector collector(version, [&](const RingEvent& e) { writer.Add(e); });
+  auto r = Drain(*cursor, collector, [] {});
+  if (!r.ok()) return r.status();
+  if (!collector.error().ok()) return collector.error();
+  writer.Finish();
+  return Status();
+}
+
+enum class ExportFormat : std::uint8_t { kChrome, kFuchsia };
+
 // Two passes over the ring, each streaming: the first finds the time origin and the
-// pid, the second writes the JSON. Memory does not grow with the number of events.
-Status WriteChrome(const EventsOptions& o) {
+// pid, the second writes the export. Memory does not grow with the number of events.
+Status WriteExport(const EventsOptions& o, ExportFormat format) {
   auto version = ParseVersion(o.version, o.file);
   if (!version.ok()) return version.status();
   auto scan_cursor = OpenRing(o.file, o.batch);
@@ -228,21 +219,28 @@ Status WriteChrome(const EventsOptions& o) {
   if (!scanner.error().ok()) return scanner.error();
   scan_cursor->Close();
 
-  auto cursor = OpenRing(o.file, o.batch);
-  if (!cursor.ok()) return cursor.status();
-  ChromeTraceWriter writer(scan.origin(), scan.pid(1),
-                           [&](std::string_view text) { (void)out->Write(text); });
-  ring::view::EventCollector collector(*version, [&](const RingEvent& e) { writer.Add(e); });
-  r = Drain(*cursor, collector, [] {});
-  if (!r.ok()) return r.status();
-  if (!collector.error().ok()) return collector.error();
-  writer.Finish();
+  auto write = [&](std::string_view text) { (void)out->Write(text); };
+  Status s;
+  if (format == ExportFormat::kChrome) {
+    ChromeTraceWriter writer(scan.origin(), scan.pid(1), write);
+    s = StreamRing(o, *version, writer);
+  } else {
+    exporter::FuchsiaTraceWriter writer(scan.pid(1), write);
+    s = StreamRing(o, *version, writer);
+  }
+  if (!s.ok()) return s;
   // Write errors are sticky; Commit reports the first and removes the temporary file.
   return out->Commit();
 }
 
 void RunChrome(const EventsOptions& o) {
-  if (Status s = WriteChrome(o); !s.ok()) ReportError("events chrome", s);
+  if (Status s = WriteExport(o, ExportFormat::kChrome); !s.ok()) ReportError("events chrome", s);
+}
+
+void RunFuchsia(const EventsOptions& o) {
+  if (Status s = WriteExport(o, ExportFormat::kFuchsia); !s.ok()) {
+    ReportError("events fuchsia", s);
+  }
 }
 
 void RunStats(const EventsOptions& o) {
@@ -283,14 +281,19 @@ void AddEventsCommands(CLI::App& app) {
                  "the record count; a bad ring still gets its stream and exits 1");
   dump->add_option("--tag", o->tags, "NAME=TAG: the OCaml tag of a user event (default UNK)");
   AddCommon(dump, *o);
+  AddVerdictsOption(dump, &o->verdicts, VerdictFormat::kRing);
   dump->callback([o] { RunDump(*o); });
 
   CLI::App* tail = events->add_subcommand(
       "tail",
-      "Follow a live ring until the process exits (or --max-seconds); says on stderr why it "
-      "stopped. PID: an integer in [1, 2^31-1]. A ring file that shrinks is an error, never a "
-      "crash.");
-  tail->add_option("source", o->source, "DIR PID")->required()->expected(2, 2);
+      "Follow a live ring until the process exits, the file goes, --max-seconds or Ctrl-C; "
+      "always says on stderr why it stopped. PID alone: the ring in $OCAML_RUNTIME_EVENTS_DIR "
+      "(else the current directory). PID: an integer in [1, 2^31-1]. A ring file that "
+      "shrinks is an error, never a crash.");
+  tail->add_option("source", o->source, "[DIR] PID")->expected(1, 2);
+  tail->add_option("--follow", o->follow,
+                   "follow this ring file, whatever writes it, until it is removed or "
+                   "replaced, --max-seconds, or Ctrl-C (instead of [DIR] PID)");
   tail->add_option("--tag", o->tags, "NAME=TAG: the OCaml tag of a user event (default UNK)");
   tail->add_option("--interval-ms", o->interval_ms, "pause between polls")
       ->check(FiniteIn(0.0, 60000.0));
@@ -302,15 +305,40 @@ void AddEventsCommands(CLI::App& app) {
 
   CLI::App* chrome = events->add_subcommand(
       "chrome",
-      "Write Chrome trace-event JSON (Perfetto, chrome://tracing). Streamed: memory does not "
-      "grow with the ring's size. OUT is written beside itself and renamed into place only on "
-      "success; OUT naming the input (also via a link) is refused.");
+      "Write Chrome trace-event JSON (Perfetto, chrome://tracing): one process (the ring's "
+      "pid, named by process_name), one thread per domain (tid = domain index, thread_name "
+      "\"domain N\"); counters are C events named \"NAME (domain N)\", so each domain has "
+      "its own counter track; phases and user spans are B/E balanced per domain even on a "
+      "wrapped ring (an E whose B was lost becomes an instant, spans still open at the end "
+      "are closed at the domain's last event, each with args.note); lost_events instants sit "
+      "at their domain's previous (else next) event time; ts in microseconds, no "
+      "displayTimeUnit. Streamed: memory does not grow with the ring's size. OUT is written "
+      "beside itself and renamed into place only on success; OUT naming the input (also via "
+      "a link) is refused.");
   chrome->add_option("file", o->file, "the .events file")->required();
   chrome->add_option("out", o->out, "output JSON file")->required();
   AddCommon(chrome, *o);
   chrome->callback([o] {
     o->source = {o->file};
     RunChrome(*o);
+  });
+
+  CLI::App* fuchsia = events->add_subcommand(
+      "fuchsia",
+      "Write a Fuchsia trace (FXT, binary; what olly writes by default), which Perfetto and "
+      "ui.perfetto.dev open natively: the same timeline as `events chrome` (process = the "
+      "ring's pid, one thread per domain named \"domain N\", counters named \"NAME (domain "
+      "N)\" so each domain has its own counter track, balanced durations with a \"note\" "
+      "argument on repairs, lost_events instants at their domain's previous or next event "
+      "time), timestamps in producer nanoseconds. Streamed: memory does not grow with the "
+      "ring's size. OUT is written beside itself and renamed into place only on success; OUT "
+      "naming the input (also via a link) is refused.");
+  fuchsia->add_option("file", o->file, "the .events file")->required();
+  fuchsia->add_option("out", o->out, "output .fxt file")->required();
+  AddCommon(fuchsia, *o);
+  fuchsia->callback([o] {
+    o->source = {o->file};
+    RunFuchsia(*o);
   });
 
   CLI::App* stats = events->add_subcommand(
@@ -321,6 +349,23 @@ void AddEventsCommands(CLI::App& app) {
   stats->add_flag("--json", o->json, "print JSON");
   AddCommon(stats, *o);
   stats->callback([o] { RunStats(*o); });
+
+  // `events record` exports through the same code paths as `events chrome` and `stats`.
+  RecordExports exports;
+  exports.chrome = [](const std::string& ring, const std::string& out) {
+    EventsOptions e;
+    e.file = ring;
+    e.out = out;
+    return WriteExport(e, ExportFormat::kChrome);
+  };
+  exports.stats_text = [](const std::string& ring) -> Result<std::string> {
+    EventsOptions e;
+    e.source = {ring};
+    auto s = Stats(e);
+    if (!s.ok()) return s.status();
+    return FormatStats(*s);
+  };
+  AddRecordCommand(*events, exports);
 }
 
 }  // namespace mpo::tools

@@ -12,14 +12,11 @@ using ring::view::KindName;
 
 namespace {
 
-// The thread-name record of a ring, emitted before its first event.
-nlohmann::json ThreadName(std::uint32_t ring, std::int64_t pid) {
-  return {{"ph", "M"},
-          {"name", "thread_name"},
-          {"pid", pid},
-          {"tid", ring},
-          {"args", {{"name", "domain " + std::to_string(ring)}}}};
-}
+using exporter::TimelineItem;
+using exporter::TimelineKind;
+using exporter::TimelineNote;
+
+std::string DomainName(std::uint32_t ring) { return "domain " + std::to_string(ring); }
 
 // The args of an instant: the event as `events dump --json` printed it before schema 2,
 // without ring and ts (the instant has them).
@@ -27,7 +24,7 @@ nlohmann::json InstantArgs(const RingEvent& e) {
   nlohmann::json j;
   j["kind"] = KindName(e.kind);
   if (e.kind == Kind::kLostEvents) {
-    j["words"] = static_cast<std::int64_t>(e.value);
+    j["words"] = e.value;
     return j;
   }
   j["name"] = std::string(e.name);
@@ -59,38 +56,48 @@ nlohmann::json InstantArgs(const RingEvent& e) {
   return j;
 }
 
-nlohmann::json ChromeEvent(const RingEvent& e, std::uint64_t ts, std::uint64_t origin,
-                           std::int64_t pid) {
-  const double us = static_cast<double>(ts >= origin ? ts - origin : 0) / 1000.0;
+std::string_view SpanCategory(Kind k) {
+  return k == Kind::kUserSpanBegin || k == Kind::kUserSpanEnd ? "user" : "runtime";
+}
+
+// The trace event of one timeline item (not kThread).
+nlohmann::json ChromeEvent(const TimelineItem& item, std::uint64_t origin, std::int64_t pid) {
+  const RingEvent& e = item.event;
+  const double us = static_cast<double>(item.ts >= origin ? item.ts - origin : 0) / 1000.0;
   nlohmann::json j = {{"pid", pid}, {"tid", e.ring}, {"ts", us}, {"name", std::string(e.name)}};
-  switch (e.kind) {
-    case Kind::kBegin:
-    case Kind::kUserSpanBegin:
+  switch (item.kind) {
+    case TimelineKind::kBegin:
       j["ph"] = "B";
-      j["cat"] = e.kind == Kind::kBegin ? "runtime" : "user";
+      j["cat"] = SpanCategory(e.kind);
       break;
-    case Kind::kEnd:
-    case Kind::kUserSpanEnd:
+    case TimelineKind::kEnd:
       j["ph"] = "E";
-      j["cat"] = e.kind == Kind::kEnd ? "runtime" : "user";
+      j["cat"] = SpanCategory(e.kind);
       break;
-    case Kind::kCounter:
+    case TimelineKind::kCounter:
       j["ph"] = "C";
+      j["name"] = std::string(e.name) + " (" + DomainName(e.ring) + ")";
       j["args"] = {{"value", ring::OcamlIntOfPayload(e.value)}};
       break;
-    default: {
+    default:
       j["ph"] = "i";
       j["s"] = "t";
       j["cat"] = KindName(e.kind);
       j["args"] = InstantArgs(e);
       break;
-    }
+  }
+  if (item.note != TimelineNote::kNone) {
+    j["args"]["note"] = exporter::TimelineNoteText(item.note);
   }
   return j;
 }
 
-// The document's keys in nlohmann's (sorted) order, around the event array.
-constexpr std::string_view kDocumentOpen = R"({"displayTimeUnit":"ns","traceEvents":[)";
+nlohmann::json Metadata(std::string_view name, std::int64_t pid, nlohmann::json args) {
+  return {{"ph", "M"}, {"name", name}, {"pid", pid}, {"args", std::move(args)}};
+}
+
+// The document's one key, around the event array.
+constexpr std::string_view kDocumentOpen = R"({"traceEvents":[)";
 constexpr std::string_view kDocumentClose = "]}";
 
 }  // namespace
@@ -98,27 +105,30 @@ constexpr std::string_view kDocumentClose = "]}";
 nlohmann::json ChromeTrace(const std::vector<RingEvent>& events, std::int64_t pid) {
   ChromeTraceScan scan;
   for (const RingEvent& e : events) scan.Add(e);
-  nlohmann::json out = nlohmann::json::array();
-  std::map<std::uint32_t, std::uint64_t> last_ts;
-  for (const RingEvent& e : events) {
-    const auto [it, first] = last_ts.try_emplace(e.ring, 0);
-    if (first) out.push_back(ThreadName(e.ring, pid));
-    const std::uint64_t ts = e.kind == Kind::kLostEvents ? it->second : e.ts;
-    it->second = ts;
-    out.push_back(ChromeEvent(e, ts, scan.origin(), pid));
-  }
-  return {{"traceEvents", out}, {"displayTimeUnit", "ns"}};
+  std::string text;
+  ChromeTraceWriter writer(scan.origin(), scan.pid(pid), [&](std::string_view t) { text += t; });
+  for (const RingEvent& e : events) writer.Add(e);
+  writer.Finish();
+  // The writer already replaced bytes that are not UTF-8.
+  return nlohmann::json::parse(text);
 }
 
 void ChromeTraceScan::Add(const RingEvent& e) {
-  if (e.kind != Kind::kLostEvents && (origin_ == 0 || e.ts < origin_)) origin_ = e.ts;
+  if (e.kind != Kind::kLostEvents && (!has_origin_ || e.ts < origin_)) {
+    origin_ = e.ts;
+    has_origin_ = true;
+  }
   if (pid_ <= 0 && e.kind == Kind::kLifecycle && e.id == 0 && e.data > 0) pid_ = e.data;
 }
 
 ChromeTraceWriter::ChromeTraceWriter(std::uint64_t origin, std::int64_t pid,
                                      std::function<void(std::string_view)> write)
-    : origin_(origin), pid_(pid), write_(std::move(write)) {
+    : origin_(origin),
+      pid_(pid),
+      write_(std::move(write)),
+      timeline_([this](const TimelineItem& item) { EmitItem(item); }) {
   write_(kDocumentOpen);
+  Emit(Metadata("process_name", pid_, {{"name", "OCaml process " + std::to_string(pid_)}}));
 }
 
 void ChromeTraceWriter::Emit(const nlohmann::json& j) {
@@ -129,15 +139,21 @@ void ChromeTraceWriter::Emit(const nlohmann::json& j) {
   write_(text_);
 }
 
-void ChromeTraceWriter::Add(const RingEvent& e) {
-  const auto [it, first] = last_ts_.try_emplace(e.ring, 0);
-  if (first) Emit(ThreadName(e.ring, pid_));
-  const std::uint64_t ts = e.kind == Kind::kLostEvents ? it->second : e.ts;
-  it->second = ts;
-  Emit(ChromeEvent(e, ts, origin_, pid_));
+void ChromeTraceWriter::EmitItem(const TimelineItem& item) {
+  if (item.kind != TimelineKind::kThread) return Emit(ChromeEvent(item, origin_, pid_));
+  const std::uint32_t ring = item.event.ring;
+  nlohmann::json name = Metadata("thread_name", pid_, {{"name", DomainName(ring)}});
+  name["tid"] = ring;
+  Emit(name);
+  nlohmann::json order = Metadata("thread_sort_index", pid_, {{"sort_index", ring}});
+  order["tid"] = ring;
+  Emit(order);
 }
 
-void ChromeTraceWriter::Finish() { write_(kDocumentClose); }
+void ChromeTraceWriter::Finish() {
+  timeline_.Finish();
+  write_(kDocumentClose);
+}
 
 void StatsAccumulator::Add(const RingEvent& e) {
   RingStats& r = s_.rings[e.ring];

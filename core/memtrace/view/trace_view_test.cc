@@ -42,9 +42,11 @@ std::vector<std::string> Records(TraceView& v) {
 }
 
 // The view reads `bytes` in place: they must outlive it.
-std::unique_ptr<TraceView> Open(const std::vector<std::uint8_t>& bytes, bool backtraces = true) {
+std::unique_ptr<TraceView> Open(const std::vector<std::uint8_t>& bytes, bool backtraces = true,
+                                Verdicts verdicts = Verdicts::kStrict) {
   ReaderOptions o;
   o.parse_backtraces = backtraces;
+  o.verdicts = verdicts;
   auto v = TraceView::Open(MemorySource(bytes), o);
   EXPECT_TRUE(v.ok()) << v.status().ToString();
   return v.ok() ? std::move(*v) : nullptr;
@@ -151,7 +153,16 @@ TEST(TraceView, SkippedPacketsWhereTheyHappen) {
   ASSERT_EQ(packets.size(), 6u);
   bytes[packets[3] + header_offset::kPid] ^= 1;  // the promote's packet: another pid
   bytes.resize(bytes.size() - 1);                // the collect's packet: truncated
-  auto v = Open(bytes);
+  {  // strict refuses the truncated packet, after the same records
+    auto strict = Open(bytes);
+    ASSERT_NE(strict, nullptr);
+    EXPECT_EQ(Records(*strict),
+              (std::vector<std::string>{"L7a0000000100/1", "E0@101",
+                                        "S" + std::to_string(packets[3]), "E0@103"}));
+    EXPECT_EQ(strict->status().code(), ErrorCode::kTruncated);
+  }
+  // memtrace HEAD's verdict skips it (conformance/VERDICTS.md).
+  auto v = Open(bytes, true, Verdicts::kMemtraceHead);
   ASSERT_NE(v, nullptr);
   EXPECT_EQ(Records(*v),
             (std::vector<std::string>{"L7a0000000100/1", "E0@101", "S" + std::to_string(packets[3]),

@@ -106,8 +106,9 @@ void AppendJsonRecord(std::string& out, const RingEvent& e) {
       json_text::AppendInt(out, e.data);
       break;
     case EventKind::kLostEvents:
+      // Signed: OCaml 5.3 reports lost words through a C int (CursorOptions::verdicts).
       out += R"(,"words":)";
-      json_text::AppendUint(out, e.value);
+      json_text::AppendInt(out, static_cast<std::int64_t>(e.value));
       break;
     case EventKind::kUserInt:
       AppendIdAndName(out, e);

@@ -7,7 +7,7 @@
 //     {"kind":"counter","ring":R,"ts":NS,"id":C,"name":NAME,"value":U64}
 //     {"kind":"alloc","ring":R,"ts":NS,"buckets":[U64,...]}
 //     {"kind":"lifecycle","ring":R,"ts":NS,"id":K,"name":NAME,"data":I64}
-//     {"kind":"lost_events","ring":R,"words":W}
+//     {"kind":"lost_events","ring":R,"words":I64}
 //     {"kind":"user_unit"|"user_span_begin"|"user_span_end","ring":R,"ts":NS,"id":I,"name":S}
 //     {"kind":"user_int","ring":R,"ts":NS,"id":I,"name":S,"value":OCAML_INT}
 //     {"kind":"user_custom","ring":R,"ts":NS,"id":I,"name":S,"payload_hex":"00ff"}

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# `memprof-oracle events record` against a real OCaml 5.3 program (events_workload.ml,
+# compiled with the OCaml 5.3 that ci/build_peers.sh builds from ../shared/peers): the
+# program runs with its runtime events on, its output and exit status come through,
+# and the ring it leaves, the Chrome export and the stats agree with one another. Also
+# `events tail PID` of such a program, found through OCAML_RUNTIME_EVENTS_DIR.
+#
+#   events_record_real_test.sh MEMPROF_ORACLE EVENTS_WORKLOAD_ML
+#
+# OCaml 5.3 is found as memprof_real_test.sh finds it (never built here).
+set -euo pipefail
+
+bin=$1
+program=$2
+
+find_ocaml() {
+  local homes=() real_home d h
+  [ -n "${HOME:-}" ] && homes+=("$HOME")
+  real_home=$(getent passwd "$(id -u)" | cut -d: -f6 || true)
+  [ -n "$real_home" ] && homes+=("$real_home")
+  if [ -n "${MPO_PEERS_DIR:-}" ] && [ -f "$MPO_PEERS_DIR/.done-ocaml-5.3" ]; then
+    echo "$MPO_PEERS_DIR"
+    return
+  fi
+  for h in ${homes[@]+"${homes[@]}"}; do
+    for d in "$h"/.cache/memprof-oracle-peers/*/; do
+      if [ -f "$d.done-ocaml-5.3" ] && [ -x "$d/ocaml-5.3/bin/ocamlopt" ]; then
+        echo "${d%/}"
+        return
+      fi
+    done
+  done
+}
+
+peers=$(find_ocaml || true)
+if [ -z "$peers" ]; then
+  echo "SKIPPED: OCaml 5.3 not built (bash ci/build_peers.sh ocaml-5.3, or set MPO_PEERS_DIR)"
+  exit 0
+fi
+echo "OCaml 5.3 from $peers"
+
+work=${TEST_TMPDIR:-$(mktemp -d)}
+cp "$program" "$work/events_workload.ml"
+(cd "$work" && "$peers/ocaml-5.3/bin/ocamlopt" events_workload.ml -o events_workload)
+
+failures=0
+fail() {
+  echo "FAIL $*"
+  failures=$((failures + 1))
+}
+
+# Two domains, exit status 5: record exits 5 too.
+rc=0
+"$bin" events record --out "$work/rec" --interval-ms 20 -- "$work/events_workload" 30 2 5 \
+  >"$work/out" 2>"$work/err" || rc=$?
+cat "$work/out" "$work/err"
+[ "$rc" = 5 ] || fail "record exit $rc, want the program's 5"
+grep -q '^checksum ' "$work/out" || fail "the program's own output did not come through"
+pid=$(sed -n 's/^program: .* (pid \([0-9]*\)) exited with status 5$/\1/p' "$work/out")
+[ -n "$pid" ] || fail "no program line"
+grep -Eq '^followed: the process exited \([1-9][0-9]* events read live, [0-9]+ lost words\)$' \
+  "$work/out" || fail "no live events"
+ring="$work/rec/$pid.events"
+[ -s "$ring" ] || fail "no ring left"
+# The ring is OCaml's, kept by OCAML_RUNTIME_EVENTS_PRESERVE: it reads back cleanly.
+"$bin" events dump "$ring" >"$work/dump" || fail "events dump of the recorded ring"
+grep -q ' begin minor ' "$work/dump" || fail "no minor collection in the ring"
+# Stats printed, written and recomputed agree; both domains are there.
+"$bin" events stats "$ring" >"$work/stats" || fail "events stats of the recorded ring"
+cmp -s "$work/stats" "$work/rec/$pid.stats.txt" || fail "stats file differs from events stats"
+grep -q '^domain 1:' "$work/stats" || fail "second domain missing from stats"
+python3 - "$work/rec/$pid.chrome.json" <<'PY' || fail "chrome export"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d["traceEvents"]
+assert any(e.get("ph") == "B" and e.get("name") == "minor" for e in ev), "no minor span"
+assert len({e.get("tid") for e in ev if e.get("ph") in ("B", "E")}) >= 2, "one domain only"
+PY
+
+# `events tail PID` finds the ring of a running OCaml program through
+# OCAML_RUNTIME_EVENTS_DIR and follows it to the end. If the program is quicker than
+# the tail's start, tail says it was not running and prints the ring as it is.
+mkdir -p "$work/tail"
+( OCAML_RUNTIME_EVENTS_START=1 OCAML_RUNTIME_EVENTS_DIR="$work/tail" \
+    "$work/events_workload" 300 2 0 >/dev/null & echo $! >"$work/tail.pid" )
+tpid=$(cat "$work/tail.pid")
+for _ in $(seq 400); do [ -s "$work/tail/$tpid.events" ] && break; sleep 0.05; done
+rc=0
+OCAML_RUNTIME_EVENTS_DIR="$work/tail" "$bin" events tail "$tpid" --interval-ms 10 \
+  >"$work/tail.out" 2>"$work/tail.err" || rc=$?
+cat "$work/tail.err"
+[ "$rc" = 0 ] || fail "tail PID exit $rc"
+grep -Eq "process $tpid (has exited|not found)" "$work/tail.err" || fail "tail: why it stopped"
+grep -q ' begin minor ' "$work/tail.out" || fail "tail: no minor collection seen"
+
+echo "events record against OCaml 5.3: $failures failures"
+[ "$failures" -eq 0 ]

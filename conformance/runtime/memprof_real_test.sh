@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Real Gc.Memprof (OCaml 5.3, built from ../shared/peers by ci/build_peers.sh) against the
+# project's sampler and engine: memprof_samples.ml profiles a deterministic allocation
+# sequence at several rates, memprof_replay replays it on the simulated runtime, and
+# every sample must agree (allocation, size, n_samples, source).
+#
+#   memprof_real_test.sh MEMPROF_REPLAY MEMPROF_SAMPLES_ML
+#
+# OCaml 5.3 is looked for, never built (that takes ~15 minutes): $MPO_PEERS_DIR (a
+# folder ci/build_peers.sh prints), else $HOME/.cache/memprof-oracle-peers/*/ (also the
+# home of the user running the test, since Bazel gives tests a HOME of their own). A
+# folder counts only once marked .done-ocaml-5.3.
+set -euo pipefail
+
+replay=$1
+program=$2
+
+find_ocaml() {
+  local homes=() real_home d h
+  [ -n "${HOME:-}" ] && homes+=("$HOME")
+  real_home=$(getent passwd "$(id -u)" | cut -d: -f6 || true)
+  [ -n "$real_home" ] && homes+=("$real_home")
+  if [ -n "${MPO_PEERS_DIR:-}" ] && [ -f "$MPO_PEERS_DIR/.done-ocaml-5.3" ]; then
+    echo "$MPO_PEERS_DIR"
+    return
+  fi
+  for h in ${homes[@]+"${homes[@]}"}; do
+    for d in "$h"/.cache/memprof-oracle-peers/*/; do
+      if [ -f "$d.done-ocaml-5.3" ] && [ -x "$d/ocaml-5.3/bin/ocamlopt" ]; then
+        echo "${d%/}"
+        return
+      fi
+    done
+  done
+}
+
+peers=$(find_ocaml || true)
+if [ -z "$peers" ]; then
+  echo "SKIPPED: OCaml 5.3 not built (bash ci/build_peers.sh ocaml-5.3, or set MPO_PEERS_DIR)"
+  exit 0
+fi
+echo "OCaml 5.3 from $peers"
+
+work=${TEST_TMPDIR:-$(mktemp -d)}
+cp "$program" "$work/memprof_samples.ml"
+(cd "$work" && "$peers/ocaml-5.3/bin/ocamlopt" memprof_samples.ml -o memprof_samples)
+
+failed=0
+checked=0
+# A minor heap of 4M words holds the whole sequence, so the only minor collections are
+# the sequence's own Gc.minor (); a space_overhead of 10^6 keeps their major slices
+# from finishing a major cycle (whose end empties the minor heap once more).
+for seed in 7 20261121; do
+  for lambda in 0.5 0.1 0.01 0.001 1e-4; do
+    out="$work/samples_${seed}_${lambda}.txt"
+    OCAMLRUNPARAM=s=4M,o=1000000 "$work/memprof_samples" "$lambda" 20000 "$seed" >"$out"
+    # The run itself must have sampled something, or agreement would prove nothing.
+    if ! grep -q '^sample ' "$out"; then
+      echo "FAIL: seed $seed lambda $lambda: OCaml took no sample"
+      failed=$((failed + 1))
+      continue
+    fi
+    if "$replay" "$out" "$lambda" 4194304; then
+      checked=$((checked + 1))
+    else
+      echo "FAIL: seed $seed lambda $lambda"
+      failed=$((failed + 1))
+    fi
+  done
+done
+echo "memprof against OCaml 5.3: $checked runs agree, $failed differ"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,45 @@
+#include "core/corpus/fuzz/declared.h"
+
+#include <fnmatch.h>
+
+namespace mpo::corpus::fuzz {
+namespace {
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::vector<DeclaredRule> ParseDeclared(std::string_view text) {
+  std::vector<DeclaredRule> rules;
+  std::size_t number = 0;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    ++number;
+    line = Trim(line);
+    if (line.empty() || line.front() == '#') continue;
+    const std::size_t hash = line.find('#');
+    DeclaredRule rule;
+    rule.pattern = std::string(Trim(line.substr(0, hash)));
+    if (hash != std::string_view::npos) rule.why = std::string(Trim(line.substr(hash + 1)));
+    rule.line = number;
+    rules.push_back(std::move(rule));
+  }
+  return rules;
+}
+
+const DeclaredRule* MatchDeclared(const std::vector<DeclaredRule>& rules,
+                                  const std::string& signature) {
+  for (const DeclaredRule& r : rules)
+    if (::fnmatch(r.pattern.c_str(), signature.c_str(), 0) == 0) return &r;
+  return nullptr;
+}
+
+}  // namespace mpo::corpus::fuzz

@@ -1,0 +1,237 @@
+#include "core/corpus/fuzz/fuzz.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <span>
+
+#include "core/corpus/fuzz/minimize.h"
+#include "core/corpus/fuzz/seeds.h"
+#include "core/corpus/run_command.h"
+
+namespace mpo::corpus::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// A private temporary folder, removed with everything in it when this goes away.
+class TempDir {
+ public:
+  static Result<TempDir> Create() {
+    const char* base = std::getenv("TMPDIR");
+    std::string tmpl = std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
+                       "/memprof-oracle-fuzz-XXXXXX";
+    if (::mkdtemp(tmpl.data()) == nullptr)
+      return Status(ErrorCode::kIo, "cannot create a temporary folder").WithField(tmpl);
+    return TempDir(tmpl);
+  }
+  TempDir(TempDir&& o) noexcept : path_(std::move(o.path_)) { o.path_.clear(); }
+  TempDir& operator=(TempDir&&) = delete;
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  explicit TempDir(std::string path) : path_(std::move(path)) {}
+  std::string path_;
+};
+
+Status WriteFile(const std::string& path, std::span<const std::uint8_t> bytes) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  f.close();
+  if (!f) return Status(ErrorCode::kIo, "cannot write a reproducer").WithField(path);
+  return Status::Ok();
+}
+
+std::size_t ChangedBytes(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
+  const std::size_t common = std::min(a.size(), b.size());
+  std::size_t n = std::max(a.size(), b.size()) - common;
+  for (std::size_t i = 0; i < common; ++i) n += a[i] != b[i] ? 1 : 0;
+  return n;
+}
+
+const char* FormatName(FuzzFormat f) { return f == FuzzFormat::kRing ? "ring" : "memtrace"; }
+
+// The same seeds make the same mutants: a replay needs every --seeds path, in order.
+std::string SeedsOptions(const std::vector<std::string>& paths) {
+  std::string out;
+  for (const std::string& p : paths) out += " --seeds " + ShellQuote(p);
+  return out;
+}
+
+std::string Report(const DivergenceClass& d, const FuzzOptions& o, const std::string& seed_name) {
+  std::string t;
+  auto line = [&t](const std::string& key, const std::string& value) {
+    t += key + ": " + value + "\n";
+  };
+  line("signature", d.signature);
+  line("run seed", std::to_string(o.seed));
+  line("mutant index", std::to_string(d.first_index));
+  line("seed input", seed_name);
+  line("mutator chain", d.chain);
+  line("mutant bytes", std::to_string(d.mutant_bytes));
+  line("minimized bytes", std::to_string(d.minimized_bytes) + " (" +
+                              std::to_string(d.minimize_tests) + " minimization tests)");
+  line("bytes changed from the seed", std::to_string(d.changed_bytes));
+  line("oracle verdict", d.oracle);
+  line("impl outcome", d.impl);
+  line("first difference", d.difference);
+  line("verdict mode", std::string(VerdictsName(o.impl.verdicts)));
+  line("impl command", o.impl.command);
+  line("replay", "memprof-oracle corpus fuzz --impl " + ShellQuote(o.impl.command) + " --format " +
+                     FormatName(o.format) + " --as " + std::string(VerdictsName(o.impl.verdicts)) +
+                     " --seed " + std::to_string(o.seed) + " --first-index " +
+                     std::to_string(d.first_index) + " --max-mutants 1" +
+                     SeedsOptions(o.seed_paths));
+  return t;
+}
+
+class Fuzzer {
+ public:
+  Fuzzer(const FuzzOptions& o, const FuzzCallbacks& cb, std::vector<SeedInput> seeds,
+         std::string tmp)
+      : o_(o), cb_(cb), seeds_(std::move(seeds)), tmp_(std::move(tmp)) {}
+
+  Result<FuzzSummary> Run() {
+    summary_.seeds = seeds_.size();
+    start_ = Clock::now();
+    deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
+                             std::chrono::duration<double>(o_.max_seconds));
+    for (std::uint64_t k = 0; k < o_.max_mutants && Clock::now() < deadline_; ++k) {
+      if (Status s = One(o_.first_index + k); !s.ok()) return s;
+      summary_.seconds = Seconds();
+      if (cb_.on_progress) cb_.on_progress(summary_);
+    }
+    summary_.seconds = Seconds();
+    return summary_;
+  }
+
+ private:
+  double Seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+  std::string InputPath(const std::string& stem, const SeedInput& seed) const {
+    return tmp_ + "/" + stem + seed.suffix;
+  }
+
+  Status One(std::uint64_t index) {
+    const Mutant m = MakeMutant(seeds_, o_.format, o_.seed, index);
+    const SeedInput& seed = seeds_[m.seed];
+    auto j = Judge(m.bytes, InputPath("input", seed), o_.format, o_.impl);
+    if (!j.ok()) return j.status();
+    ++summary_.mutants;
+    if (j->agree) {
+      ++summary_.passed;
+      return Status::Ok();
+    }
+    for (DivergenceClass& d : summary_.classes) {
+      if (d.signature != j->signature) continue;
+      ++d.count;
+      ++(d.declared ? summary_.declared : summary_.failed);
+      return Status::Ok();
+    }
+    DivergenceClass d;
+    d.signature = j->signature;
+    d.first_index = index;
+    d.count = 1;
+    d.chain = ChainText(m.chain);
+    d.oracle = j->oracle;
+    d.impl = j->impl;
+    d.difference = j->difference;
+    d.mutant_bytes = d.minimized_bytes = m.bytes.size();
+    if (const DeclaredRule* rule = MatchDeclared(o_.declared, d.signature)) {
+      d.declared = true;
+      d.why = rule->why;
+      ++summary_.declared;
+    } else {
+      ++summary_.failed;
+      if (Status s = MinimizeAndSave(m, seed, d); !s.ok()) return s;
+    }
+    summary_.classes.push_back(d);
+    if (cb_.on_new_class) cb_.on_new_class(d);
+    return Status::Ok();
+  }
+
+  Status MinimizeAndSave(const Mutant& m, const SeedInput& seed, DivergenceClass& d) {
+    Status failure;
+    const std::string path = InputPath("minimizing", seed);
+    auto keeps = [&](std::span<const std::uint8_t> candidate) {
+      // Past the deadline every candidate is refused: the run's time bound holds.
+      if (!failure.ok() || Clock::now() >= deadline_) return false;
+      auto j = Judge(candidate, path, o_.format, o_.impl);
+      if (!j.ok()) {
+        failure = j.status();
+        return false;
+      }
+      if (j->signature != d.signature) return false;
+      d.difference = j->difference;
+      d.oracle = j->oracle;
+      d.impl = j->impl;
+      return true;
+    };
+    MinimizeResult r = Minimize(m.bytes, seed.bytes, o_.format, keeps, o_.max_minimize_tests);
+    if (!failure.ok()) return failure;
+    d.minimized_bytes = r.bytes.size();
+    d.changed_bytes = ChangedBytes(r.bytes, seed.bytes);
+    d.minimize_tests = r.tests;
+    if (o_.out_dir.empty()) return Status::Ok();
+    const std::string stem =
+        (fs::path(o_.out_dir) / ("divergence-" + std::to_string(summary_.classes.size() + 1)))
+            .string();
+    if (Status s = WriteFile(stem + seed.suffix, r.bytes); !s.ok()) return s;
+    if (Status s = WriteFile(stem + ".mutant" + seed.suffix, m.bytes); !s.ok()) return s;
+    d.saved = stem + seed.suffix;
+    const std::string text = Report(d, o_, seed.name);
+    return WriteFile(stem + ".txt",
+                     {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+  }
+
+  const FuzzOptions& o_;
+  const FuzzCallbacks& cb_;
+  std::vector<SeedInput> seeds_;
+  std::string tmp_;
+  FuzzSummary summary_;
+  Clock::time_point start_, deadline_;
+};
+
+}  // namespace
+
+Result<FuzzSummary> Fuzz(const FuzzOptions& options, const FuzzCallbacks& callbacks) {
+  if (options.impl.command.find("{file}") == std::string::npos)
+    return Status(ErrorCode::kInvalidArgument, "the command has no {file} placeholder")
+        .WithField("--impl");
+  if (options.impl.max_output_bytes == 0)
+    return Status(ErrorCode::kInvalidArgument, "the output limit must be positive")
+        .WithField("--max-output-mib");
+  const VerdictFormat vf =
+      options.format == FuzzFormat::kRing ? VerdictFormat::kRing : VerdictFormat::kMemtrace;
+  if (!VerdictsJudge(options.impl.verdicts, vf))
+    return Status(ErrorCode::kInvalidArgument, std::string(VerdictsName(options.impl.verdicts)) +
+                                                   " has no verdict on " +
+                                                   FormatName(options.format) + " inputs")
+        .WithField("--as");
+  auto tmp = TempDir::Create();
+  if (!tmp.ok()) return tmp.status();
+  const std::string scratch = tmp->path() + "/cases";
+  std::error_code ec;
+  fs::create_directory(scratch, ec);
+  if (ec) return Status(ErrorCode::kIo, "cannot create " + ec.message()).WithField(scratch);
+  auto seeds = LoadSeeds(options.format, options.impl.verdicts, options.seed_paths, scratch);
+  if (!seeds.ok()) return seeds.status();
+  if (!options.out_dir.empty()) {
+    fs::create_directories(options.out_dir, ec);
+    if (ec)
+      return Status(ErrorCode::kIo, "cannot create: " + ec.message()).WithField(options.out_dir);
+  }
+  Fuzzer f(options, callbacks, std::move(*seeds), tmp->path());
+  return f.Run();
+}
+
+}  // namespace mpo::corpus::fuzz

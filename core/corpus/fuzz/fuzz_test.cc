@@ -1,0 +1,164 @@
+// The fuzzing loop against small shell "implementations" whose behaviour is known; the
+// real decoder is run against it by tools/corpus/corpus_fuzz_cli_test.sh.
+#include "core/corpus/fuzz/fuzz.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/corpus/fuzz/packet_walk.h"
+#include "core/corpus/fuzz/seeds.h"
+
+namespace mpo::corpus::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string TestDir(const std::string& name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const fs::path dir = fs::path(tmp != nullptr ? tmp : "/tmp") / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+// Accepts everything with an empty stream: wrong on every input.
+constexpr const char* kAcceptsAll =
+    "printf '{\"schema\":2,\"format\":\"memtrace\",\"info\":null}\\n"
+    "{\"kind\":\"end_of_stream\",\"error\":null,\"records\":0}\\n' # {file}";
+
+FuzzOptions Options(const std::string& impl, const std::string& out) {
+  FuzzOptions o;
+  o.impl.command = impl;
+  o.impl.timeout_seconds = 10;
+  o.seed = 7;
+  o.max_mutants = 12;
+  o.max_seconds = 120;
+  o.out_dir = out;
+  o.max_minimize_tests = 40;
+  return o;
+}
+
+TEST(Fuzz, CatchesMinimizesAndSavesAWrongImplementation) {
+  const std::string out = TestDir("wrong");
+  std::vector<std::string> found;
+  auto s = Fuzz(Options(kAcceptsAll, out),
+                {[&found](const DivergenceClass& d) { found.push_back(d.signature); }, {}});
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->mutants, 12u);
+  EXPECT_EQ(s->passed + s->failed + s->declared, 12u);
+  EXPECT_GT(s->failed, 0u);
+  EXPECT_EQ(s->declared, 0u);
+  ASSERT_FALSE(s->classes.empty());
+  EXPECT_EQ(found.size(), s->classes.size());
+  const DivergenceClass& d = s->classes.front();
+  EXPECT_NE(d.signature.find("oracle="), std::string::npos);
+  EXPECT_LE(d.minimized_bytes, d.mutant_bytes);
+  EXPECT_LE(d.changed_bytes, std::max(d.minimized_bytes, d.mutant_bytes));
+  EXPECT_GT(d.minimize_tests, 0u);
+  ASSERT_FALSE(d.saved.empty());
+  EXPECT_TRUE(fs::exists(d.saved));
+  EXPECT_EQ(fs::file_size(d.saved), d.minimized_bytes);
+  std::ifstream txt(out + "/divergence-1.txt");
+  std::stringstream text;
+  text << txt.rdbuf();
+  EXPECT_NE(text.str().find("signature: " + d.signature), std::string::npos);
+  EXPECT_NE(text.str().find("run seed: 7"), std::string::npos);
+  EXPECT_NE(text.str().find("mutator chain: "), std::string::npos);
+  EXPECT_NE(text.str().find("first difference: "), std::string::npos);
+  EXPECT_NE(text.str().find("replay: memprof-oracle corpus fuzz "), std::string::npos);
+}
+
+TEST(Fuzz, TheSameSeedFindsTheSameClasses) {
+  auto a = Fuzz(Options(kAcceptsAll, ""));
+  auto b = Fuzz(Options(kAcceptsAll, ""));
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_EQ(a->classes.size(), b->classes.size());
+  for (std::size_t k = 0; k < a->classes.size(); ++k) {
+    EXPECT_EQ(a->classes[k].signature, b->classes[k].signature);
+    EXPECT_EQ(a->classes[k].first_index, b->classes[k].first_index);
+    EXPECT_EQ(a->classes[k].chain, b->classes[k].chain);
+  }
+  EXPECT_EQ(a->failed, b->failed);
+}
+
+TEST(Fuzz, DeclaredClassesDoNotFail) {
+  FuzzOptions o = Options(kAcceptsAll, "");
+  o.declared = ParseDeclared("oracle=* impl=accept*   # this impl accepts everything\n");
+  auto s = Fuzz(o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->failed, 0u);
+  EXPECT_GT(s->declared, 0u);
+  for (const DivergenceClass& d : s->classes) {
+    EXPECT_TRUE(d.declared);
+    EXPECT_EQ(d.why, "this impl accepts everything");
+    EXPECT_TRUE(d.saved.empty());
+  }
+}
+
+TEST(Fuzz, ClassifiesCrashesAndTimeouts) {
+  FuzzOptions o = Options("kill -SEGV $$ # {file}", "");
+  o.max_mutants = 3;
+  auto s = Fuzz(o);
+  ASSERT_TRUE(s.ok());
+  ASSERT_FALSE(s->classes.empty());
+  EXPECT_NE(s->classes[0].signature.find("impl=signal-11"), std::string::npos);
+  o.impl.command = "exit 139 # {file}";  // how a shell reports its child's SIGSEGV
+  auto shell = Fuzz(o);
+  ASSERT_TRUE(shell.ok());
+  ASSERT_FALSE(shell->classes.empty());
+  EXPECT_NE(shell->classes[0].signature.find("impl=signal-11"), std::string::npos);
+  o.impl.command = "sleep 5 # {file}";
+  o.impl.timeout_seconds = 0.2;
+  o.max_mutants = 1;
+  o.max_minimize_tests = 2;
+  auto t = Fuzz(o);
+  ASSERT_TRUE(t.ok());
+  ASSERT_EQ(t->classes.size(), 1u);
+  EXPECT_NE(t->classes[0].signature.find("impl=timeout"), std::string::npos);
+}
+
+TEST(Fuzz, RefusesBadOptions) {
+  FuzzOptions o = Options("cat", "");
+  EXPECT_EQ(Fuzz(o).status().field(), "--impl");
+  o = Options(kAcceptsAll, "");
+  o.impl.verdicts = Verdicts::kOcaml53;  // judges rings only
+  EXPECT_EQ(Fuzz(o).status().field(), "--as");
+  o = Options(kAcceptsAll, "");
+  o.seed_paths = {"/nonexistent/seeds"};
+  EXPECT_EQ(Fuzz(o).status().code(), ErrorCode::kIo);
+}
+
+TEST(Seeds, CasesThenFilesOfTheFormatAndTheModesRange) {
+  const std::string dir = TestDir("seeds");
+  const std::string scratch = TestDir("seeds_scratch");
+  std::ofstream(dir + "/b.ctf") << "not really a trace";
+  std::ofstream(dir + "/a.ctf") << "another";
+  std::ofstream(dir + "/notes.txt") << "ignored";
+  std::ofstream(dir + "/r.ocaml-5.0.events") << "a ring of another release";
+  auto cases = LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kStrict, {}, scratch);
+  auto with_files = LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kStrict, {dir}, scratch);
+  ASSERT_TRUE(cases.ok() && with_files.ok());
+  ASSERT_EQ(with_files->size(), cases->size() + 2);
+  EXPECT_EQ((*with_files)[cases->size()].name, dir + "/a.ctf");  // sorted, after the cases
+  EXPECT_EQ(with_files->back().suffix, ".ctf");
+  // memtrace 0.2.3 reads v1 and v2 only: no v3 seed is kept.
+  auto v2 = LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kMemtrace023, {}, scratch);
+  ASSERT_TRUE(v2.ok());
+  EXPECT_LT(v2->size(), cases->size());
+  for (const SeedInput& s : *v2) {
+    const auto packets = WalkPackets(s.bytes);
+    if (!packets.empty()) EXPECT_LE(packets.front().version, 2) << s.name;
+  }
+  // OCaml 5.3's consumer: rings named for 5.3 only.
+  auto rings = LoadSeeds(FuzzFormat::kRing, Verdicts::kOcaml53, {dir}, scratch);
+  ASSERT_TRUE(rings.ok());
+  for (const SeedInput& s : *rings) EXPECT_EQ(s.suffix, ".ocaml-5.3.events") << s.name;
+}
+
+}  // namespace
+}  // namespace mpo::corpus::fuzz

@@ -1,0 +1,163 @@
+#include "core/corpus/fuzz/judge.h"
+
+#include <algorithm>
+#include <fstream>
+#include <new>
+#include <nlohmann/json.hpp>
+
+#include "core/base/text_sink.h"
+#include "core/corpus/decode.h"
+#include "core/corpus/json_limits.h"
+#include "core/corpus/jsonl_diff.h"
+#include "core/corpus/run_command.h"
+#include "core/memtrace/byte_io.h"
+#include "core/ring/event_names.h"
+
+namespace mpo::corpus::fuzz {
+namespace {
+
+constexpr int kMaxSignal = 64;  // Linux's highest signal number
+
+Status WriteInput(std::span<const std::uint8_t> bytes, const std::string& path) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  f.close();
+  if (!f) return Status(ErrorCode::kIo, "cannot write the fuzzer's input").WithField(path);
+  return Status::Ok();
+}
+
+struct OracleRun {
+  std::string text;  // its JSON Lines
+  Status ended_with;
+};
+
+OracleRun RunOracle(std::span<const std::uint8_t> bytes, const std::string& path, FuzzFormat format,
+                    Verdicts verdicts) {
+  StringTextSink sink;
+  OracleRun run;
+  if (format == FuzzFormat::kMemtrace) {
+    auto source = memtrace::MemorySource(bytes);
+    run.ended_with = DecodeMemtrace(*source, DecodeForm::kJsonLines, sink, verdicts);
+  } else {
+    const auto version = ring::OcamlVersionOfFileName(path).value_or(ring::kDefaultOcamlVersion);
+    run.ended_with = DecodeRing(bytes, version, DecodeForm::kJsonLines, sink, verdicts);
+  }
+  run.text = std::move(sink.text);
+  return run;
+}
+
+// The implementation's own verdict, read from its end line.
+std::string ImplVerdict(std::string_view out, bool strict) {
+  while (!out.empty() && out.back() == '\n') out.remove_suffix(1);
+  if (out.empty()) return "no-end-line";
+  const auto nl = out.rfind('\n');
+  const std::string_view last = nl == std::string_view::npos ? out : out.substr(nl + 1);
+  auto j = ParseJsonBounded(last);
+  if (!j.ok()) return "bad-output";
+  if (!j->is_object() || !j->contains("kind") || (*j)["kind"] != "end_of_stream" ||
+      !j->contains("error"))
+    return "no-end-line";
+  const nlohmann::json& error = (*j)["error"];
+  if (error.is_null()) return "accept";
+  if (!strict) return "reject";
+  const auto check = error.is_object() ? error.find("check") : error.end();
+  if (check == error.end() || !check->is_string()) return "reject()";
+  return "reject(" + check->get<std::string>() + ")";
+}
+
+// Where two streams with the same verdict part, for the signature: the JSON pointer of
+// the first difference with array indices as '#' ("/info/pid", "/backtrace/#"), since
+// one cause (say a field printed unsigned) shows at that place whatever the input; or
+// "lines" when one stream has a record where the other ends.
+std::string DifferencePlace(const std::string& difference) {
+  const std::string at = ": at ";
+  const std::size_t from = difference.find(at);
+  if (from == std::string::npos) return "lines";
+  const std::size_t begin = from + at.size();
+  const std::string path = difference.substr(begin, difference.find(": ", begin) - begin);
+  std::string out;
+  for (std::size_t i = 0; i < path.size();) {
+    const std::size_t end = std::min(path.find('/', i + 1), path.size());
+    const std::string segment = path.substr(i, end - i);
+    const bool index =
+        segment.size() > 1 && segment.find_first_not_of("0123456789", 1) == std::string::npos;
+    out += index ? "/#" : segment;
+    i = end;
+  }
+  return out;
+}
+
+Judgement JudgeOutputs(const OracleRun& oracle, const CommandOutcome& run, const ImplConfig& impl) {
+  Judgement j;
+  const bool strict = impl.verdicts == Verdicts::kStrict;
+  j.oracle = oracle.ended_with.ok() ? "accept" : "reject(" + oracle.ended_with.field() + ")";
+  const std::string oracle_class = j.oracle;
+  if (!oracle.ended_with.ok()) j.oracle += ": " + oracle.ended_with.message();
+  auto expected = ParseExpectedStream(oracle.text);
+  if (!expected.ok()) {
+    // The oracle's own stream must always parse; if it does not, that is its bug, and
+    // the fuzzer reports it like any other divergence.
+    j.signature = "oracle=bad-stream";
+    j.difference = expected.status().ToString();
+    return j;
+  }
+  if (run.out_truncated) {
+    j.impl = "output-cap";
+    j.difference = "output exceeds the " + std::to_string(impl.max_output_bytes) + " byte limit";
+  } else if (run.timed_out) {
+    j.impl = "timeout";
+    j.difference = "timed out after " + std::to_string(impl.timeout_seconds) + " s";
+  } else if (run.signal != 0) {
+    j.impl = "signal-" + std::to_string(run.signal);
+    j.difference = "killed by signal " + std::to_string(run.signal);
+  } else if (run.exit_code > 128 && run.exit_code <= 128 + kMaxSignal) {
+    // A shell that does not exec its last command reports the command's death by signal
+    // N as exit 128 + N; a declared rule should not depend on which shell ran it.
+    j.impl = "signal-" + std::to_string(run.exit_code - 128);
+    j.difference = "exit code " + std::to_string(run.exit_code) + " (signal " +
+                   std::to_string(run.exit_code - 128) + " under the shell)";
+  } else if (run.exit_code != 0 && !(run.exit_code == 1 && expected->expects_error)) {
+    j.impl = "exit-" + std::to_string(run.exit_code);
+    j.difference = "exit code " + std::to_string(run.exit_code);
+  } else {
+    j.impl = ImplVerdict(run.out, strict);
+    // A reference mode compares verdicts and records, not the wording of errors.
+    j.difference =
+        CompareStream(*expected, run.out, strict ? CompareMode::kExact : CompareMode::kVerdict);
+  }
+  j.agree = j.difference.empty();
+  if (j.agree) return j;
+  j.signature = "oracle=" + oracle_class + " impl=" + j.impl;
+  if (j.impl == oracle_class || (!strict && j.impl == "reject" && !oracle.ended_with.ok()))
+    j.signature += " differs=" + DifferencePlace(j.difference);
+  return j;
+}
+
+}  // namespace
+
+std::string SubstituteFile(const std::string& command, const std::string& file) {
+  const std::string key = "{file}";
+  std::string out;
+  std::size_t pos = 0;
+  for (std::size_t at; (at = command.find(key, pos)) != std::string::npos; pos = at + key.size())
+    out += command.substr(pos, at - pos) + ShellQuote(file);
+  return out + command.substr(pos);
+}
+
+Result<Judgement> Judge(std::span<const std::uint8_t> bytes, const std::string& path,
+                        FuzzFormat format, const ImplConfig& impl) {
+  if (Status s = WriteInput(bytes, path); !s.ok()) return s;
+  try {
+    const OracleRun oracle = RunOracle(bytes, path, format, impl.verdicts);
+    auto run =
+        RunCommand(SubstituteFile(impl.command, path), impl.timeout_seconds, impl.max_output_bytes);
+    if (!run.ok()) return run.status();
+    return JudgeOutputs(oracle, *run, impl);
+  } catch (const std::bad_alloc&) {
+    return Status(ErrorCode::kResourceExhausted, "out of memory").WithField("corpus fuzz");
+  } catch (const nlohmann::json::exception& e) {
+    return Status(ErrorCode::kInternal, std::string("JSON: ") + e.what()).WithField("corpus fuzz");
+  }
+}
+
+}  // namespace mpo::corpus::fuzz

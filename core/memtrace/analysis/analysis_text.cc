@@ -1,0 +1,109 @@
+#include "core/memtrace/analysis/analysis_text.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "core/base/json_text.h"
+
+namespace mpo::memtrace::analysis {
+
+std::string BytesText(double bytes, bool sign) {
+  if (!std::isfinite(bytes)) return "?";
+  const char* prefix = bytes < 0 ? "-" : (sign && bytes > 0 ? "+" : "");
+  double v = std::fabs(bytes);
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  std::size_t u = 0;
+  while (v >= 1024 && u + 1 < std::size(kUnits)) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[64];
+  if (u == 0)
+    std::snprintf(buf, sizeof buf, "%s%.0f B", prefix, v);
+  else
+    std::snprintf(buf, sizeof buf, "%s%.2f %s", prefix, v, kUnits[u]);
+  return buf;
+}
+
+std::string SiteText(const Site& s) { return s.names.empty() ? "<no backtrace>" : s.names[0]; }
+
+std::string CallersText(const Site& s) {
+  std::string out;
+  for (std::size_t i = 1; i < s.names.size(); ++i) {
+    if (i > 1) out += " <- ";
+    out += s.names[i];
+  }
+  return out;
+}
+
+void AppendTraceMember(std::string& out, const std::string& file, const TraceAnalysis& a) {
+  out += "\"trace\":{\"file\":";
+  json_text::AppendString(out, file);
+  out += ",\"version\":";
+  json_text::AppendInt(out, a.version);
+  out += ",\"executable\":";
+  json_text::AppendString(out, a.info.executable_name);
+  out += ",\"pid\":";
+  json_text::AppendInt(out, a.info.pid);
+  out += ",\"sample_rate\":";
+  json_text::AppendDouble(out, a.info.sample_rate);
+  out += ",\"word_size\":";
+  json_text::AppendUint(out, a.info.word_size);
+  out += ",\"start_time_us\":";
+  json_text::AppendInt(out, a.info.start_time);
+  out += ",\"duration_s\":";
+  json_text::AppendDouble(out, static_cast<double>(a.duration_us) / 1e6);
+  out += '}';
+}
+
+void AppendWindowMember(std::string& out, const TraceAnalysis& a) {
+  out += "\"window\":{\"from_s\":";
+  json_text::AppendDouble(out, static_cast<double>(a.from_us) / 1e6);
+  out += ",\"to_s\":";
+  if (a.to_us == std::numeric_limits<std::int64_t>::max())
+    out += "null";
+  else
+    json_text::AppendDouble(out, static_cast<double>(a.to_us) / 1e6);
+  out += '}';
+}
+
+void AppendSiteMembers(std::string& out, const Site& s) {
+  out += "\"site\":";
+  if (s.names.empty())
+    out += "null";
+  else
+    json_text::AppendString(out, s.names[0]);
+  out += ",\"callers\":[";
+  for (std::size_t i = 1; i < s.names.size(); ++i) {
+    if (i > 1) out += ',';
+    json_text::AppendString(out, s.names[i]);
+  }
+  out += ']';
+}
+
+void AppendTallyJson(std::string& out, const Tally& t, const Info& info) {
+  out += "{\"blocks\":";
+  json_text::AppendUint(out, t.blocks);
+  out += ",\"samples\":";
+  json_text::AppendUint(out, t.samples);
+  out += ",\"words\":";
+  json_text::AppendUint(out, t.words);
+  out += ",\"est_bytes\":";
+  json_text::AppendDouble(out, EstimatedBytes(t.samples, info));
+  out += '}';
+}
+
+std::string WindowText(const TraceAnalysis& a) {
+  const bool to_end = a.to_us == std::numeric_limits<std::int64_t>::max();
+  if (a.from_us == 0 && to_end) return "";
+  char buf[96];
+  if (to_end)
+    std::snprintf(buf, sizeof buf, " in [%.6f s, end]", static_cast<double>(a.from_us) / 1e6);
+  else
+    std::snprintf(buf, sizeof buf, " in [%.6f s, %.6f s]", static_cast<double>(a.from_us) / 1e6,
+                  static_cast<double>(a.to_us) / 1e6);
+  return buf;
+}
+
+}  // namespace mpo::memtrace::analysis

@@ -1,0 +1,28 @@
+// `memtrace leaks`: the blocks a trace allocated (in its window) and never collected (by
+// the window's end), by allocation site: the leak candidates. Sites come from one
+// TraceAnalysis (trace_analysis.h, its attribution rule); nothing is read again.
+//
+// JSON document (FormatLeaksJson), one object:
+//   "trace": the trace (analysis_text.h), "window": {"from_s","to_s"|null},
+//   "live": {"blocks","samples","words","est_bytes"} over every site,
+//   "sites_with_live_blocks": N (before --top),
+//   "sites": [{"site": S|null, "callers": [S...], "blocks", "samples", "words",
+//              "est_bytes", "allocated_blocks"}] most estimated bytes first, at most `top`.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/memtrace/analysis/trace_analysis.h"
+
+namespace mpo::memtrace::analysis {
+
+// The sites with live blocks, most live samples (estimated bytes) first, then by name;
+// at most `top`.
+std::vector<const Site*> LeakSites(const TraceAnalysis& a, std::size_t top);
+
+std::string FormatLeaks(const TraceAnalysis& a, const std::string& file, std::size_t top);
+std::string FormatLeaksJson(const TraceAnalysis& a, const std::string& file, std::size_t top);
+
+}  // namespace mpo::memtrace::analysis

@@ -1,0 +1,247 @@
+#include "core/memtrace/analysis/trace_analysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include "core/base/splitmix64.h"
+#include "core/memtrace/site_name.h"
+#include "core/memtrace/trace_reader.h"
+#include "core/memtrace/view/trace_view.h"
+
+namespace mpo::memtrace::analysis {
+namespace {
+
+// A site's key: the codes of its entry and callers, innermost first.
+using SiteKey = std::vector<OcamlInt>;
+
+struct SiteKeyHash {
+  std::size_t operator()(const SiteKey& k) const {
+    std::uint64_t h = k.size();
+    for (OcamlInt c : k) h = (h ^ static_cast<std::uint64_t>(c)) * kGoldenGamma;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
+
+// A block allocated in the window and not collected yet.
+struct LiveBlock {
+  std::int64_t rel_time;
+  std::uint32_t site;
+  bool promoted;
+  std::uint64_t samples;
+  std::uint64_t words;
+};
+
+// Live samples over time at a resolution that halves whenever the events outrun it, so
+// that the memory stays at 2 * points buckets whatever the trace's span. The deltas add
+// modulo 2^64 (hostile sample counts may overflow; unsigned wrap is defined).
+class Timeline {
+ public:
+  explicit Timeline(std::size_t points) : cap_(2 * points), deltas_(cap_, 0) {}
+  void Add(std::uint64_t offset, std::uint64_t delta) {
+    while (offset / width_ >= cap_) Coarsen();
+    const std::size_t i = offset / width_;
+    deltas_[i] += delta;
+    used_ = std::max(used_, i + 1);
+  }
+  // Cumulative live samples at the end of each bucket, at most `points` of them.
+  std::vector<TimelinePoint> Points(std::int64_t from_us, std::size_t points) {
+    while (used_ > points) Coarsen();
+    std::vector<TimelinePoint> out;
+    std::uint64_t live = 0;
+    for (std::size_t i = 0; i < used_; ++i) {
+      live += deltas_[i];
+      // A collection filed before its allocation (v3 domains) can dip below zero.
+      const auto signed_live = static_cast<std::int64_t>(live);
+      const std::uint64_t end = (i + 1) * width_ - 1;
+      const std::int64_t t =
+          end > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() - from_us)
+              ? std::numeric_limits<std::int64_t>::max()
+              : from_us + static_cast<std::int64_t>(end);
+      out.push_back({t, signed_live < 0 ? 0 : live});
+    }
+    return out;
+  }
+
+ private:
+  void Coarsen() {
+    for (std::size_t i = 0; i < cap_ / 2; ++i) deltas_[i] = deltas_[2 * i] + deltas_[2 * i + 1];
+    std::fill(deltas_.begin() + static_cast<std::ptrdiff_t>(cap_ / 2), deltas_.end(), 0);
+    used_ = (used_ + 1) / 2;
+    width_ *= 2;
+  }
+  std::size_t cap_;
+  std::vector<std::uint64_t> deltas_;
+  std::size_t used_ = 0;
+  // Offsets are below 2^63, so 64 coarsenings always suffice and width_ never overflows.
+  std::uint64_t width_ = 1;
+};
+
+class Analyzer {
+ public:
+  Analyzer(view::TraceView& v, const AnalysisOptions& o)
+      : v_(v), r_(v.reader()), o_(o), timeline_(o.timeline_points) {}
+
+  Result<TraceAnalysis> Run() {
+    a_.info = r_.info();
+    a_.version = r_.version();
+    a_.from_us = o_.from_us;
+    a_.to_us = o_.to_us;
+    const std::int64_t start = r_.info().start_time;
+    std::int64_t last_time = start;
+    while (const Event* e = v_.NextEvent()) {
+      last_time = e->time;
+      if (o_.progress) o_.progress(r_.offset(), r_.file_size());
+      const std::int64_t rel = SaturatingSub(e->time, start);
+      if (rel < o_.from_us || rel > o_.to_us) continue;
+      ++a_.events_in_window;
+      switch (e->kind) {
+        case EventKind::kAlloc: OnAlloc(*e, rel); break;
+        case EventKind::kPromote: OnPromote(*e); break;
+        case EventKind::kCollect: OnCollect(*e, rel); break;
+      }
+    }
+    if (!v_.status().ok()) return v_.status();
+    // Every event is at or after the start (the reader checks), so this is exact.
+    a_.duration_us = static_cast<std::uint64_t>(last_time) - static_cast<std::uint64_t>(start);
+    for (const auto& [id, b] : live_) {
+      Tally& t = sites_[b.site].live;
+      ++t.blocks;
+      t.samples += b.samples;
+      t.words += b.words;
+      ++a_.live.blocks;
+      a_.live.samples += b.samples;
+      a_.live.words += b.words;
+    }
+    std::sort(a_.lifetimes.begin(), a_.lifetimes.end());
+    a_.timeline = timeline_.Points(o_.from_us, o_.timeline_points);
+    MPO_RETURN_IF_ERROR(NameSites());
+    return std::move(a_);
+  }
+
+ private:
+  bool HasFrames(OcamlInt code) {
+    auto it = has_frames_.find(code);
+    if (it != has_frames_.end()) return it->second;
+    bool found;
+    const bool has = !r_.CompactFramesOf(code, &found).empty();
+    has_frames_.emplace(code, has);
+    return has;
+  }
+
+  std::uint32_t SiteOf(const Event& e) {
+    key_.clear();
+    for (auto it = e.backtrace.rbegin(); it != e.backtrace.rend() && key_.size() <= o_.callers;
+         ++it)
+      if (HasFrames(*it)) key_.push_back(*it);
+    auto [it, inserted] = index_.try_emplace(key_, static_cast<std::uint32_t>(sites_.size()));
+    if (inserted) {
+      sites_.emplace_back();
+      first_use_.push_back(r_.event_offset());
+    }
+    return it->second;
+  }
+
+  void OnAlloc(const Event& e, std::int64_t rel) {
+    const std::uint32_t site = SiteOf(e);
+    const auto samples = static_cast<std::uint64_t>(e.nsamples);
+    const auto words = static_cast<std::uint64_t>(e.length);
+    for (Tally* t : {&a_.allocated, &sites_[site].allocated}) {
+      ++t->blocks;
+      t->samples += samples;
+      t->words += words;
+    }
+    ++a_.by_source[static_cast<int>(e.source) % 3];
+    live_[e.obj_id] = LiveBlock{rel, site, false, samples, words};
+    timeline_.Add(static_cast<std::uint64_t>(rel - o_.from_us), samples);
+  }
+
+  void OnPromote(const Event& e) {
+    auto it = live_.find(e.obj_id);
+    if (it == live_.end()) return;
+    ++a_.promotes;
+    it->second.promoted = true;
+  }
+
+  void OnCollect(const Event& e, std::int64_t rel) {
+    auto it = live_.find(e.obj_id);
+    if (it == live_.end()) return;
+    ++a_.collects;
+    const LiveBlock& b = it->second;
+    a_.lifetimes.push_back(SaturatingSub(rel, b.rel_time));
+    a_.collected_promoted += b.promoted;
+    timeline_.Add(static_cast<std::uint64_t>(rel - o_.from_us), 0 - b.samples);
+    live_.erase(it);
+  }
+
+  // Renders every site's names (each code once) and sorts the table.
+  Status NameSites() {
+    std::unordered_map<OcamlInt, std::string> names;
+    for (const auto& [key, i] : index_) {
+      for (OcamlInt code : key) {
+        auto it = names.find(code);
+        if (it == names.end()) {
+          auto name = SiteName(r_, code, first_use_[i]);
+          if (!name.ok()) return name.status();
+          it = names.emplace(code, std::move(*name)).first;
+        }
+        sites_[i].names.push_back(it->second);
+      }
+    }
+    a_.sites = std::move(sites_);
+    std::sort(a_.sites.begin(), a_.sites.end(), [](const Site& x, const Site& y) {
+      if (x.allocated.samples != y.allocated.samples)
+        return x.allocated.samples > y.allocated.samples;
+      return x.names < y.names;
+    });
+    return Status::Ok();
+  }
+
+  view::TraceView& v_;
+  const TraceReader& r_;
+  const AnalysisOptions& o_;
+  TraceAnalysis a_;
+  Timeline timeline_;
+  std::vector<Site> sites_;
+  std::vector<std::uint64_t> first_use_;  // per site: the offset of its first allocation
+  std::unordered_map<SiteKey, std::uint32_t, SiteKeyHash> index_;
+  std::unordered_map<OcamlInt, bool> has_frames_;
+  std::unordered_map<OcamlInt, LiveBlock> live_;
+  SiteKey key_;
+};
+
+}  // namespace
+
+std::int64_t SaturatingSub(std::int64_t a, std::int64_t b) {
+  std::int64_t d;
+  if (!__builtin_sub_overflow(a, b, &d)) return d;
+  return b < 0 ? std::numeric_limits<std::int64_t>::max()
+               : std::numeric_limits<std::int64_t>::min();
+}
+
+double EstimatedBytes(std::uint64_t samples, const Info& info) {
+  const double rate = info.sample_rate;
+  if (!(rate > 0) || !std::isfinite(rate)) return 0;
+  return static_cast<double>(samples) / rate * (static_cast<double>(info.word_size) / 8);
+}
+
+std::int64_t SecondsToMicros(double seconds) {
+  const double us = std::round(seconds * 1e6);
+  if (!(us > 0)) return 0;
+  if (us >= 9.2e18) return std::numeric_limits<std::int64_t>::max();
+  return static_cast<std::int64_t>(us);
+}
+
+Result<TraceAnalysis> AnalyzeTrace(ByteSource& source, const AnalysisOptions& options) {
+  if (options.callers > 64 || options.timeline_points == 0 || options.timeline_points > 1'000'000 ||
+      options.from_us < 0 || options.to_us < options.from_us)
+    return Status(ErrorCode::kInvalidArgument, "analysis options out of range");
+  ReaderOptions opts;
+  opts.limits = options.limits;
+  auto opened = view::TraceView::Open(BorrowSource(source), opts);
+  if (!opened.ok()) return opened.status();
+  Analyzer analyzer(**opened, options);
+  return analyzer.Run();
+}
+
+}  // namespace mpo::memtrace::analysis

@@ -1,0 +1,103 @@
+// One pass over a memtrace trace that every analysis command (`memtrace stats`, `leaks`,
+// `compare`, and the HTML report) reads its figures from: totals, a site table, the
+// blocks still live at the end, lifetimes and an estimated live-heap timeline.
+//
+// Attribution rule (the one rule of stats, leaks, compare, report and demo): the
+// allocation site of an event is the innermost entry of its backtrace (the last one)
+// whose location holds frames; entries without frames (C and runtime frames memtrace
+// could not name) are passed over. A site is keyed by that entry and its `callers`
+// nearest callers with frames (callers = 0: the entry alone); an allocation none of
+// whose entries has frames belongs to the site with no frames ("<no backtrace>").
+//
+// Estimated bytes: memtrace samples each allocated word with probability sample_rate,
+// so nsamples / sample_rate estimates the words allocated, times word_size / 8 bytes
+// (EstimatedBytes). Sampled `words` (the sampled blocks' lengths) over-weight large
+// blocks and are kept as a second measure.
+//
+// Window: events whose time is outside [start + from_us, start + to_us] are ignored. A
+// block counts when it was allocated in the window; its collection counts when that is
+// in the window too; blocks allocated in the window and not collected by its end are
+// "live" (leak candidates). Times are trace times, read in file order; v3 can order
+// domains' events slightly out of time, so each event is judged by its own time.
+//
+// Cost: memory grows with the sites, the live blocks and the collected lifetimes (all
+// bounded by the input's size) and the rendered site names (the reader's location budget,
+// Limits::max_location_bytes). Failure: the decoded view's typed error
+// (view/trace_view.h) or a passed budget; no partial result.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/memtrace/byte_io.h"
+#include "core/memtrace/event.h"
+#include "core/memtrace/limits.h"
+#include "core/memtrace/text_dump.h"
+
+namespace mpo::memtrace::analysis {
+
+struct AnalysisOptions {
+  // The window, in microseconds since the trace's start time (inclusive at both ends).
+  std::int64_t from_us = 0;
+  std::int64_t to_us = std::numeric_limits<std::int64_t>::max();
+  std::size_t callers = 0;            // callers in a site's key, in [0, 64]
+  std::size_t timeline_points = 100;  // points of the live-heap timeline, in [1, 10^6]
+  Limits limits;
+  ProgressFn progress;
+};
+
+// Blocks, their samples and their sampled words.
+struct Tally {
+  std::uint64_t blocks = 0;
+  std::uint64_t samples = 0;
+  std::uint64_t words = 0;
+};
+
+struct Site {
+  // The site's frames, then each caller's: memtrace's text of each entry's frames,
+  // space-separated (SiteName). Empty for the site of allocations with no frames.
+  std::vector<std::string> names;
+  Tally allocated;  // allocated in the window
+  Tally live;       // of those, not collected by the window's end
+};
+
+// Estimated live bytes at the end of [t_us - width, t_us], t_us from the trace start.
+struct TimelinePoint {
+  std::int64_t t_us = 0;
+  std::uint64_t live_samples = 0;
+};
+
+struct TraceAnalysis {
+  Info info;
+  int version = 0;
+  std::uint64_t duration_us = 0;        // last event's time - start (whole trace, exact)
+  std::int64_t from_us = 0, to_us = 0;  // the window as asked
+  std::uint64_t events_in_window = 0;
+  Tally allocated;                           // in the window
+  std::uint64_t by_source[3] = {0, 0, 0};    // minor, major, external allocations
+  std::uint64_t promotes = 0, collects = 0;  // in the window, of blocks allocated in it
+  Tally live;                                // allocated in the window, alive at its end
+  // Lifetimes (us) of the blocks allocated and collected in the window, sorted.
+  std::vector<std::int64_t> lifetimes;
+  std::uint64_t collected_promoted = 0;
+  std::vector<Site> sites;              // by estimated bytes allocated, descending, then by name
+  std::vector<TimelinePoint> timeline;  // ascending t_us; empty without allocations
+};
+
+// `a - b` clamped to the int64 range (times of hostile traces span it all).
+std::int64_t SaturatingSub(std::int64_t a, std::int64_t b);
+
+// Estimated bytes of `samples` under the trace's rate and word size (0 for a rate that
+// is not a positive finite number).
+double EstimatedBytes(std::uint64_t samples, const Info& info);
+
+Result<TraceAnalysis> AnalyzeTrace(ByteSource& source, const AnalysisOptions& options = {});
+
+// Seconds from the trace start, as `--from/--to` give them, to AnalysisOptions' range
+// (clamped; negative and NaN are rejected by the options' validators).
+std::int64_t SecondsToMicros(double seconds);
+
+}  // namespace mpo::memtrace::analysis

@@ -1,0 +1,264 @@
+#include "core/memtrace/analysis/trace_analysis.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "core/memtrace/analysis/leaks.h"
+#include "core/memtrace/analysis/site_compare.h"
+#include "core/memtrace/internal/undefined_code.h"
+#include "core/memtrace/trace_writer.h"
+
+namespace mpo::memtrace::analysis {
+namespace {
+
+constexpr OcamlInt kMain = 0x7a0000000100;
+constexpr OcamlInt kF = 0x7a0000000200;  // two frames (one inlined)
+constexpr OcamlInt kG = 0x7a0000000300;
+constexpr OcamlInt kC = 0x7a0000000400;  // no frames (a C or runtime frame)
+
+const std::string kFName = "A.inner@a.ml:20:2-8 A.outer@a.ml:10:0-30";
+const std::string kGName = "G.g@g.ml:3:4-5";
+const std::string kMainName = "Main@main.ml:1:0-10";
+
+// Start 1000, rate 0.25 and 64-bit words: 32 estimated bytes per sample.
+//   t   event                                   site (callers = 0)
+//   10  alloc #0 len 4  samples 2 [Main, F]      F
+//   20  alloc #1 len 10 samples 3 [Main, G, C]   G (C has no frames)
+//   30  alloc #2 len 1  samples 1 [C]            no frames
+//   40  collect #0
+//   50  alloc #3 len 2  samples 5 [G, F]         F (caller G)
+//   60  collect #2
+//   70  promote #1
+// `extra`: one more allocation at t 80, len 3, 4 samples, at Main.
+std::vector<std::uint8_t> Trace(bool extra = false) {
+  VectorSink sink;
+  Info info;
+  info.sample_rate = 0.25;
+  info.executable_name = "prog";
+  info.pid = 7;
+  info.start_time = 1000;
+  auto w = TraceWriter::Create(sink, info);
+  EXPECT_TRUE(w.ok());
+  static const std::map<OcamlInt, std::vector<Location>> kFrames = {
+      {kMain, {{"main.ml", 1, 0, 10, "Main"}}},
+      {kF, {{"a.ml", 20, 2, 8, "A.inner"}, {"a.ml", 10, 0, 30, "A.outer"}}},
+      {kG, {{"g.ml", 3, 4, 5, "G.g"}}},
+      {kC, {}},
+  };
+  const LocationLookup lookup = [](OcamlInt code) -> const std::vector<Location>* {
+    auto it = kFrames.find(code);
+    return it == kFrames.end() ? nullptr : &it->second;
+  };
+  using Bt = std::vector<OcamlInt>;
+  TraceWriter& t = **w;
+  const auto minor = AllocationSource::kMinor;
+  const OcamlInt a0 = *t.PutAlloc(0, 1010, 4, 2, minor, Bt{kMain, kF}, lookup);
+  const OcamlInt a1 =
+      *t.PutAlloc(0, 1020, 10, 3, AllocationSource::kMajor, Bt{kMain, kG, kC}, lookup);
+  const OcamlInt a2 = *t.PutAlloc(0, 1030, 1, 1, minor, Bt{kC}, lookup);
+  EXPECT_TRUE(t.PutCollect(0, 1040, a0).ok());
+  EXPECT_TRUE(t.PutAlloc(0, 1050, 2, 5, minor, Bt{kG, kF}, lookup).ok());
+  EXPECT_TRUE(t.PutCollect(0, 1060, a2).ok());
+  EXPECT_TRUE(t.PutPromote(0, 1070, a1).ok());
+  if (extra) {
+    EXPECT_TRUE(t.PutAlloc(0, 1080, 3, 4, minor, Bt{kMain}, lookup).ok());
+  }
+  EXPECT_TRUE(t.Flush().ok());
+  return sink.data;
+}
+
+Result<TraceAnalysis> Analyze(const std::vector<std::uint8_t>& bytes,
+                              const AnalysisOptions& o = {}) {
+  return AnalyzeTrace(*MemorySource(bytes), o);
+}
+
+const Site* Find(const TraceAnalysis& a, const std::vector<std::string>& names) {
+  for (const Site& s : a.sites)
+    if (s.names == names) return &s;
+  return nullptr;
+}
+
+TEST(TraceAnalysis, TotalsAndEstimatedBytes) {
+  auto a = Analyze(Trace());
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(a->duration_us, 70u);
+  EXPECT_EQ(a->allocated.blocks, 4u);
+  EXPECT_EQ(a->allocated.samples, 11u);
+  EXPECT_EQ(a->allocated.words, 17u);
+  EXPECT_DOUBLE_EQ(EstimatedBytes(a->allocated.samples, a->info), 11 * 32.0);
+  EXPECT_EQ(a->by_source[0], 3u);
+  EXPECT_EQ(a->by_source[1], 1u);
+  EXPECT_EQ(a->promotes, 1u);
+  EXPECT_EQ(a->collects, 2u);
+  EXPECT_EQ(a->lifetimes, (std::vector<std::int64_t>{30, 30}));
+  EXPECT_EQ(a->live.blocks, 2u);
+  EXPECT_EQ(a->live.samples, 8u);
+}
+
+// The site is the innermost entry with frames; C frames are passed over.
+TEST(TraceAnalysis, SitesAreInnermostFramedEntry) {
+  auto a = Analyze(Trace());
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  ASSERT_EQ(a->sites.size(), 3u);
+  EXPECT_EQ(a->sites[0].names, std::vector<std::string>{kFName});
+  EXPECT_EQ(a->sites[0].allocated.blocks, 2u);
+  EXPECT_EQ(a->sites[0].allocated.samples, 7u);
+  EXPECT_EQ(a->sites[0].allocated.words, 6u);
+  EXPECT_EQ(a->sites[0].live.samples, 5u);
+  EXPECT_EQ(a->sites[1].names, std::vector<std::string>{kGName});
+  EXPECT_EQ(a->sites[1].live.blocks, 1u);
+  EXPECT_TRUE(a->sites[2].names.empty());
+  EXPECT_EQ(a->sites[2].allocated.samples, 1u);
+  EXPECT_EQ(a->sites[2].live.blocks, 0u);
+}
+
+TEST(TraceAnalysis, CallersSplitSites) {
+  AnalysisOptions o;
+  o.callers = 1;
+  auto a = Analyze(Trace(), o);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  ASSERT_EQ(a->sites.size(), 4u);
+  const Site* fg = Find(*a, {kFName, kGName});
+  const Site* fm = Find(*a, {kFName, kMainName});
+  const Site* gm = Find(*a, {kGName, kMainName});
+  ASSERT_TRUE(fg && fm && gm);
+  EXPECT_EQ(fg->allocated.samples, 5u);
+  EXPECT_EQ(fm->allocated.samples, 2u);
+  EXPECT_EQ(gm->allocated.samples, 3u);
+}
+
+// In [25, 55] us: allocations #2 and #3; #0's collection is not counted (allocated
+// before the window), #2's comes after it: both are live at the window's end.
+TEST(TraceAnalysis, Window) {
+  AnalysisOptions o;
+  o.from_us = 25;
+  o.to_us = 55;
+  auto a = Analyze(Trace(), o);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(a->allocated.blocks, 2u);
+  EXPECT_EQ(a->allocated.samples, 6u);
+  EXPECT_EQ(a->collects, 0u);
+  EXPECT_EQ(a->live.blocks, 2u);
+  EXPECT_EQ(a->duration_us, 70u);
+  const auto leaks = LeakSites(*a, 10);
+  ASSERT_EQ(leaks.size(), 2u);
+  EXPECT_EQ(leaks[0]->names, std::vector<std::string>{kFName});
+  EXPECT_TRUE(leaks[1]->names.empty());
+}
+
+TEST(TraceAnalysis, Timeline) {
+  AnalysisOptions o;
+  auto fine = Analyze(Trace(), o);
+  ASSERT_TRUE(fine.ok());
+  ASSERT_EQ(fine->timeline.size(), 61u);  // 1 us steps up to t = 60
+  EXPECT_EQ(fine->timeline[50].live_samples, 9u);
+  EXPECT_EQ(fine->timeline.back().t_us, 60);
+  EXPECT_EQ(fine->timeline.back().live_samples, 8u);
+  o.timeline_points = 4;
+  auto coarse = Analyze(Trace(), o);
+  ASSERT_TRUE(coarse.ok());
+  std::vector<std::pair<std::int64_t, std::uint64_t>> got;
+  for (const TimelinePoint& p : coarse->timeline) got.emplace_back(p.t_us, p.live_samples);
+  EXPECT_EQ(got, (std::vector<std::pair<std::int64_t, std::uint64_t>>{
+                     {15, 2}, {31, 6}, {47, 4}, {63, 8}}));
+}
+
+TEST(TraceAnalysis, LeaksText) {
+  auto a = Analyze(Trace());
+  ASSERT_TRUE(a.ok());
+  const std::string text = FormatLeaks(*a, "t.ctf", 10);
+  EXPECT_NE(text.find("t.ctf: 2 blocks (8 samples, 12 words, est. 256 B) allocated and never "
+                      "collected, at 2 sites\n"),
+            std::string::npos)
+      << text;
+  const std::string json = FormatLeaksJson(*a, "t.ctf", 1);
+  EXPECT_NE(json.find("\"sites\":[{\"site\":\"" + kFName +
+                      "\",\"callers\":[],\"blocks\":1,\"samples\":5,\"words\":2,"
+                      "\"est_bytes\":160,\"allocated_blocks\":2}]}"),
+            std::string::npos)
+      << json;
+}
+
+TEST(TraceAnalysis, Compare) {
+  auto a = Analyze(Trace());
+  auto b = Analyze(Trace(true));
+  ASSERT_TRUE(a.ok() && b.ok());
+  const auto changes = CompareSites(*a, *b);
+  ASSERT_EQ(changes.size(), 4u);
+  EXPECT_STREQ(changes[0].status(), "new");
+  EXPECT_EQ(changes[0].b->names, std::vector<std::string>{kMainName});
+  EXPECT_DOUBLE_EQ(changes[0].change(), 4 * 32.0);
+  for (std::size_t i = 1; i < 4; ++i) EXPECT_STREQ(changes[i].status(), "same");
+  const auto back = CompareSites(*b, *a);
+  EXPECT_STREQ(back[0].status(), "gone");
+  const std::string json = FormatCompareJson(*a, "a", *b, "b", 1);
+  EXPECT_NE(json.find("\"change_est_bytes\":128,\"grew\":0,\"shrank\":0,\"new\":1,\"gone\":0,"
+                      "\"same\":3"),
+            std::string::npos)
+      << json;
+}
+
+TEST(TraceAnalysis, UndefinedCodeAndBadOptionsAreTypedErrors) {
+  const auto bad = testing::WithUndefinedCode(Trace(), kG);
+  ASSERT_FALSE(bad.empty());
+  auto a = Analyze(bad);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.status().code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(a.status().field(), "backtrace: location code");
+  AnalysisOptions o;
+  o.from_us = 10;
+  o.to_us = 5;
+  EXPECT_EQ(Analyze(Trace(), o).status().code(), ErrorCode::kInvalidArgument);
+  auto truncated = Trace();
+  truncated.resize(truncated.size() / 2);
+  EXPECT_FALSE(Analyze(truncated).status().ok() && Analyze(truncated)->allocated.blocks == 4);
+}
+
+// Every truncation and every single-bit flip of the trace: a result or a typed error,
+// and the outputs of a result print (no crash, UB or hang; ASan/UBSan runs make this
+// stronger). The results of damaged traces are checked for internal consistency.
+TEST(TraceAnalysis, DamagedTracesGiveTypedErrorsOrConsistentResults) {
+  const auto good = Trace(true);
+  std::size_t errors = 0;
+  auto run = [&](const std::vector<std::uint8_t>& bytes) {
+    AnalysisOptions o;
+    o.callers = 2;
+    o.timeline_points = 3;
+    auto a = Analyze(bytes, o);
+    if (!a.ok()) {
+      EXPECT_NE(a.status().code(), ErrorCode::kOk);
+      ++errors;
+      return;
+    }
+    Tally sum;
+    for (const Site& s : a->sites) {
+      sum.blocks += s.allocated.blocks;
+      sum.samples += s.allocated.samples;
+      EXPECT_LE(s.live.blocks, s.allocated.blocks);
+    }
+    EXPECT_EQ(sum.blocks, a->allocated.blocks);
+    EXPECT_EQ(sum.samples, a->allocated.samples);
+    EXPECT_LE(a->timeline.size(), 3u);
+    (void)FormatLeaks(*a, "x", 5);
+    (void)FormatLeaksJson(*a, "x", 5);
+    (void)FormatCompareJson(*a, "x", *a, "y", 5);
+  };
+  for (std::size_t n = 0; n < good.size(); ++n)
+    run(std::vector<std::uint8_t>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)));
+  for (std::size_t bit = 0; bit < good.size() * 8; ++bit) {
+    auto bad = good;
+    bad[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+    run(bad);
+  }
+  EXPECT_GT(errors, 0u);
+}
+
+TEST(TraceAnalysis, SecondsToMicros) {
+  EXPECT_EQ(SecondsToMicros(1.5), 1'500'000);
+  EXPECT_EQ(SecondsToMicros(0), 0);
+  EXPECT_EQ(SecondsToMicros(1e300), std::numeric_limits<std::int64_t>::max());
+}
+
+}  // namespace
+}  // namespace mpo::memtrace::analysis

@@ -1,0 +1,41 @@
+#include "tools/memtrace/window_options.h"
+
+#include "tools/numeric_options.h"
+
+namespace mpo::tools {
+
+// A year of trace in seconds is far beyond any trace; the bound keeps microseconds exact
+// in a double.
+constexpr double kMaxSeconds = 1e9;
+
+void AddWindowOptions(CLI::App* command, WindowOptions* window) {
+  command
+      ->add_option("--from", window->from_s,
+                   "ignore events before this time, in seconds from the trace start, in [0, 1e9]")
+      ->check(FiniteIn(0, kMaxSeconds));
+  command
+      ->add_option("--to", window->to_s,
+                   "ignore events after this time, in seconds from the trace start, in [0, 1e9] "
+                   "(default: the end)")
+      ->check(FiniteIn(0, kMaxSeconds));
+}
+
+void AddCallersOption(CLI::App* command, std::size_t* callers) {
+  command
+      ->add_option("--callers", *callers,
+                   "split each allocation site (the innermost backtrace entry with frames) by "
+                   "its N nearest callers with frames, in [0, 64]")
+      ->check(UnsignedIn(0, 64));
+}
+
+Status ApplyWindow(const WindowOptions& window, memtrace::analysis::AnalysisOptions* out) {
+  out->from_us = memtrace::analysis::SecondsToMicros(window.from_s);
+  if (window.to_s) {
+    if (*window.to_s < window.from_s)
+      return Status(ErrorCode::kInvalidArgument, "--to is before --from").WithField("--to");
+    out->to_us = memtrace::analysis::SecondsToMicros(*window.to_s);
+  }
+  return Status::Ok();
+}
+
+}  // namespace mpo::tools

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# End-to-end checks of `events record` and of `events tail` (PID via
+# OCAML_RUNTIME_EVENTS_DIR, --follow FILE, and the reason it always gives for stopping),
+# against the project's own producer (tail_producer_for_test, which takes its ring
+# settings from the environment as an OCaml 5 program does). Nothing here asserts a
+# duration: waits are bounded loops on observable state, and the limits given to the
+# commands only end runs that would otherwise go on.
+set -euo pipefail
+source tools/cli_test_lib.sh
+bin=$(abs_path "$1")
+producer=$(abs_path "$2")
+
+# Waits (bounded) until a command succeeds.
+wait_for() {
+  local i
+  for i in $(seq 400); do
+    if "$@"; then return 0; fi
+    sleep 0.05
+  done
+  return 1
+}
+
+# ---- record: the program's status, the ring, the exports ----
+rec="$tmp/rec"
+check "record a producer" 3 "$bin" events record --out "$rec" --interval-ms 10 -- "$producer" 40 5 3
+pid=$(sed -n 's/^program: .* (pid \([0-9]*\)) exited with status 3$/\1/p' "$out")
+[ -n "$pid" ] || { fail "record: no program line"; cat "$out"; }
+for f in "$pid.events" "$pid.chrome.json" "$pid.stats.txt"; do
+  [ -s "$rec/$f" ] || fail "record: $f missing"
+  grep -q "$rec/$f" "$out" || [ "$f" = "$pid.events" ] || fail "record: $f not announced"
+done
+grep -q '^followed: the process exited (' "$out" || { fail "record: why it stopped"; cat "$out"; }
+python3 - "$rec/$pid.chrome.json" <<'PY' || fail "record: chrome JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+counters = [e for e in d["traceEvents"] if e.get("ph") == "C"]
+assert len(counters) == 40, len(counters)
+PY
+grep -Eq '^  counter +40$' "$rec/$pid.stats.txt" || { fail "record: stats"; cat "$rec/$pid.stats.txt"; }
+cmp -s <(sed -n '/^stats: /,$p' "$out" | tail -n +2) "$rec/$pid.stats.txt" || fail "record: printed stats differ from the file"
+# The ring it leaves is the program's: the same events as `events dump` reads.
+check "record: dump the ring" 0 "$bin" events dump "$rec/$pid.events"
+[ "$(grep -c ' counter ' "$out")" = 40 ] || fail "record: ring counters"
+
+# A ring of 16 words and 5000 events: the producer overwrites what was not read yet,
+# and every word is either read or counted lost.
+check "record: lost events" 0 "$bin" events record --out "$rec" --interval-ms 50 -- "$producer" 5000 0 0 4
+grep -Eq '^followed: .*, [1-9][0-9]* lost words\)$' "$out" || { fail "record: lost words not counted"; cat "$out"; }
+
+check "record: a program that writes no ring" 1 "$bin" events record --out "$rec" -- /bin/true
+grep -q 'no ring' "$err" || fail "record: no-ring message"
+check "record: no such program" 127 "$bin" events record --out "$rec" -- "$tmp/absent-program"
+grep -q 'cannot run' "$err" || fail "record: cannot-run message"
+check "record: a directory as the program" 126 "$bin" events record --out "$rec" -- "$tmp"
+check "record: no program" 2 "$bin" events record --out "$rec"
+check "record: --max-seconds -1" 2 "$bin" events record --max-seconds -1 -- "$producer" 1 0 0
+check "record: --out is a file" 2 "$bin" events record --out "$rec/$pid.events" -- "$producer" 1 0 0
+# A program that would run for ~1000 s: stopped at --max-seconds (SIGTERM: 128 + 15),
+# its ring still exported.
+check "record: --max-seconds stops the program" 143 "$bin" events record --out "$rec" --max-seconds 0.3 --interval-ms 10 -- "$producer" 100000 10 0
+grep -q 'stopped at --max-seconds' "$out" || { fail "record: --max-seconds reason"; cat "$out"; }
+grep -q 'killed by signal 15' "$out" || fail "record: signal not reported"
+grep -q '^chrome: ' "$out" || fail "record: no export after --max-seconds"
+
+# Ctrl-C (SIGINT to the recorder alone here): the program is terminated, its ring
+# still read and exported.
+"$bin" events record --out "$tmp/intrec" --interval-ms 10 -- "$producer" 100000 10 0 \
+  >"$tmp/intrec.out" 2>"$tmp/intrec.err" &
+recpid=$!
+wait_for sh -c 'ls "$0"/*.events >/dev/null 2>&1' "$tmp/intrec" || fail "record: no ring before SIGINT"
+kill -INT "$recpid"
+rc=0
+wait "$recpid" || rc=$?
+[ "$rc" = 143 ] || { fail "record interrupted: exit $rc, want 143"; cat "$tmp/intrec.out" "$tmp/intrec.err"; }
+grep -q 'interrupted (SIGINT): the program was terminated' "$tmp/intrec.out" || fail "record: interrupted reason"
+grep -q '^chrome: ' "$tmp/intrec.out" || fail "record: no export after SIGINT"
+
+# ---- tail PID finds the ring through OCAML_RUNTIME_EVENTS_DIR ----
+mkdir -p "$tmp/env"
+gzip -dc testdata/ring/single/3995.events.gz > "$tmp/env/3995.events"
+check "tail PID in \$OCAML_RUNTIME_EVENTS_DIR" 0 env OCAML_RUNTIME_EVENTS_DIR="$tmp/env" "$bin" events tail 3995 --max-seconds 5
+cmp -s <(grep -v '^#' testdata/ring/single/consumer_dump.txt) "$out" || fail "tail PID: output"
+grep -q 'process 3995 not found' "$err" || { fail "tail PID: reason"; cat "$err"; }
+check "tail PID without the variable looks in ." 2 env -u OCAML_RUNTIME_EVENTS_DIR "$bin" events tail 3995
+grep -q '3995.events (process 3995 not found)' "$err" || { fail "tail: no ring, no process: why"; cat "$err"; }
+check "tail --follow and PID" 2 "$bin" events tail --follow "$tmp/env/3995.events" 3995
+check "tail with nothing to follow" 2 "$bin" events tail
+
+# ---- tail --follow FILE: stops at --max-seconds, when the file goes, at Ctrl-C ----
+check "tail --follow --max-seconds" 0 "$bin" events tail --follow "$tmp/env/3995.events" --max-seconds 0.2 --interval-ms 20
+cmp -s <(grep -v '^#' testdata/ring/single/consumer_dump.txt) "$out" || fail "tail --follow: output"
+grep -q 'max-seconds' "$err" || fail "tail --follow: --max-seconds reason"
+
+# A producer that is not our child and would run ~1000 s; the file is removed under tail.
+mkdir -p "$tmp/live"
+( OCAML_RUNTIME_EVENTS_START=1 OCAML_RUNTIME_EVENTS_DIR="$tmp/live" "$producer" 100000 10 0 &
+  echo $! > "$tmp/live.pid" )
+livepid=$(cat "$tmp/live.pid")
+ring="$tmp/live/$livepid.events"
+wait_for test -s "$ring" || fail "producer wrote no ring"
+"$bin" events tail --follow "$ring" --interval-ms 10 >"$tmp/follow.out" 2>"$tmp/follow.err" &
+tailpid=$!
+wait_for grep -q ' counter minor_promoted #4 2$' "$tmp/follow.out" || fail "tail --follow: no live events"
+rm -f "$ring"
+rc=0
+wait "$tailpid" || rc=$?
+kill "$livepid" 2>/dev/null || true
+[ "$rc" = 0 ] || fail "tail --follow of a removed file: exit $rc"
+grep -q 'the file is gone' "$tmp/follow.err" || { fail "tail --follow: file-gone reason"; cat "$tmp/follow.err"; }
+awk '/ counter /{print $NF}' "$tmp/follow.out" | awk 'NR-1 != $1 {bad=1} END {exit bad}' || fail "tail --follow: counters out of order"
+
+# SIGINT: tail finishes its output and says it was interrupted (exit 0).
+"$bin" events tail --follow "$tmp/env/3995.events" --interval-ms 10 >"$tmp/int.out" 2>"$tmp/int.err" &
+tailpid=$!
+wait_for test -s "$tmp/int.out" || fail "tail --follow: no output before SIGINT"
+kill -INT "$tailpid"
+rc=0
+wait "$tailpid" || rc=$?
+[ "$rc" = 0 ] || fail "tail interrupted: exit $rc"
+grep -q 'interrupted (SIGINT)' "$tmp/int.err" || { fail "tail: interrupted reason"; cat "$tmp/int.err"; }
+cmp -s <(grep -v '^#' testdata/ring/single/consumer_dump.txt) "$tmp/int.out" || fail "tail interrupted: output"
+cli_done

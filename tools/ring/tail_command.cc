@@ -1,0 +1,81 @@
+#include "tools/ring/tail_command.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "tools/exit_code.h"
+#include "tools/ring/pid_arg.h"
+#include "tools/ring/tail_follow.h"
+#include "tools/ring/tail_process.h"
+
+namespace mpo::tools {
+
+Result<TailTarget> ResolveTailTarget(const std::vector<std::string>& source,
+                                     const std::string& follow_file) {
+  if (!follow_file.empty()) {
+    if (!source.empty()) {
+      return Status(ErrorCode::kInvalidArgument, "give --follow FILE or [DIR] PID, not both")
+          .WithField("arguments");
+    }
+    return TailTarget{follow_file, -1};
+  }
+  if (source.empty() || source.size() > 2) {
+    return Status(ErrorCode::kInvalidArgument, "give PID, DIR PID or --follow FILE")
+        .WithField("arguments");
+  }
+  auto pid = ParsePid(source.back());
+  if (!pid.ok()) return pid.status();
+  std::string dir;
+  if (source.size() == 2) {
+    dir = source[0];
+  } else if (const char* env = std::getenv("OCAML_RUNTIME_EVENTS_DIR")) {
+    // Where OCaml writes the ring when it is started with this variable set.
+    dir = env;
+  }
+  if (dir.empty()) dir = ".";
+  return TailTarget{dir + "/" + std::to_string(*pid) + ".events", *pid};
+}
+
+Status TailRing(ring::Cursor& cursor, const TailTarget& target, ring::EventCallbacks& writer,
+                const std::function<std::string()>& take_text, const TailOptions& options) {
+  // A pid that is not running from the start: its ring is printed as it is, once.
+  const bool found = target.pid < 0 || ProcessAlive(target.pid);
+  CountingCallbacks counting(writer);
+  FollowOptions follow;
+  follow.interval_ms = options.interval_ms;
+  follow.max_seconds = options.max_seconds;
+  if (target.pid >= 0) {
+    follow.producer_running = [&] { return found && ProcessAlive(target.pid); };
+  }
+  follow.after_poll = [&] {
+    std::fputs(take_text().c_str(), stdout);
+    std::fflush(stdout);  // live: each poll's lines go out now
+    // main's FinishStdout reports the failed write (exit 2) once; stop following.
+    return !StdoutFailed();
+  };
+  auto r = FollowRing(cursor, target.path, counting, follow);
+  if (!r.ok()) return r.status();
+  if (r->reason == FollowStop::kStopped) return Status::Ok();
+  std::string why;
+  const std::string process = "process " + std::to_string(target.pid);
+  switch (r->reason) {
+    case FollowStop::kProducerExited:
+      why = found ? process + " has exited"
+                  : process + " not found (not running): read the ring as it is";
+      break;
+    case FollowStop::kMaxSeconds: {
+      char seconds[32];
+      std::snprintf(seconds, sizeof seconds, "%g", options.max_seconds);
+      why = std::string("stopped after --max-seconds ") + seconds +
+            (target.pid >= 0 ? "; " + process + " is still running" : "");
+      break;
+    }
+    default: why = std::string(FollowStopText(r->reason)); break;
+  }
+  std::fprintf(stderr, "memprof-oracle: events tail %s: %s (%llu events, %llu lost words)\n",
+               target.path.c_str(), why.c_str(), static_cast<unsigned long long>(r->events),
+               static_cast<unsigned long long>(r->lost_words));
+  return Status::Ok();
+}
+
+}  // namespace mpo::tools
