@@ -2,8 +2,12 @@
 
 load("@rules_cc//cc:defs.bzl", "cc_test")
 
-def relacy_model_test(name, srcs, deps = [], size = "small", **kwargs):
+def relacy_model_test(name, srcs, deps = [], size = "small", search_size = "medium", **kwargs):
     """A Relacy model: runs the correct protocol and its mutants, fails on any surprise.
+
+    Declares `<name>` (random scheduler; MPO_MODEL_ITERATIONS raises its iteration
+    count, see ci/models_deep.sh) and `<name>_search`, the same binary with `--search`:
+    the model's smallest configurations under exhaustive or context-bounded search.
 
     Relacy replaces the global operator new/delete but not their sized variants, so sized
     deallocation must be off or libstdc++'s sized delete frees Relacy's memory. Relacy is
@@ -20,4 +24,12 @@ def relacy_model_test(name, srcs, deps = [], size = "small", **kwargs):
             "//core/sync:relacy_platform",
         ],
         **kwargs
+    )
+    native.sh_test(
+        name = name + "_search",
+        size = search_size,
+        srcs = ["//models:run_search.sh"],
+        args = ["$(location :%s)" % name],
+        data = [":" + name],
+        tags = ["nosan"],
     )

@@ -26,14 +26,21 @@ struct MailboxSuite : rl::test_suite<MailboxSuite<kPublish, kObserve>, 1> {
 }  // namespace
 }  // namespace mpo::models
 
-int main() {
+int main(int argc, char** argv) {
   using mpo::models::ExpectModel;
   using mpo::models::MailboxSuite;
   using MO = mpo::sync::MemoryOrder;
+  // --search: the whole schedule tree (a few hundred executions) instead of samples.
+  const bool search = mpo::models::SearchMode(argc, argv);
+  const auto scheduler = search ? rl::sched_full : rl::sched_random;
+  const unsigned iterations = search ? 0 : 200000;
   bool ok = true;
-  ok &= ExpectModel<MailboxSuite<MO::kRelease, MO::kAcquire>>("mailbox release/acquire", true);
-  ok &= ExpectModel<MailboxSuite<MO::kRelaxed, MO::kAcquire>>("mailbox relaxed publish", false);
-  ok &= ExpectModel<MailboxSuite<MO::kRelease, MO::kRelaxed>>("mailbox relaxed observe", false);
+  ok &= ExpectModel<MailboxSuite<MO::kRelease, MO::kAcquire>>("mailbox release/acquire", true,
+                                                              iterations, scheduler);
+  ok &= ExpectModel<MailboxSuite<MO::kRelaxed, MO::kAcquire>>("mailbox relaxed publish", false,
+                                                              iterations, scheduler);
+  ok &= ExpectModel<MailboxSuite<MO::kRelease, MO::kRelaxed>>("mailbox relaxed observe", false,
+                                                              iterations, scheduler);
   std::printf("%s\n", ok ? "all model outcomes as expected" : "MODEL OUTCOME MISMATCH");
   return ok ? 0 : 1;
 }

@@ -61,8 +61,9 @@ struct StatusSuite : rl::test_suite<StatusSuite<kFlavor>, 3> {
   }
 };
 
-template <class P>
-struct EngineStatusSuite : rl::test_suite<EngineStatusSuite<P>, 2> {
+// kRounds: sample-and-collect rounds of the child (the search runs the smallest, 1).
+template <class P, int kRounds = 2>
+struct EngineStatusSuite : rl::test_suite<EngineStatusSuite<P, kRounds>, 2> {
   using Domain = memprof::Domain<P>;
   std::unique_ptr<memprof::Engine<P>> engine;
   MajorOnlyRuntime hooks[2];
@@ -98,7 +99,7 @@ struct EngineStatusSuite : rl::test_suite<EngineStatusSuite<P>, 2> {
       RL_ASSERT(parent->Stop().ok());
       RL_ASSERT(memprof::Discard<P>(profile).ok());
     } else {
-      for (int k = 0; k < 2; ++k) {
+      for (int k = 0; k < kRounds; ++k) {
         child->SampleBlock(1000 + k, 2, 3, {});
         if (profile->status() == ProfileStatusValue::kDiscarded) child_saw_discard = true;
         RL_ASSERT(!child->RunCallbacks());
@@ -109,7 +110,8 @@ struct EngineStatusSuite : rl::test_suite<EngineStatusSuite<P>, 2> {
     }
   }
   void after() {
-    RL_ASSERT(callbacks($).load(rl::mo_relaxed) <= 4);
+    RL_ASSERT(callbacks($).load(rl::mo_relaxed) <=
+              2 * kRounds);  // an allocation and a deallocation per round
     child.reset();
     parent.reset();
     profile.reset();
@@ -120,18 +122,48 @@ struct EngineStatusSuite : rl::test_suite<EngineStatusSuite<P>, 2> {
 }  // namespace
 }  // namespace mpo::models
 
-int main() {
-  using mpo::memprof::StatusFlavor;
-  using mpo::models::EngineStatusSuite;
-  using mpo::models::ExpectModel;
-  using mpo::models::StatusSuite;
+namespace mpo::models {
+namespace {
+
+using memprof::StatusFlavor;
+
+bool RunRandom() {
   bool ok = true;
   ok &= ExpectModel<StatusSuite<StatusFlavor::kAtomic>>("status: atomic transitions", true);
   ok &= ExpectModel<StatusSuite<StatusFlavor::kPlain>>("status: plain variable", false);
   ok &= ExpectModel<StatusSuite<StatusFlavor::kLoadThenStore>>("status: load then store", false);
-  ok &= ExpectModel<EngineStatusSuite<mpo::sync::RelacyPlatform>>("status: engine", true, 20000);
-  ok &= ExpectModel<EngineStatusSuite<mpo::models::PlainAtomicPlatform>>(
-      "status: engine, plain atomics", false, 20000);
+  ok &= ExpectModel<EngineStatusSuite<RelacyPlatform>>("status: engine", true, 20000);
+  ok &= ExpectModel<EngineStatusSuite<PlainAtomicPlatform>>("status: engine, plain atomics", false,
+                                                            20000);
+  return ok;
+}
+
+// Context-bounded: every schedule with at most kPreemptions preemptions, on the
+// smallest engine configuration (one round).
+bool RunSearch() {
+  constexpr auto kBound = rl::sched_bound;
+  constexpr unsigned kPreemptions = 2;
+  constexpr unsigned kEnginePreemptions = 1;
+  bool ok = true;
+  ok &= ExpectModel<StatusSuite<StatusFlavor::kAtomic>>("status: atomic transitions", true, 0,
+                                                        kBound, kPreemptions);
+  ok &= ExpectModel<StatusSuite<StatusFlavor::kPlain>>("status: plain variable", false, 0, kBound,
+                                                       kPreemptions);
+  ok &= ExpectModel<StatusSuite<StatusFlavor::kLoadThenStore>>("status: load then store", false, 0,
+                                                               kBound, kPreemptions);
+  ok &= ExpectModel<EngineStatusSuite<RelacyPlatform, 1>>("status: engine, 1 round", true, 0,
+                                                          kBound, kEnginePreemptions);
+  ok &= ExpectModel<EngineStatusSuite<PlainAtomicPlatform, 1>>(
+      "status: engine, 1 round, plain atomics", false, 0, kBound, kEnginePreemptions);
+  return ok;
+}
+
+}  // namespace
+}  // namespace mpo::models
+
+int main(int argc, char** argv) {
+  const bool ok =
+      mpo::models::SearchMode(argc, argv) ? mpo::models::RunSearch() : mpo::models::RunRandom();
   std::printf("%s\n", ok ? "all model outcomes as expected" : "MODEL OUTCOME MISMATCH");
   return ok ? 0 : 1;
 }

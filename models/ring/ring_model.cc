@@ -26,10 +26,6 @@ using ring::ReadStatus;
 using ring::SinkAction;
 
 constexpr std::size_t kRingWords = 16;
-constexpr unsigned kMessages = 9;
-// Written before the consumer starts, so that the ring is full and the producer's next
-// write already overwrites the message the consumer is copying.
-constexpr unsigned kPrefill = 4;
 
 constexpr std::uint64_t PayloadWords(unsigned seq) { return 1 + seq % 3; }
 constexpr std::uint64_t Stamp(unsigned seq) { return 7 * seq + 1; }
@@ -63,8 +59,12 @@ struct CheckingSink {
   }
 };
 
-template <class Protocol, std::size_t kBatch>
-struct RingSuite : rl::test_suite<RingSuite<Protocol, kBatch>, 1> {
+// kMessages are written in all; the first kPrefill before the consumer starts (4 fill
+// the ring, so that the producer's next write already overwrites the message the
+// consumer is copying); kPolls polls race the producer before the final one.
+template <class Protocol, std::size_t kBatch, unsigned kMessages = 9, unsigned kPrefill = 4,
+          unsigned kPolls = 2>
+struct RingSuite : rl::test_suite<RingSuite<Protocol, kBatch, kMessages, kPrefill, kPolls>, 1> {
   static const rl::thread_id_t dynamic_thread_count = 1;
 
   void thread(unsigned) {
@@ -90,8 +90,7 @@ struct RingSuite : rl::test_suite<RingSuite<Protocol, kBatch>, 1> {
       RL_ASSERT(res.status == ReadStatus::kDrained);
       padding += res.padding_words;
     };
-    poll();
-    poll();
+    for (unsigned i = 0; i < kPolls; ++i) poll();
     producer.Join();
     poll();
     const std::uint64_t tail = r.LoadTail(MemoryOrder::kRelaxed);
@@ -180,9 +179,12 @@ struct GateSuite : rl::test_suite<GateSuite<kBroken>, 2> {
 }  // namespace
 }  // namespace mpo::models
 
-int main() {
-  using namespace mpo::models;
-  using mpo::ring::CorrectProtocol;
+namespace mpo::models {
+namespace {
+
+using ring::CorrectProtocol;
+
+bool RunRandom() {
   constexpr unsigned kIterations = 100000;
   bool ok = true;
   ok &= ExpectModel<RingSuite<CorrectProtocol, 1>>("ring: OCaml per-message check", true,
@@ -206,6 +208,46 @@ int main() {
   ok &= ExpectModel<PauseSuite>("pause/resume CAS", true, 20000);
   ok &= ExpectModel<GateSuite<false>>("poll gate CAS", true, 20000);
   ok &= ExpectModel<GateSuite<true>>("mutant: poll gate check-then-set", false, 20000);
+  return ok;
+}
+
+// The smallest ring that still overwrites: four messages fill it, a fifth written by
+// the producer overwrites the oldest while one poll races it.
+template <class Protocol, std::size_t kBatch>
+using SmallRing = RingSuite<Protocol, kBatch, 5, 4, 1>;
+
+// Context-bounded: every schedule with at most kPreemptions preemptions (the full tree
+// of this model has ~10^11 executions). The mutants are caught within 2 preemptions.
+bool RunSearch() {
+  constexpr auto kBound = rl::sched_bound;
+  constexpr unsigned kPreemptions = 3;
+  constexpr unsigned kMutantPreemptions = 2;
+  bool ok = true;
+  ok &= ExpectModel<SmallRing<CorrectProtocol, 1>>("ring: OCaml per-message check", true, 0, kBound,
+                                                   kPreemptions);
+  ok &= ExpectModel<SmallRing<CorrectProtocol, 4>>("ring: batched check (4)", true, 0, kBound,
+                                                   kPreemptions);
+  ok &= ExpectModel<SmallRing<RelaxedTailStore, 1>>("mutant: relaxed tail store", false, 0, kBound,
+                                                    kMutantPreemptions);
+  ok &= ExpectModel<SmallRing<NoHeadRecheck, 1>>("mutant: no head re-check", false, 0, kBound,
+                                                 kMutantPreemptions);
+  ok &= ExpectModel<SmallRing<NoProducerFence, 1>>("mutant: no producer fence", false, 0, kBound,
+                                                   kMutantPreemptions);
+  ok &= ExpectModel<SmallRing<RelaxedHeadStoreNoFence, 1>>("mutant: relaxed head, no fence", false,
+                                                           0, kBound, kMutantPreemptions);
+  // Two threads, a few steps each: the whole schedule tree is small.
+  ok &= ExpectModel<PauseSuite>("pause/resume CAS", true, 0, rl::sched_full);
+  ok &= ExpectModel<GateSuite<false>>("poll gate CAS", true, 0, rl::sched_full);
+  ok &= ExpectModel<GateSuite<true>>("mutant: poll gate check-then-set", false, 0, rl::sched_full);
+  return ok;
+}
+
+}  // namespace
+}  // namespace mpo::models
+
+int main(int argc, char** argv) {
+  const bool ok =
+      mpo::models::SearchMode(argc, argv) ? mpo::models::RunSearch() : mpo::models::RunRandom();
   std::printf("%s\n", ok ? "all model outcomes as expected" : "MODEL OUTCOME MISMATCH");
   return ok ? 0 : 1;
 }
