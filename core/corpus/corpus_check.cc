@@ -16,19 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string Substitute(const std::string& tmpl, const std::string& file) {
-  std::string out;
-  const std::string key = "{file}";
-  std::size_t pos = 0;
-  while (true) {
-    const std::size_t at = tmpl.find(key, pos);
-    if (at == std::string::npos) break;
-    out += tmpl.substr(pos, at - pos) + ShellQuote(file);
-    pos = at + key.size();
-  }
-  return out + tmpl.substr(pos);
-}
-
 std::string MiB(std::size_t bytes) {
   return bytes % (1 << 20) == 0 ? std::to_string(bytes >> 20) + " MiB"
                                 : std::to_string(bytes) + " bytes";
@@ -48,8 +35,8 @@ Result<std::string> RunCase(const fs::path& root, const ManifestCase& c,
   auto expected = ParseExpectedStream(*expected_text);
   if (!expected.ok())
     return "expected file " + expected_path + " is not usable: " + expected.status().ToString();
-  auto run =
-      RunCommand(Substitute(options.impl, file), options.timeout_seconds, options.max_output_bytes);
+  auto run = RunCommand(SubstituteFile(options.impl, file), options.timeout_seconds,
+                        options.max_output_bytes);
   if (!run.ok()) return run.status();
   if (run->out_truncated)
     return "output exceeds the " + MiB(options.max_output_bytes) +

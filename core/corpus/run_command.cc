@@ -234,4 +234,13 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
   return r;
 }
 
+std::string SubstituteFile(const std::string& command, const std::string& file) {
+  const std::string key = "{file}";
+  std::string out;
+  std::size_t pos = 0;
+  for (std::size_t at; (at = command.find(key, pos)) != std::string::npos; pos = at + key.size())
+    out += command.substr(pos, at - pos) + ShellQuote(file);
+  return out + command.substr(pos);
+}
+
 }  // namespace mpo::corpus

@@ -722,6 +722,37 @@ TEST(VerdictsTest, PacketBodyOverMemtracesBuffer) {
   }
 }
 
+// A truncated last packet with more than 32 KiB of its body present: the real readers fill
+// their 32 KiB buffer without meeting the end of the file and parse the rest as packets
+// (the misread above), so the reference modes refuse it; with less present, they skip it.
+TEST(VerdictsTest, TruncatedLastPacketOverMemtracesBuffer) {
+  constexpr int kAllocs = 40000 / 6;
+  PacketSpec p;
+  p.id_begin = 1;
+  p.id_end = 1 + kAllocs;
+  p.time_begin = kStart + 20;
+  const auto full = PacketBytes(p, [](ByteWriter& w) {
+    for (int i = 0; i < kAllocs; ++i) ShortAlloc(w, kStart + 21);
+  });
+  ASSERT_GT(full.size(), 32768u + 200);
+  // Cut so that just over 32 KiB of the body is present, then far under it.
+  for (std::size_t keep : {full.size() - 100, std::size_t{20000}}) {
+    const auto b = Cat(Base(2), full, full.size() - keep);
+    EXPECT_EQ(RunAs(b, kStrict).status.code(), ErrorCode::kTruncated) << keep;
+    for (Verdicts v : {k023, kHead}) {
+      Outcome o = RunAs(b, v);
+      if (keep > 32768 + 100) {
+        EXPECT_EQ(o.status.code(), ErrorCode::kOutOfRange) << keep;
+        EXPECT_EQ(o.status.field(), "packet header: packet_size");
+      } else {
+        EXPECT_TRUE(o.status.ok()) << keep << ": " << o.status.ToString();
+        EXPECT_EQ(o.warnings.size(), 1u);
+      }
+      EXPECT_EQ(o.events.size(), 1u);
+    }
+  }
+}
+
 TEST(VerdictsTest, InfoPacketOverMemtracesBuffer) {
   ByteWriter w(1 << 16);
   auto slots = WritePacketHeader(w, 2, 42, 0, CacheVerifier{});

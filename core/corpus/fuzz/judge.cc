@@ -135,15 +135,6 @@ Judgement JudgeOutputs(const OracleRun& oracle, const CommandOutcome& run, const
 
 }  // namespace
 
-std::string SubstituteFile(const std::string& command, const std::string& file) {
-  const std::string key = "{file}";
-  std::string out;
-  std::size_t pos = 0;
-  for (std::size_t at; (at = command.find(key, pos)) != std::string::npos; pos = at + key.size())
-    out += command.substr(pos, at - pos) + ShellQuote(file);
-  return out + command.substr(pos);
-}
-
 Result<Judgement> Judge(std::span<const std::uint8_t> bytes, const std::string& path,
                         FuzzFormat format, const ImplConfig& impl) {
   if (Status s = WriteInput(bytes, path); !s.ok()) return s;

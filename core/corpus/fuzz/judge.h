@@ -41,9 +41,6 @@ struct Judgement {
   std::string difference;  // corpus check's reason (first difference), empty on agreement
 };
 
-// `command` with every "{file}" replaced by ShellQuote(file).
-std::string SubstituteFile(const std::string& command, const std::string& file);
-
 // Writes `bytes` to `path` (whose suffix names the format, e.g. ".ctf"), decodes it with
 // the oracle and runs the implementation on it. kIo when the file cannot be written or
 // the command cannot be started; a failing implementation is a Judgement, never an error.

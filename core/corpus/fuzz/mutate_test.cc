@@ -179,7 +179,11 @@ TEST(Mutators, HeaderFieldEditsOnlyAHeader) {
       if (bytes[i] == s.bytes[i]) continue;
       bool in_header = false;
       for (const PacketSpan& p : packets)
-        in_header |= i >= p.begin && i < p.begin + memtrace::PacketHeaderSize(p.version);
+        // The mutator places fields as the reader does: the v2 layout, shifted by the
+        // domain field from v3 on (also for versions above 3, which no layout defines).
+        in_header |=
+            i >= p.begin && i < p.begin + memtrace::kHeaderSizeV2 +
+                                    memtrace::DomainShift(memtrace::HasDomainStreams(p.version));
       EXPECT_TRUE(in_header) << s.name << " " << c.note << " changed byte " << i;
     }
   }
