@@ -43,9 +43,14 @@ Result<std::vector<std::pair<Verdicts, const json*>>> ModeMap(const json& c,
   if (!it->is_object()) return Bad(where + "." + key, "must be an object keyed by verdict mode");
   for (const auto& [mode, value] : it->items()) {
     const auto v = ParseVerdicts(mode);
-    if (!v || *v == Verdicts::kStrict)
-      return Bad(where + "." + key + "." + mode,
-                 "is not a reference verdict mode (" + std::string(VerdictsNames()) + ")");
+    if (!v || *v == Verdicts::kStrict) {
+      std::string member = where;
+      member += '.';
+      member += key;
+      member += '.';
+      member += mode;
+      return Bad(member, "is not a reference verdict mode (" + std::string(VerdictsNames()) + ")");
+    }
     out.emplace_back(*v, &value);
   }
   return out;

@@ -196,8 +196,8 @@ Status TraceReader::LoadPacket(bool* end) {
     // 32 KiB as truncated and parse the rest as packets): a declared difference, refused.
     // A truncated last packet is the same case once more than 32 KiB of its body is
     // present; with less, their read ends at the end of the file and they skip it.
-    const bool body_overflows = truncated ? file_size_ - off > hsize + kMaxPacketSize
-                                          : size - hsize > kMaxPacketSize;
+    const bool body_overflows =
+        truncated ? file_size_ - off > hsize + kMaxPacketSize : size - hsize > kMaxPacketSize;
     if (reference_ && body_overflows)
       return Status(ErrorCode::kOutOfRange, "packet body of " + std::to_string(size - hsize) +
                                                 " bytes exceeds memtrace's " +
