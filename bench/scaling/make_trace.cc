@@ -5,8 +5,11 @@
 // Shape, chosen to look like a real program rather than a bomb:
 // - a bounded set of location codes (kCodes), each with 1-3 frames, so what a reader
 //   caches stops growing early and any growth left comes from the trace's length;
-// - a call stack that random-walks between depths 5 and 200 (pop a few, push a few),
-//   so consecutive backtraces share long prefixes as real ones do;
+// - a bounded pool of kStacks backtraces, each one step of a random walk from the one
+//   before (pop a few frames, push a few; depths 5-200, mostly shallow), and each
+//   domain moving through the pool by small steps, so consecutive backtraces share long
+//   prefixes as real ones do and the set of distinct stacks (what `folded` keeps) is
+//   bounded like a real program's;
 // - allocations (mostly short minor ones), promotions of recent objects, and collections
 //   of objects from a bounded live set (so the live set, which `stats` tracks, stays
 //   bounded too); v3 spreads events over four domains.
@@ -31,6 +34,7 @@ constexpr int kCodes = 4000;
 constexpr std::size_t kMinDepth = 5;
 constexpr std::size_t kMaxDepth = 200;
 constexpr std::size_t kMaxLive = 20000;
+constexpr std::size_t kStacks = 20000;
 
 // Counts bytes so the generator knows when the target size is reached.
 class CountingSink : public ByteSink {
@@ -55,8 +59,7 @@ std::vector<std::vector<Location>> MakeLocations(std::mt19937_64& rng) {
       const OcamlInt start = static_cast<OcamlInt>(rng() % 80);
       locs[c].push_back(Location{"src/module_" + std::to_string(c % 97) + ".ml", line, start,
                                  start + 1 + static_cast<OcamlInt>(rng() % 40),
-                                 "Module_" + std::to_string(c % 97) + ".fn_" +
-                                     std::to_string(c)});
+                                 "Module_" + std::to_string(c % 97) + ".fn_" + std::to_string(c)});
     }
   }
   return locs;
@@ -121,7 +124,13 @@ int main(int argc, char** argv) {
     return &locs[static_cast<std::size_t>(code - 1)];
   };
   const int domains = version == 3 ? 4 : 1;
-  std::vector<std::vector<OcamlInt>> stacks(domains);
+  std::vector<std::vector<OcamlInt>> pool(kStacks);
+  for (std::size_t i = 1; i < kStacks; ++i) {
+    pool[i] = pool[i - 1];
+    StepStack(rng, pool[i]);
+  }
+  pool[0] = pool[kStacks - 1];
+  std::vector<std::size_t> at(domains, 0);
   // Young objects (may be promoted or collected) and promoted ones (collected later).
   std::vector<std::deque<OcamlInt>> live(domains);
   std::vector<std::deque<OcamlInt>> old(domains);
@@ -134,12 +143,12 @@ int main(int argc, char** argv) {
     const std::uint64_t r = rng() % 100;
     mpo::Status st = mpo::Status::Ok();
     if (r < 60 || live[d].empty()) {
-      StepStack(rng, stacks[d]);
+      at[d] = (at[d] + kStacks - 8 + rng() % 17) % kStacks;
       const bool big = rng() % 10 == 0;
-      const OcamlInt length = big ? 17 + static_cast<OcamlInt>(rng() % 5000)
-                                  : 1 + static_cast<OcamlInt>(rng() % 16);
+      const OcamlInt length =
+          big ? 17 + static_cast<OcamlInt>(rng() % 5000) : 1 + static_cast<OcamlInt>(rng() % 16);
       const AllocationSource src = big ? AllocationSource::kMajor : AllocationSource::kMinor;
-      auto id = w.PutAlloc(d, time, length, 1, src, stacks[d], lookup);
+      auto id = w.PutAlloc(d, time, length, 1, src, pool[at[d]], lookup);
       if (!id.ok()) return Fail("alloc", id.status());
       live[d].push_back(*id);
       if (live[d].size() > kMaxLive) {
