@@ -42,7 +42,7 @@ sizes="10000000 100000000"
 # The default budgets (32 Mi backtrace entries decoded, 4 Mi held frames, 2 GiB of
 # output) are meant to stop hostile inputs; genuine large traces exceed them, so they are
 # lifted here. `corpus decode` has no budget options: it stops at the default budgets.
-lift="--max-frames 1000000000000 --max-held-frames 1000000000000 --max-output-bytes 1000000000000000"
+lift=(--max-frames 1000000000000 --max-held-frames 1000000000000 --max-output-bytes 1000000000000000)
 
 printf '%-6s %-3s %10s %-22s %9s %9s %9s %10s\n' size v events command wall_s user_s MB/s peak_MB
 for v in $versions; do
@@ -58,12 +58,12 @@ for v in $versions; do
     label="$((size / 1000000))MB"
     for cmd in check dump dump-json stats folded copy corpus-decode; do
       case "$cmd" in
-        check) args=(memtrace check $lift "$trace") ;;
-        dump) args=(memtrace dump $lift "$trace") ;;
-        dump-json) args=(memtrace dump --json $lift "$trace") ;;
-        stats) args=(memtrace stats $lift "$trace") ;;
-        folded) args=(memtrace folded $lift "$trace") ;;
-        copy) args=(memtrace copy $lift "$trace" "$work/copy.ctf") ;;
+        check) args=(memtrace check "${lift[@]}" "$trace") ;;
+        dump) args=(memtrace dump "${lift[@]}" "$trace") ;;
+        dump-json) args=(memtrace dump --json "${lift[@]}" "$trace") ;;
+        stats) args=(memtrace stats "${lift[@]}" "$trace") ;;
+        folded) args=(memtrace folded "${lift[@]}" "$trace") ;;
+        copy) args=(memtrace copy "${lift[@]}" "$trace" "$work/copy.ctf") ;;
         corpus-decode) args=(corpus decode "$trace") ;;
       esac
       rc=0
