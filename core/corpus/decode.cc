@@ -40,7 +40,7 @@ VerdictFormat FormatOfKind(CaseKind k) {
 }
 
 Result<DecodeOutcome> DecodeFile(const std::string& path, DecodeForm form, TextSink& out,
-                                 Verdicts verdicts) {
+                                 Verdicts verdicts, const memtrace::Limits& limits) {
   auto kind = KindOfPath(path);
   if (!kind.ok()) return kind.status();
   if (!VerdictsJudge(verdicts, FormatOfKind(*kind)))
@@ -53,7 +53,7 @@ Result<DecodeOutcome> DecodeFile(const std::string& path, DecodeForm form, TextS
     // decodes in bounded memory.
     auto source = memtrace::OpenFileSource(path);
     if (!source.ok()) return source.status();
-    return DecodeOutcome{DecodeMemtrace(**source, form, out, verdicts)};
+    return DecodeOutcome{DecodeMemtrace(**source, form, out, verdicts, limits)};
   }
   std::optional<ring::OcamlVersion> version;
   if (*kind == CaseKind::kRing) {

@@ -20,6 +20,7 @@
 #include "core/base/text_sink.h"
 #include "core/base/verdicts.h"
 #include "core/memtrace/byte_io.h"
+#include "core/memtrace/limits.h"
 #include "core/ring/event_names.h"
 
 namespace mpo::corpus {
@@ -36,8 +37,10 @@ const char* KindName(CaseKind k);  // "memtrace", "ring", "sampler"
 // `memtrace dump --json` prints.
 // `verdicts`: whose verdict malformed input gets (core/base/verdicts.h); a mode must
 // judge the case's format (VerdictsJudge), which DecodeFile checks.
+// `limits`: the reader's budgets (core/memtrace/limits.h), `memtrace dump`'s defaults
+// unless a caller raises them for a large trace.
 Status DecodeMemtrace(memtrace::ByteSource& source, DecodeForm form, TextSink& out,
-                      Verdicts verdicts = Verdicts::kStrict);
+                      Verdicts verdicts = Verdicts::kStrict, const memtrace::Limits& limits = {});
 // JSON Lines: exactly ring::view::WriteJsonView, which is what `events dump --json` prints.
 Status DecodeRing(std::span<const std::uint8_t> bytes, ring::OcamlVersion version, DecodeForm form,
                   TextSink& out, Verdicts verdicts = Verdicts::kStrict);
@@ -53,7 +56,8 @@ struct DecodeOutcome {
 // cannot be opened, its name names no kind (or an unknown OCaml release), or `verdicts`
 // does not judge that kind (kInvalidArgument, field "--as").
 Result<DecodeOutcome> DecodeFile(const std::string& path, DecodeForm form, TextSink& out,
-                                 Verdicts verdicts = Verdicts::kStrict);
+                                 Verdicts verdicts = Verdicts::kStrict,
+                                 const memtrace::Limits& limits = {});
 VerdictFormat FormatOfKind(CaseKind k);
 
 }  // namespace mpo::corpus

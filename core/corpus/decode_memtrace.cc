@@ -7,14 +7,15 @@
 namespace mpo::corpus {
 
 Status DecodeMemtrace(memtrace::ByteSource& source, DecodeForm form, TextSink& out,
-                      Verdicts verdicts) {
+                      Verdicts verdicts, const memtrace::Limits& limits) {
   if (form == DecodeForm::kJsonLines) {
     memtrace::view::JsonViewOptions options;
     options.verdicts = verdicts;
+    options.limits = limits;
     return memtrace::view::WriteJsonView(source, out, options);
   }
   // memtrace's own dump_trace text, then the reason a rejected trace stops.
-  Status s = memtrace::WriteDumpTrace(source, out, true, {}, {}, verdicts);
+  Status s = memtrace::WriteDumpTrace(source, out, true, {}, limits, verdicts);
   if (!s.ok()) out.Write("error: " + s.ToString() + "\n");
   return s;
 }

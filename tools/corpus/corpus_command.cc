@@ -11,6 +11,7 @@
 #include "core/corpus/decode.h"
 #include "tools/corpus/corpus_fuzz_command.h"
 #include "tools/exit_code.h"
+#include "tools/memtrace/limit_options.h"
 #include "tools/numeric_options.h"
 #include "tools/progress.h"
 #include "tools/verdicts_option.h"
@@ -28,6 +29,7 @@ struct CorpusOptions {
   bool text = false;
   bool quiet = false;
   Verdicts verdicts = Verdicts::kStrict;
+  memtrace::Limits limits;  // corpus decode of a trace: the --max-* budgets
 };
 
 void RunGen(const CorpusOptions& o) {
@@ -42,8 +44,9 @@ void RunGen(const CorpusOptions& o) {
 void RunDecode(const CorpusOptions& o) {
   // Streamed as it decodes, like `memtrace dump --json`: the same bytes, the same memory.
   FileTextSink out(stdout);
-  auto d = corpus::DecodeFile(
-      o.file, o.text ? corpus::DecodeForm::kText : corpus::DecodeForm::kJsonLines, out, o.verdicts);
+  auto d = corpus::DecodeFile(o.file,
+                              o.text ? corpus::DecodeForm::kText : corpus::DecodeForm::kJsonLines,
+                              out, o.verdicts, o.limits);
   if (!d.ok()) return ReportError("corpus decode " + o.file, d.status());
   std::fflush(stdout);
   // A rejected input is a complete stream (its end line says why) and exit code 1; a
@@ -144,6 +147,7 @@ void AddCorpusCommands(CLI::App& app) {
   dec->add_option("file", o->file, "*.ctf, *.ocaml-5.N.events or *.sampler.json")->required();
   dec->add_flag("--text", o->text, "print the text form instead");
   AddVerdictsOption(dec, &o->verdicts);
+  AddLimitOptions(dec, &o->limits);
   dec->callback([o] { RunDecode(*o); });
 
   AddCorpusFuzzCommand(c);
