@@ -15,24 +15,8 @@ set -euo pipefail
 replay=$1
 program=$2
 
-find_ocaml() {
-  local homes=() real_home d h
-  [ -n "${HOME:-}" ] && homes+=("$HOME")
-  real_home=$(getent passwd "$(id -u)" | cut -d: -f6 || true)
-  [ -n "$real_home" ] && homes+=("$real_home")
-  if [ -n "${MPO_PEERS_DIR:-}" ] && [ -f "$MPO_PEERS_DIR/.done-ocaml-5.3" ]; then
-    echo "$MPO_PEERS_DIR"
-    return
-  fi
-  for h in ${homes[@]+"${homes[@]}"}; do
-    for d in "$h"/.cache/memprof-oracle-peers/*/; do
-      if [ -f "$d.done-ocaml-5.3" ] && [ -x "$d/ocaml-5.3/bin/ocamlopt" ]; then
-        echo "${d%/}"
-        return
-      fi
-    done
-  done
-}
+# shellcheck source=conformance/runtime/find_ocaml.sh
+source "$(dirname "$0")/find_ocaml.sh"
 
 peers=$(find_ocaml || true)
 if [ -z "$peers" ]; then

@@ -54,6 +54,22 @@ std::string FormatLeaks(const TraceAnalysis& a, const std::string& file, std::si
   return out;
 }
 
+void AppendLeakSiteJson(std::string& out, const Site& s, const Info& info) {
+  out += '{';
+  AppendSiteMembers(out, s);
+  out += ",\"blocks\":";
+  json_text::AppendUint(out, s.live.blocks);
+  out += ",\"samples\":";
+  json_text::AppendUint(out, s.live.samples);
+  out += ",\"words\":";
+  json_text::AppendUint(out, s.live.words);
+  out += ",\"est_bytes\":";
+  json_text::AppendDouble(out, EstimatedBytes(s.live.samples, info));
+  out += ",\"allocated_blocks\":";
+  json_text::AppendUint(out, s.allocated.blocks);
+  out += '}';
+}
+
 std::string FormatLeaksJson(const TraceAnalysis& a, const std::string& file, std::size_t top) {
   const std::vector<const Site*> all = AllLeakSites(a);
   std::string out = "{";
@@ -68,19 +84,7 @@ std::string FormatLeaksJson(const TraceAnalysis& a, const std::string& file, std
   for (std::size_t i = 0; i < all.size() && i < top; ++i) {
     const Site& s = *all[i];
     if (i > 0) out += ',';
-    out += '{';
-    AppendSiteMembers(out, s);
-    out += ",\"blocks\":";
-    json_text::AppendUint(out, s.live.blocks);
-    out += ",\"samples\":";
-    json_text::AppendUint(out, s.live.samples);
-    out += ",\"words\":";
-    json_text::AppendUint(out, s.live.words);
-    out += ",\"est_bytes\":";
-    json_text::AppendDouble(out, EstimatedBytes(s.live.samples, a.info));
-    out += ",\"allocated_blocks\":";
-    json_text::AppendUint(out, s.allocated.blocks);
-    out += '}';
+    AppendLeakSiteJson(out, s, a.info);
   }
   out += "]}\n";
   return out;

@@ -24,5 +24,7 @@ std::vector<const Site*> LeakSites(const TraceAnalysis& a, std::size_t top);
 
 std::string FormatLeaks(const TraceAnalysis& a, const std::string& file, std::size_t top);
 std::string FormatLeaksJson(const TraceAnalysis& a, const std::string& file, std::size_t top);
+// One site of FormatLeaksJson's "sites" array (the HTML report embeds the same objects).
+void AppendLeakSiteJson(std::string& out, const Site& s, const Info& info);
 
 }  // namespace mpo::memtrace::analysis

@@ -44,19 +44,7 @@ void AppendLeaks(std::string& out, const analysis::TraceAnalysis& a, std::size_t
   for (std::size_t i = 0; i < all.size() && i < top; ++i) {
     const analysis::Site& s = *all[i];
     if (i > 0) out += ',';
-    out += '{';
-    analysis::AppendSiteMembers(out, s);
-    out += ",\"blocks\":";
-    json_text::AppendUint(out, s.live.blocks);
-    out += ",\"samples\":";
-    json_text::AppendUint(out, s.live.samples);
-    out += ",\"words\":";
-    json_text::AppendUint(out, s.live.words);
-    out += ",\"est_bytes\":";
-    json_text::AppendDouble(out, EstimatedBytes(s.live.samples, a.info));
-    out += ",\"allocated_blocks\":";
-    json_text::AppendUint(out, s.allocated.blocks);
-    out += '}';
+    analysis::AppendLeakSiteJson(out, s, a.info);
   }
   out += ']';
 }
