@@ -8,15 +8,18 @@ BIN="$(abs_path "$1")"
 T="$tmp"
 run() { timeout 600 "$BIN" "$@"; }
 REF="$BIN corpus decode {file}"
+# Only the mutant budget may end a run whose counts are checked: a clock budget would make
+# what is found depend on the machine's speed (under ASan the 60 s default ended runs early).
+DET=(--max-seconds 86400 --timeout 600)
 
 # --- The oracle against itself: no divergence, in both formats and a reference mode. ---
-check "oracle vs itself, memtrace" 0 run corpus fuzz --impl "$REF" --seed 11 --max-mutants 60
+check "oracle vs itself, memtrace" 0 run corpus fuzz "${DET[@]}" --impl "$REF" --seed 11 --max-mutants 60
 grep -q "^60 passed, 0 failed, 0 declared" "$out" || fail "memtrace summary: $(tail -1 "$out")"
 grep -q "^seed: 11 " "$out" || fail "the seed is not printed: $(head -3 "$out")"
-check "oracle vs itself, ring" 0 run corpus fuzz --impl "$REF" --format ring --seed 12 \
+check "oracle vs itself, ring" 0 run corpus fuzz "${DET[@]}" --impl "$REF" --format ring --seed 12 \
   --max-mutants 20
 grep -q "^20 passed, 0 failed" "$out" || fail "ring summary: $(tail -1 "$out")"
-check "oracle vs itself, memtrace-0.2.3" 0 run corpus fuzz --impl "$REF --as memtrace-0.2.3" \
+check "oracle vs itself, memtrace-0.2.3" 0 run corpus fuzz "${DET[@]}" --impl "$REF --as memtrace-0.2.3" \
   --as memtrace-0.2.3 --seed 13 --max-mutants 20
 grep -q "^20 passed, 0 failed" "$out" || fail "0.2.3 summary: $(tail -1 "$out")"
 # Without --seed the seed comes from the clock and is printed for a replay.
@@ -33,7 +36,7 @@ if [ "\$n" -ge 3 ]; then printf '%s\n' "\$out" | sed "\$((n - 1))d"; else printf
 exit \$rc
 SH
 chmod +x "$T/drop_last.sh"
-check "drop-last is caught" 1 run corpus fuzz --impl "$T/drop_last.sh {file}" --seed 5 \
+check "drop-last is caught" 1 run corpus fuzz "${DET[@]}" --impl "$T/drop_last.sh {file}" --seed 5 \
   --max-mutants 25 --max-minimize-tests 80 --out "$T/drop"
 grep -q "^FAIL oracle=accept impl=accept differs=/" "$out" ||
   fail "drop-last: no records divergence: $(cat "$out")"
@@ -51,7 +54,7 @@ orig=$(stat -c %s "$T/drop/divergence-1.mutant.ctf")
 cmp -s "$T/ref.jsonl" "$T/got.jsonl" && fail "drop-last: the minimized input no longer diverges"
 # The report's replay line reruns that one mutant and finds it again.
 index=$(sed -n 's/^mutant index: //p' "$T/drop/divergence-1.txt")
-check "drop-last replay" 1 run corpus fuzz --impl "$T/drop_last.sh {file}" --seed 5 \
+check "drop-last replay" 1 run corpus fuzz "${DET[@]}" --impl "$T/drop_last.sh {file}" --seed 5 \
   --first-index "$index" --max-mutants 1 --max-minimize-tests 0
 grep -q "^0 passed, 1 failed" "$out" || fail "replay: $(tail -1 "$out")"
 
@@ -62,32 +65,32 @@ cat > "$T/accept_all.sh" <<SH
 exit 0
 SH
 chmod +x "$T/accept_all.sh"
-check "accept-all is caught" 1 run corpus fuzz --impl "$T/accept_all.sh {file}" --seed 6 \
+check "accept-all is caught" 1 run corpus fuzz --impl "$T/accept_all.sh {file}" --seed 6 "${DET[@]}" \
   --max-mutants 25 --max-minimize-tests 40 --out "$T/acc"
 grep -qE "^FAIL oracle=reject\(.*\) impl=accept " "$out" ||
   fail "accept-all: no reject/accept divergence: $(cat "$out")"
 ls "$T/acc"/divergence-*.txt > /dev/null 2>&1 || fail "accept-all: nothing saved"
 # The same seed finds the same classes in the same order.
 grep "^FAIL" "$out" | cut -d'(' -f1-2 > "$T/first_run"
-check "accept-all again" 1 run corpus fuzz --impl "$T/accept_all.sh {file}" --seed 6 \
+check "accept-all again" 1 run corpus fuzz --impl "$T/accept_all.sh {file}" --seed 6 "${DET[@]}" \
   --max-mutants 25 --max-minimize-tests 40
 grep "^FAIL" "$out" | cut -d'(' -f1-2 > "$T/second_run"
 cmp -s "$T/first_run" "$T/second_run" || fail "accept-all: another run found other classes"
 # Declared: the same divergences are reported, not failed.
 printf '# this decoder never rejects\noracle=reject(*) impl=accept   # it never rejects\n' \
   > "$T/declared.txt"
-check "accept-all declared" 0 run corpus fuzz --impl "$T/accept_all.sh {file}" --seed 6 \
+check "accept-all declared" 0 run corpus fuzz "${DET[@]}" --impl "$T/accept_all.sh {file}" --seed 6 \
   --max-mutants 25 --max-minimize-tests 0 --declared "$T/declared.txt"
 grep -q "^DECLARED oracle=reject(" "$out" || fail "declared: not reported: $(cat "$out")"
 grep -qE "^[0-9]+ passed, 0 failed, [1-9][0-9]* declared" "$out" ||
   fail "declared summary: $(tail -1 "$out")"
 
 # --- Usage errors. ---
-check "no {file}" 2 run corpus fuzz --impl "cat" --max-mutants 1
-check "mode without that format" 2 run corpus fuzz --impl "$REF" --as ocaml-5.3 --format memtrace
-check "missing declared file" 2 run corpus fuzz --impl "$REF" --declared "$T/none"
-check "missing seeds" 2 run corpus fuzz --impl "$REF" --seeds "$T/none"
-check "zero mutants" 2 run corpus fuzz --impl "$REF" --max-mutants 0
-check "bad format" 2 run corpus fuzz --impl "$REF" --format sampler
+check "no {file}" 2 run corpus fuzz "${DET[@]}" --impl "cat" --max-mutants 1
+check "mode without that format" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --as ocaml-5.3 --format memtrace
+check "missing declared file" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --declared "$T/none"
+check "missing seeds" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --seeds "$T/none"
+check "zero mutants" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --max-mutants 0
+check "bad format" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --format sampler
 
 cli_done
