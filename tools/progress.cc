@@ -37,7 +37,7 @@ void Progress::Clear() {
 }
 
 void Progress::Update(std::uint64_t done, bool force) {
-  if (!tty_ || (!force && (++calls_ & 0xfff) != 0)) return;
+  if (!tty_ || (!force && (calls_++ & 0xfff) != 0)) return;
   const auto now = std::chrono::steady_clock::now();
   if (now - start_ < delay_) return;
   // At most ten refreshes a second: a terminal is slower than a decoder.
