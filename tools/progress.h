@@ -23,6 +23,8 @@ class Progress {
   // after it (every call
   // when `force`, for slow steps such as one corpus case).
   void Update(std::uint64_t done, bool force = false);
+  // The total once it is known (a first pass counted it); 0 means unknown.
+  void SetTotal(std::uint64_t total) { total_ = total; }
   // Takes the line away before other output is printed to the same terminal.
   void Clear();
 
