@@ -32,6 +32,7 @@ svg text { font: 11px system-ui, sans-serif; fill: #5a6475; }
   border-radius: 4px; font-size: 12px; max-width: 600px; word-break: break-all; z-index: 5;
   pointer-events: none; }
 .note { color: #5a6475; font-size: 12px; }
+#flame-path { margin-left: 1.5em; }
 button { font: inherit; font-size: 12px; }
 )css";
 
@@ -243,10 +244,7 @@ const char kReportScript[] = R"js(
     collapse.addEventListener("change", () => show(collapse.checked ? data.flame_collapsed : data.flame));
     show(data.flame);
     // A link to #collapse-recursion opens the page with the box ticked, as a click would.
-    if (location.hash === "#collapse-recursion") {
-      collapse.click();
-      host.scrollIntoView();
-    }
+    if (location.hash === "#collapse-recursion") collapse.click();
   })();
 
   document.body.setAttribute("data-report", "ok");
