@@ -92,7 +92,7 @@ void AddMemtraceReportCommand(CLI::App* memtrace) {
       "report",
       "One self-contained HTML page (no network): trace info, top allocation sites, "
       "estimated live heap over time, never-collected blocks by site, and a flame graph "
-      "(click to zoom; a box collapses recursion as `memtrace folded --collapse-recursion`). "
+      "(click to zoom; a box collapses recursion by the rule of folded's option). "
       "Figures are those of `memtrace stats`");
   r->add_option("file", o->file, "trace file")->required();
   r->add_option("-o,--output", o->out, "the HTML file to write")->required();
