@@ -80,4 +80,11 @@ progress_case "memtrace report" "memtrace report" memtrace report "$trace" -o "$
 progress_case "events chrome" "events chrome" events chrome "$ring" "$tmp/o"
 progress_case "events fuchsia" "events fuchsia" events fuchsia "$ring" "$tmp/o"
 
+# An error printed while the line is shown starts on a clean line.
+head -c "$(($(stat -c %s "$trace") - 7))" "$trace" >"$tmp/cut.ctf"
+MPO_PROGRESS_AFTER_SECONDS=0 script -qec "'$bin' memtrace check '$tmp/cut.ctf' >/dev/null" \
+  /dev/null >"$tmp/tty" 2>&1 || true
+grep -q $'\r\033\\[Kmemprof-oracle: memtrace check: ' "$tmp/tty" ||
+  fail "check's error was not preceded by clearing the progress: $(od -c "$tmp/tty" | head -5)"
+
 cli_done

@@ -99,6 +99,7 @@ void RunDump(const DumpOptions& o) {
   } else {
     s = WriteDumpTrace(src, out, !o.no_backtraces, progress, o.limits, o.verdicts);
   }
+  bar.Clear();
   std::fflush(stdout);
   // A failed write is reported once, by main's FinishStdout.
   if (!s.ok() && !StdoutFailed()) ReportError("memtrace dump: " + o.file, s);
@@ -216,6 +217,7 @@ void RunCheck(const CheckOptions& o) {
       c.errors.push_back(v.status());
       // The reader is fine when the error is the view's undefined-code policy.
       ++(r.status().ok() ? c.undefined_codes : c.bad_packets);
+      progress.Clear();
       std::fprintf(stderr, "memprof-oracle: memtrace check: %s: %s\n", o.file.c_str(),
                    v.status().ToString().c_str());
       if (o.keep_going && v.SkipAfterError()) continue;
@@ -285,6 +287,7 @@ void RunCopy(const CopyOptions& o) {
   Progress bar("memtrace copy", "bytes", src->size());
   Status s = CopyTrace(*src, **sink, version, &stats, BytesProgress(bar), o.limits);
   if (s.ok()) s = RefuseSkippedData(*src, o.limits);
+  bar.Clear();
   if (!s.ok()) return ReportError("memtrace copy: " + o.in, s);
   if (Status c = (*sink)->Commit(); !c.ok()) ReportError("memtrace copy", c);
 }
@@ -366,6 +369,7 @@ std::optional<analysis::TraceAnalysis> AnalyzeOrReport(const std::string& cmd,
   Progress bar(cmd, "bytes", src->size());
   a.progress = BytesProgress(bar);
   auto result = analysis::AnalyzeTrace(*src, a);
+  bar.Clear();
   if (!result.ok()) {
     ReportError(cmd + ": " + file, result.status());
     return std::nullopt;
