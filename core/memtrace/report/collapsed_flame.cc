@@ -2,39 +2,58 @@
 
 #include <algorithm>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "core/base/splitmix64.h"
 #include "core/export/collapse_recursion.h"
 
 namespace mpo::memtrace::report {
 namespace {
 
 // A tree of stacks: node 0 is the empty stack; `own` is the count of the stack ending at
-// a node, not its subtree's.
-struct StackTrie {
-  std::vector<std::uint32_t> name, parent;
-  std::vector<std::uint64_t> own;
-  std::vector<std::vector<std::uint32_t>> children;
-  std::unordered_map<std::uint64_t, std::uint32_t> index;  // parent << 32 | name -> node
-
-  StackTrie() : name{0}, parent{0}, own{0}, children(1) {}
+// a node, not its subtree's. Children are linked lists (their order is sorted later) and
+// (parent, name) is found in an open-addressing table sized once: the collapsed tree has
+// at most the recorded tree's nodes, often a million, and per-node allocations or
+// rehashing would cost more than the collapse itself.
+class StackTrie {
+ public:
+  static constexpr std::uint32_t kNone = 0xffffffff;
+  explicit StackTrie(std::size_t max_nodes) {
+    std::size_t slots = 1024;
+    while (slots < 2 * max_nodes) slots *= 2;
+    slots_.assign(slots, kNone);
+    Add(kNone, 0);
+  }
+  // The child of `p` named `n`, created if new.
   std::uint32_t Child(std::uint32_t p, std::uint32_t n) {
-    auto [it, added] =
-        index.try_emplace((std::uint64_t{p} << 32) | n, static_cast<std::uint32_t>(name.size()));
-    if (!added) return it->second;
+    const std::size_t mask = slots_.size() - 1;
+    const std::uint64_t key = (std::uint64_t{p} << 32) | n;
+    std::size_t i = static_cast<std::size_t>((key * kGoldenGamma) >> 32) & mask;
+    for (; slots_[i] != kNone; i = (i + 1) & mask)
+      if (parent[slots_[i]] == p && name[slots_[i]] == n) return slots_[i];
+    slots_[i] = Add(p, n);
+    return slots_[i];
+  }
+  std::vector<std::uint32_t> name, parent, first_child, next_sibling;
+  std::vector<std::uint64_t> own;
+
+ private:
+  std::uint32_t Add(std::uint32_t p, std::uint32_t n) {
+    const auto id = static_cast<std::uint32_t>(name.size());
     name.push_back(n);
     parent.push_back(p);
     own.push_back(0);
-    children.emplace_back();
-    children[p].push_back(it->second);
-    return it->second;
+    first_child.push_back(kNone);
+    next_sibling.push_back(p == kNone ? kNone : first_child[p]);
+    if (p != kNone) first_child[p] = id;
+    return id;
   }
+  std::vector<std::uint32_t> slots_;  // node ids; load factor <= 1/2
 };
 
 // Inserts every stack of `tree` with recursion collapsed.
 StackTrie Collapsed(const FlameTree& tree) {
-  StackTrie trie;
+  StackTrie trie(tree.nodes.size());
   std::vector<std::uint32_t> at(tree.nodes.size(), 0);  // tree node -> trie node
   // A child's index is larger than its parent's: one forward sweep sees parents first.
   for (std::uint32_t i = 0; i < tree.nodes.size(); ++i) {
@@ -84,9 +103,10 @@ std::vector<std::uint32_t> BuilderOrder(const StackTrie& trie, const FlameTree& 
   };
   auto level_of = [&](std::uint32_t node) {
     Level l;
-    for (std::uint32_t c : trie.children[node]) {
+    for (std::uint32_t c = trie.first_child[node]; c != StackTrie::kNone;
+         c = trie.next_sibling[c]) {
       if (trie.own[c] > 0) l.items.push_back({c, false});
-      if (!trie.children[c].empty()) l.items.push_back({c, true});
+      if (trie.first_child[c] != StackTrie::kNone) l.items.push_back({c, true});
     }
     std::sort(l.items.begin(), l.items.end(), key_less);
     return l;
@@ -140,6 +160,9 @@ FlameTree CollapseRecursion(const FlameTree& tree) {
   for (std::uint32_t t : order)
     out.nodes.push_back(FlameNode{t == 0 ? tree.nodes[0].name : trie.name[t], trie.own[t], {}});
   // As the builder does: children listed by index, values summed from the leaves up.
+  std::vector<std::uint32_t> degree(order.size(), 0);
+  for (std::uint32_t i = 1; i < order.size(); ++i) ++degree[index[trie.parent[order[i]]]];
+  for (std::uint32_t i = 0; i < order.size(); ++i) out.nodes[i].children.reserve(degree[i]);
   for (std::uint32_t i = 1; i < order.size(); ++i)
     out.nodes[index[trie.parent[order[i]]]].children.push_back(i);
   for (std::size_t i = order.size(); i-- > 1;)
