@@ -2,7 +2,7 @@
 // folded stacks as recorded (flame_tree.h) instead of a second pass over the trace.
 //
 // Every stack of the tree (a root-to-node path with a count of its own) is inserted again
-// with exportes's collapse rule (core/export/collapse_recursion.h), so the result is the
+// with folded's collapse rule (core/export/collapse_recursion.h), so the result is the
 // tree FlameTreeBuilder makes from `folded --collapse-recursion`'s text: the same nodes,
 // values and node order (ties in Bounded and AppendFlameJson follow node order). Linear in
 // the tree's nodes, plus sorting each node's children once.
