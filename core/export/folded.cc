@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/base/splitmix64.h"
+#include "core/export/collapse_recursion.h"
 #include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/location_codec.h"
 #include "core/memtrace/trace_reader.h"
@@ -276,7 +277,8 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o,
       if (frames == nullptr) return names.Exceeded();
       std::uint32_t node = path.empty() ? kRoot : path.back();
       for (std::uint32_t f : *frames) {
-        if (o.collapse_recursion && node != kRoot && tree.nodes()[node].frame == f) continue;
+        const std::uint32_t* caller = node == kRoot ? nullptr : &tree.nodes()[node].frame;
+        if (o.collapse_recursion && DroppedAsRecursion(caller, f)) continue;
         node = tree.Child(node, f, max_nodes);
         if (node == kNone)
           return LimitExceeded("folded stack tree nodes", o.limits.max_held_frames,

@@ -14,7 +14,8 @@
 // through the decoded view (core/memtrace/view/trace_view.h): a code no location event
 // defined is its typed error, kCorrupt "backtrace: location code" at the event that uses it.
 // `collapse_recursion`: a frame equal to its caller's (as written, so with `functions` a
-// function calling itself at any line) is dropped, so direct recursion is one frame.
+// function calling itself at any line) is dropped, so direct recursion is one frame
+// (collapse_recursion.h, the rule the report's collapsed flame graph also applies).
 // Counts: `kSamples` sums nsamples (memtrace's samples), `kWords` sums the sampled blocks'
 // lengths in words (as `memtrace stats --by words` does), `kBytes` the estimated bytes
 // (samples / sample_rate * word_size / 8, rounded per stack). Stacks whose count is 0 are

@@ -7,6 +7,7 @@
 #include "core/export/folded.h"
 #include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/byte_io.h"
+#include "core/memtrace/report/collapsed_flame.h"
 #include "core/memtrace/report/flame_tree.h"
 #include "core/memtrace/report/html_report.h"
 #include "tools/exit_code.h"
@@ -28,40 +29,37 @@ struct ReportOptions {
   memtrace::Limits limits;
 };
 
-// The flame tree of the window's folded stacks (in samples), cut to `o.flame_nodes`.
-// A pass over the file of its own: the folded stacks' own tree bounds its memory.
+// The flame tree of the window's folded stacks (in samples), whole: the collapsed tree is
+// made from it before both are cut to `o.flame_nodes`. A pass over the file of its own:
+// the folded stacks' own tree bounds its memory.
 Result<memtrace::report::FlameTree> Flame(memtrace::ByteSource& src, const ReportOptions& o,
-                                          const memtrace::analysis::AnalysisOptions& window,
-                                          bool collapse_recursion) {
+                                          const memtrace::analysis::AnalysisOptions& window) {
   exporter::FoldedOptions f;
   f.from_us = window.from_us;
   f.to_us = window.to_us;
   f.limits = o.limits;
-  f.collapse_recursion = collapse_recursion;
   memtrace::report::FlameTreeBuilder builder(o.limits.max_held_frames);
   if (Status s = exporter::WriteFoldedStacks(src, f, builder); !s.ok()) return s;
-  auto tree = builder.Finish();
-  if (!tree.ok()) return tree.status();
-  return memtrace::report::Bounded(*tree, o.flame_nodes);
+  return builder.Finish();
 }
 
-// Three passes over the file (the analysis, the flame graph as recorded and with
-// recursion collapsed), counted as one progress of three times its size.
+// Two passes over the file (the analysis, the flame graph), counted as one progress of
+// twice its size; the tree with recursion collapsed is made in memory from the second's.
 Result<std::string> Page(memtrace::ByteSource& src, const ReportOptions& o,
                          const memtrace::analysis::AnalysisOptions& window) {
   const std::uint64_t size = src.size();
-  Progress progress("memtrace report", "bytes", 3 * size);
+  Progress progress("memtrace report", "bytes", 2 * size);
   memtrace::analysis::AnalysisOptions a = window;
   a.progress = [&progress](std::uint64_t done, std::uint64_t) { progress.Update(done); };
   auto analysis = memtrace::analysis::AnalyzeTrace(src, a);
   if (!analysis.ok()) return analysis.status();
+  ProgressSource counted(src, progress, size);
+  auto tree = Flame(counted, o, window);
+  if (!tree.ok()) return tree.status();
   memtrace::report::FlameTrees flame;
-  for (const bool collapse : {false, true}) {
-    ProgressSource counted(src, progress, (collapse ? 2 : 1) * size);
-    auto tree = Flame(counted, o, window, collapse);
-    if (!tree.ok()) return tree.status();
-    (collapse ? flame.collapsed : flame.stacks) = std::move(*tree);
-  }
+  flame.collapsed =
+      memtrace::report::Bounded(memtrace::report::CollapseRecursion(*tree), o.flame_nodes);
+  flame.stacks = memtrace::report::Bounded(*tree, o.flame_nodes);
   return memtrace::report::FormatHtmlReport(*analysis, o.file, flame, o.top);
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/base/json_text.h"
+#include "core/base/splitmix64.h"
 
 namespace mpo::memtrace::report {
 
@@ -36,16 +37,42 @@ void FlameTreeBuilder::Write(std::string_view text) {
   }
 }
 
+namespace {
+
+std::size_t Slot(std::uint32_t parent, std::uint32_t name, std::size_t mask) {
+  const std::uint64_t key = (std::uint64_t{parent} << 32) | name;
+  return static_cast<std::size_t>((key * kGoldenGamma) >> 32) & mask;
+}
+
+}  // namespace
+
+void FlameTreeBuilder::GrowIndex() {
+  std::vector<std::uint32_t> grown(index_.empty() ? 1024 : index_.size() * 2, 0);
+  const std::size_t mask = grown.size() - 1;
+  for (std::uint32_t id = 1; id < tree_.nodes.size(); ++id) {
+    std::size_t i = Slot(parents_[id], tree_.nodes[id].name, mask);
+    while (grown[i] != 0) i = (i + 1) & mask;
+    grown[i] = id;
+  }
+  index_.swap(grown);
+}
+
 std::uint32_t FlameTreeBuilder::Child(std::uint32_t parent, std::string_view name) {
-  auto [name_it, new_name] =
-      name_ids_.try_emplace(std::string(name), static_cast<std::uint32_t>(tree_.names.size()));
-  if (new_name) tree_.names.emplace_back(name);
-  const std::uint64_t key = (std::uint64_t{parent} << 32) | name_it->second;
-  auto [it, added] = index_.try_emplace(key, 0);
-  if (!added) return it->second;
+  auto name_it = name_ids_.find(name);
+  if (name_it == name_ids_.end()) {
+    name_it =
+        name_ids_.emplace(std::string(name), static_cast<std::uint32_t>(tree_.names.size())).first;
+    tree_.names.emplace_back(name);
+  }
+  const std::uint32_t n = name_it->second;
+  if (tree_.nodes.size() * 2 >= index_.size()) GrowIndex();
+  const std::size_t mask = index_.size() - 1;
+  std::size_t i = Slot(parent, n, mask);
+  for (; index_[i] != 0; i = (i + 1) & mask)
+    if (parents_[index_[i]] == parent && tree_.nodes[index_[i]].name == n) return index_[i];
   const auto id = static_cast<std::uint32_t>(tree_.nodes.size());
-  it->second = id;
-  tree_.nodes.push_back(FlameNode{name_it->second, 0, {}});
+  index_[i] = id;
+  tree_.nodes.push_back(FlameNode{n, 0, {}});
   parents_.push_back(parent);
   return id;
 }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -47,8 +48,17 @@ class FlameTreeBuilder : public TextSink {
 
   std::size_t max_nodes_;
   FlameTree tree_;
-  std::unordered_map<std::string, std::uint32_t> name_ids_;
-  std::unordered_map<std::uint64_t, std::uint32_t> index_;  // parent << 32 | name -> node
+  void GrowIndex();
+
+  // Looked up by string_view: a name is only copied when it is new.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>> name_ids_;
+  // (parent, name) -> node, open addressing over node ids (0, the root, marks a free slot):
+  // one node per new frame of a line, often millions, without an allocation each.
+  std::vector<std::uint32_t> index_;
   std::vector<std::uint32_t> parents_;  // children lists are made once, by Finish
   std::string partial_;                 // an unfinished line
   // The previous line's stack and its path (node per frame): folded writes sorted lines,

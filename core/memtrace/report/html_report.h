@@ -27,7 +27,8 @@
 namespace mpo::memtrace::report {
 
 // The flame graph's two trees: `stacks` from folded stacks as they are, `collapsed` from
-// the same stacks with recursion collapsed (folded's collapse_recursion rule).
+// the same stacks with recursion collapsed (folded's collapse_recursion rule; made from
+// the first in memory, collapsed_flame.h).
 struct FlameTrees {
   FlameTree stacks;
   FlameTree collapsed;
