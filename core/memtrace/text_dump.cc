@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/memtrace/packet_header.h"
+#include "core/memtrace/pipelined_text_sink.h"
 #include "core/memtrace/view/event_names.h"
 
 namespace mpo::memtrace {
@@ -249,8 +250,8 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
 }
 
 Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
-                      const ProgressFn& progress, const Limits& limits, Verdicts verdicts) {
-  Printer p(out);
+                      const ProgressFn& progress, const Limits& limits, Verdicts verdicts,
+                      unsigned threads) {
   ReaderOptions opts;
   opts.parse_backtraces = parse_backtraces;
   opts.limits = limits;
@@ -260,15 +261,16 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
   TraceReader& r = **opened;
   // memtrace HEAD's dump_trace (the tool that reads v3) adds the domain to alloc lines.
   const bool head_format = HasDomainStreams(r.version());
-  std::string line;
   std::uint64_t text_left = limits.max_output_bytes;
-  // A line is written in pieces once it is long (a deep backtrace of long names).
-  constexpr std::size_t kLineChunk = 1 << 16;
   // Each code's text, rendered once (deep backtraces repeat a few codes millions of
-  // times); the cache is bounded like the materialised locations it renders.
+  // times); the cache is bounded like the materialised locations it renders. Its strings
+  // are written by reference (they never change once rendered), so it is declared before
+  // the sink, which finishes writing them first.
   std::unordered_map<OcamlInt, std::string> rendered;
   std::uint64_t rendered_left = limits.max_location_bytes / 4;
   std::string scratch;
+  PipelinedTextSink sink(out, threads);
+  Printer p(sink);  // destroyed first: flushes into the sink
   return ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
     p("%010" PRId64 " ", dt);
     switch (e.kind) {
@@ -283,17 +285,15 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
           p("%010" PRId64 " %s %" PRId64 " len=%" PRId64 " % 4" PRId64 ":", e.obj_id, src,
             e.nsamples, e.length, e.common_prefix);
         }
-        line.clear();
+        p.Flush();
         for (OcamlInt code : e.backtrace) {
           const std::string* text;
+          bool stable = true;
           if (auto it = rendered.find(code); it != rendered.end()) {
             text = &it->second;
           } else {
             auto found = r.LocationOfEntry(code, r.event_offset());
-            if (!found.ok()) {
-              p.Str(line);
-              return found.status();
-            }
+            if (!found.ok()) return found.status();
             const std::vector<Location>* locs = *found;
             scratch.clear();
             if (locs->empty()) {
@@ -305,27 +305,26 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
               }
             }
             text = &scratch;
+            stable = false;
             if (scratch.size() <= rendered_left) {
               rendered_left -= scratch.size();
               text = &rendered.emplace(code, scratch).first->second;
+              stable = true;
             }
           }
           const std::size_t added = text->size();
           if (added > text_left) {
-            p.Str(line);
             return LimitExceeded("location text written", limits.max_output_bytes,
                                  "--max-output-bytes")
                 .AtOffset(r.event_offset());
           }
           text_left -= added;
-          line += *text;
-          if (line.size() >= kLineChunk) {
-            p.Str(line);
-            line.clear();
-          }
+          if (stable)
+            sink.WriteStable(*text);
+          else
+            sink.Write(*text);
         }
-        line += '\n';
-        p.Str(line);
+        p.Str("\n");
         break;
       }
       case EventKind::kPromote: p("%010" PRId64 " promote\n", e.obj_id); break;

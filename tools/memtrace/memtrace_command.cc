@@ -90,6 +90,7 @@ struct DumpOptions {
   bool json = false;
   bool no_backtraces = false;
   bool oracle = false;
+  unsigned threads = 2;
   Limits limits;
   Verdicts verdicts = Verdicts::kStrict;
 };
@@ -112,7 +113,7 @@ void RunDump(const DumpOptions& o) {
   } else if (o.oracle) {
     s = WriteOracleDump(src, out, progress, o.limits);
   } else {
-    s = WriteDumpTrace(src, out, !o.no_backtraces, progress, o.limits, o.verdicts);
+    s = WriteDumpTrace(src, out, !o.no_backtraces, progress, o.limits, o.verdicts, o.threads);
   }
   std::fflush(stdout);
   // A failed write is reported once, by main's FinishStdout.
@@ -376,6 +377,10 @@ void AddMemtraceCommands(CLI::App& app) {
               "with the record count and the error");
   d->add_flag("--no-backtraces", dump->no_backtraces, "skip backtraces (fast path)");
   d->add_flag("--oracle", dump->oracle, "the golden oracle_dump format");
+  d->add_option("--threads", dump->threads,
+                "dump_trace text: 2 (default) writes the text from a second thread while the "
+                "first decodes; 1 does it all on one (same bytes)")
+      ->check(CLI::Range(1, 2));
   AddLimitOptions(d, &dump->limits);
   // The golden oracle_dump form keeps the strict reader.
   AddVerdictsOption(d, &dump->verdicts, VerdictFormat::kMemtrace)->excludes("--oracle");

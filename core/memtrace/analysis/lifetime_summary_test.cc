@@ -72,7 +72,7 @@ TEST(LifetimeSummary, ApproximateWithinBound) {
   std::mt19937_64 rng(20261122);
   const std::size_t n = LifetimeSummary::kExactValues * 3 + 17;
   for (int shape = 0; shape < 5; ++shape) {
-    for (int round = 0; round < 4; ++round) {
+    for (int round = 0; round < 2; ++round) {
       std::vector<std::int64_t> v(n);
       for (auto& x : v) {
         switch (shape) {
