@@ -21,15 +21,11 @@ void PipelinedTextSink::Write(std::string_view s) {
     if (single_.size() >= kBatchBytes) FlushSingle();
     return;
   }
-  current_.pieces.push_back({nullptr, current_.copied.size(), s.size(), true});
+  if (!current_.pieces.empty() && current_.pieces.back().stable == nullptr)
+    current_.pieces.back().size += s.size();
+  else
+    current_.pieces.push_back({nullptr, s.size()});
   current_.copied.append(s);
-  current_.bytes += s.size();
-  if (current_.bytes >= kBatchBytes) Send();
-}
-
-void PipelinedTextSink::WriteStable(std::string_view s) {
-  if (finished_ || !threaded_) return Write(s);
-  current_.pieces.push_back({s.data(), 0, s.size(), false});
   current_.bytes += s.size();
   if (current_.bytes >= kBatchBytes) Send();
 }
@@ -69,8 +65,15 @@ void PipelinedTextSink::WriterLoop() {
     }
     changed_.notify_all();
     assembled.clear();
-    for (const Piece& p : b.pieces)
-      assembled.append(p.owned ? b.copied.data() + p.at : p.data, p.size);
+    std::size_t copied_at = 0;
+    for (const Piece& p : b.pieces) {
+      if (p.stable != nullptr) {
+        assembled.append(p.stable, p.size);
+      } else {
+        assembled.append(b.copied, copied_at, p.size);
+        copied_at += p.size;
+      }
+    }
     out_.Write(assembled);
     b.copied.clear();
     b.pieces.clear();

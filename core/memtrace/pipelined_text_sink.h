@@ -46,19 +46,23 @@ class PipelinedTextSink : public TextSink {
   PipelinedTextSink& operator=(const PipelinedTextSink&) = delete;
 
   void Write(std::string_view s) override;
-  void WriteStable(std::string_view s);
+  // Inline: called once per backtrace entry by the dump.
+  void WriteStable(std::string_view s) {
+    if (!threaded_ || finished_) return Write(s);
+    current_.pieces.push_back({s.data(), s.size()});
+    current_.bytes += s.size();
+    if (current_.bytes >= kBatchBytes) Send();
+  }
   // Hands over what is pending and waits until the inner sink has received everything.
   // Idempotent; later writes go straight to the inner sink.
   void Finish();
 
  private:
-  // A piece of output: `owned` pieces are [at, at + size) of the batch's copy buffer;
-  // the others point at stable text.
+  // A piece of output: stable text, or (stable == nullptr) the next `size` bytes of the
+  // batch's copy buffer (copied pieces are consumed in order; consecutive ones merge).
   struct Piece {
-    const char* data;
-    std::size_t at;
+    const char* stable;
     std::size_t size;
-    bool owned;
   };
   struct Batch {
     std::string copied;

@@ -269,8 +269,19 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
   std::unordered_map<OcamlInt, std::string> rendered;
   std::uint64_t rendered_left = limits.max_location_bytes / 4;
   std::string scratch;
+  // One thread: the lines are built and written here as they always were (`sink` unused).
+  // Two: headers are copied, location texts passed by reference, in order.
+  const bool threaded = threads != 1;
   PipelinedTextSink sink(out, threads);
-  Printer p(sink);  // destroyed first: flushes into the sink
+  Printer p(threaded ? static_cast<TextSink&>(sink) : out);  // destroyed (flushed) first
+  std::string line;
+  // A line is written in pieces once it is long (a deep backtrace of long names).
+  constexpr std::size_t kLineChunk = 1 << 16;
+  // The part of the current alloc line not yet passed on (an error still writes it).
+  auto partial = [&] {
+    p.Str(line);
+    line.clear();
+  };
   return ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
     p("%010" PRId64 " ", dt);
     switch (e.kind) {
@@ -285,7 +296,8 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
           p("%010" PRId64 " %s %" PRId64 " len=%" PRId64 " % 4" PRId64 ":", e.obj_id, src,
             e.nsamples, e.length, e.common_prefix);
         }
-        p.Flush();
+        if (threaded) p.Flush();  // the header goes before the referenced texts
+        line.clear();
         for (OcamlInt code : e.backtrace) {
           const std::string* text;
           bool stable = true;
@@ -293,7 +305,10 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
             text = &it->second;
           } else {
             auto found = r.LocationOfEntry(code, r.event_offset());
-            if (!found.ok()) return found.status();
+            if (!found.ok()) {
+              partial();
+              return found.status();
+            }
             const std::vector<Location>* locs = *found;
             scratch.clear();
             if (locs->empty()) {
@@ -314,17 +329,23 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
           }
           const std::size_t added = text->size();
           if (added > text_left) {
+            partial();
             return LimitExceeded("location text written", limits.max_output_bytes,
                                  "--max-output-bytes")
                 .AtOffset(r.event_offset());
           }
           text_left -= added;
-          if (stable)
+          if (!threaded) {
+            line += *text;
+            if (line.size() >= kLineChunk) partial();
+          } else if (stable) {
             sink.WriteStable(*text);
-          else
+          } else {
             sink.Write(*text);
+          }
         }
-        p.Str("\n");
+        line += '\n';
+        partial();
         break;
       }
       case EventKind::kPromote: p("%010" PRId64 " promote\n", e.obj_id); break;
