@@ -37,7 +37,7 @@ void Progress::Clear() {
 }
 
 void Progress::Update(std::uint64_t done, bool force) {
-  if (!tty_ || (!force && (++calls_ & 0xfff) != 0)) return;
+  if (!tty_ || (!force && (calls_++ & 0xfff) != 0)) return;
   const auto now = std::chrono::steady_clock::now();
   if (now - start_ < delay_) return;
   // At most ten refreshes a second: a terminal is slower than a decoder.
@@ -51,13 +51,14 @@ void Progress::Show(std::uint64_t done) {
   const bool mib = unit_ == "bytes";
   const double scale = mib ? 1.0 / (1 << 20) : 1.0;
   const char* unit = mib ? "MiB" : unit_.c_str();
+  const int digits = mib ? 1 : 0;  // a trace of a few MiB still shows it moving
   if (total_ > 0) {
     const double pct = 100.0 * static_cast<double>(done) / static_cast<double>(total_);
-    std::fprintf(stderr, "\r\033[K%s: %.0f/%.0f %s (%.0f%%), %.0f s", what_.c_str(),
-                 static_cast<double>(done) * scale, static_cast<double>(total_) * scale, unit, pct,
-                 seconds);
+    std::fprintf(stderr, "\r\033[K%s: %.*f/%.*f %s (%.0f%%), %.0f s", what_.c_str(), digits,
+                 static_cast<double>(done) * scale, digits, static_cast<double>(total_) * scale,
+                 unit, pct, seconds);
   } else {
-    std::fprintf(stderr, "\r\033[K%s: %.0f %s, %.0f s", what_.c_str(),
+    std::fprintf(stderr, "\r\033[K%s: %.*f %s, %.0f s", what_.c_str(), digits,
                  static_cast<double>(done) * scale, unit, seconds);
   }
   std::fflush(stderr);

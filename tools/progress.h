@@ -19,9 +19,11 @@ class Progress {
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
 
-  // Cheap enough to call per event: looks at the clock every 4096 calls (every call
-  // when `force`, for slow steps such as one corpus case).
+  // Cheap enough to call per event: looks at the clock on the first call and every 4096
+  // after it (every call when `force`, for slow steps such as one corpus case).
   void Update(std::uint64_t done, bool force = false);
+  // The total once it is known (a first pass counted it); 0 means unknown.
+  void SetTotal(std::uint64_t total) { total_ = total; }
   // Takes the line away before other output is printed to the same terminal.
   void Clear();
 

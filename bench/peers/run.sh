@@ -5,6 +5,10 @@
 # written by the project. See README.md beside this script for what each row compares.
 #
 #   bash bench/peers/run.sh            (at least PAIRS=7 pairs per row; more for short runs)
+#   BASE=OLD_BINARY bash bench/peers/run.sh
+#                                      (before/after: the copy rows of issue 14's three traces
+#                                       and start-up, OLD_BINARY and the new build and the real
+#                                       program in rotating rounds; see before_after.py)
 #
 # Prints "SKIPPED: ..." and exits 0 when ../shared (the peers and their testdata) is not
 # there. Nothing it generates is kept: every trace lives in a temporary folder.
@@ -88,6 +92,17 @@ for t in "${traces[@]}"; do
   args+=(--trace "$t")
 done
 echo
+if [ -n "${BASE:-}" ]; then
+  cp "$BASE" "$work/memprof-oracle-base"
+  echo "before: $BASE (a copy); after: this checkout's build"
+  echo
+  python3 "$repo/bench/peers/before_after.py" --ours "$ours" --base "$work/memprof-oracle-base" \
+    --peers "$work/peers" --work "$work" --pairs "$pairs" --tiny "$work/empty.ctf" \
+    --trace "${traces[1]}" --trace "${traces[2]}" --trace "${traces[4]}"
+  echo
+  echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 python3 "$repo/bench/peers/pairs.py" --ours "$ours" --peers "$work/peers" \
   --dump-trace "$dump_trace" --work "$work" --pairs "$pairs" --tiny "$work/empty.ctf" \
   "${args[@]}"

@@ -11,8 +11,8 @@
 #
 # When PEERS_DIR also holds OCaml 5.3 and memtrace HEAD (`ci/build_peers.sh ... ocaml-5.3`),
 # memtrace_json_head and ring_json are built with that compiler too; otherwise a line
-# "SKIPPED: ..." says why. The JSON printing they share (schema_json.ml,
-# memtrace_records.ml) is compiled once per compiler, in separate folders, since the two
+# "SKIPPED: ..." says why. What they share (schema_json.ml, memtrace_records.ml,
+# memtrace_values.ml) is compiled once per compiler, in separate folders, since the two
 # compilers' object files cannot be mixed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,14 +37,14 @@ compile_023() {
 for prog in decode_bare decode_locations decode_encode workload; do
   compile_023 "$prog.ml" -o "$out/$prog"
 done
-compile_023 schema_json.ml memtrace_records.ml memtrace_json_023.ml -o "$out/memtrace_json_023"
+compile_023 schema_json.ml memtrace_records.ml memtrace_values.ml memtrace_json_023.ml -o "$out/memtrace_json_023"
 built="decode_bare decode_locations decode_encode workload memtrace_json_023"
 
 ocamlopt53="$peers/ocaml-5.3/bin/ocamlopt"
 head="$peers/memtrace-head"
 if [ -x "$ocamlopt53" ] && [ -f "$head/memtrace.cmxa" ]; then
   (cd "$work/5.3" && "$ocamlopt53" -g -I "$head" -I +unix -I +threads unix.cmxa threads.cmxa \
-    memtrace.cmxa schema_json.ml memtrace_records.ml memtrace_json_head.ml \
+    memtrace.cmxa schema_json.ml memtrace_records.ml memtrace_values.ml memtrace_json_head.ml \
     -o "$out/memtrace_json_head")
   (cd "$work/5.3" && "$ocamlopt53" -g -I +unix -I +runtime_events unix.cmxa runtime_events.cmxa \
     schema_json.ml ring_json.ml -o "$out/ring_json")

@@ -10,18 +10,7 @@
    0.2.3 reads v1/v2 only and has no domains: every event is on domain 0. *)
 
 open Memtrace.Trace
-
-let source_name = function
-  | Allocation_source.Minor -> "minor"
-  | Major -> "major"
-  | External -> "external"
-
-let frames_of (locs : Location.t list) =
-  List.map
-    (fun (l : Location.t) ->
-      { Memtrace_records.filename = l.filename; line = l.line; start_char = l.start_char;
-        end_char = l.end_char; defname = l.defname })
-    locs
+open Memtrace_values
 
 let decode filename =
   let reader = Reader.open_ ~filename in

@@ -7,18 +7,7 @@
    0, before v3) and the trace info its initial domain. *)
 
 open Memtrace.Trace
-
-let source_name = function
-  | Allocation_source.Minor -> "minor"
-  | Major -> "major"
-  | External -> "external"
-
-let frames_of (locs : Location.t list) =
-  List.map
-    (fun (l : Location.t) ->
-      { Memtrace_records.filename = l.filename; line = l.line; start_char = l.start_char;
-        end_char = l.end_char; defname = l.defname })
-    locs
+open Memtrace_values
 
 let decode filename =
   let reader = Reader.open_ ~filename in

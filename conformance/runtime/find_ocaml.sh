@@ -22,3 +22,17 @@ find_ocaml() {
     done
   done
 }
+
+# compile_ocaml_program ML NAME: with OCaml 5.3 found (else the test says SKIPPED and exits
+# 0), compiles ML into $work/NAME. Sets peers (the peers folder) and work (a scratch folder).
+compile_ocaml_program() {
+  peers=$(find_ocaml || true)
+  if [ -z "$peers" ]; then
+    echo "SKIPPED: OCaml 5.3 not built (bash ci/build_peers.sh ocaml-5.3, or set MPO_PEERS_DIR)"
+    exit 0
+  fi
+  echo "OCaml 5.3 from $peers"
+  work=${TEST_TMPDIR:-$(mktemp -d)}
+  cp "$1" "$work/$2.ml"
+  (cd "$work" && "$peers/ocaml-5.3/bin/ocamlopt" "$2.ml" -o "$2")
+}

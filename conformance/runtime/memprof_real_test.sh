@@ -18,16 +18,7 @@ program=$2
 # shellcheck source=conformance/runtime/find_ocaml.sh
 source "$(dirname "$0")/find_ocaml.sh"
 
-peers=$(find_ocaml || true)
-if [ -z "$peers" ]; then
-  echo "SKIPPED: OCaml 5.3 not built (bash ci/build_peers.sh ocaml-5.3, or set MPO_PEERS_DIR)"
-  exit 0
-fi
-echo "OCaml 5.3 from $peers"
-
-work=${TEST_TMPDIR:-$(mktemp -d)}
-cp "$program" "$work/memprof_samples.ml"
-(cd "$work" && "$peers/ocaml-5.3/bin/ocamlopt" memprof_samples.ml -o memprof_samples)
+compile_ocaml_program "$program" memprof_samples
 
 failed=0
 checked=0

@@ -289,7 +289,7 @@ Result<std::vector<CaseInput>> MemtraceCases() {
   AddCase add = [&](const std::string& name, std::string note,
                     Result<std::vector<std::uint8_t>> bytes) -> Status {
     if (!bytes.ok()) return Status(bytes.status()).WithField("case " + name);
-    cases.push_back(CaseInput{name, name + ".ctf", std::move(note), std::move(*bytes)});
+    cases.push_back(CaseInput{name, name + ".ctf", std::move(note), std::move(*bytes), {}});
     return Status::Ok();
   };
 

@@ -9,8 +9,11 @@ std::vector<CaseInput> SamplerCases() {
   std::vector<CaseInput> cases;
   auto add = [&](const std::string& name, std::string note, const nlohmann::json& req) {
     const std::string s = req.dump(1) + "\n";
-    cases.push_back(CaseInput{name, name + ".sampler.json", std::move(note),
-                              std::vector<std::uint8_t>(s.begin(), s.end())});
+    cases.push_back(CaseInput{name,
+                              name + ".sampler.json",
+                              std::move(note),
+                              std::vector<std::uint8_t>(s.begin(), s.end()),
+                              {}});
   };
   const double lambdas[] = {0.0, 1e-6, 1e-4, 0.01, 0.5, 1.0};
   const char* lambda_names[] = {"0", "1e-6", "1e-4", "0.01", "0.5", "1"};

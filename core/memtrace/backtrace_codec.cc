@@ -11,7 +11,8 @@ static_assert(std::endian::native == std::endian::little,
 namespace mpo::memtrace {
 
 BacktraceWriter::BacktraceWriter()
-    : slots_(std::make_unique<Slot[]>(kCacheSize)),
+    : codes_(std::make_unique<OcamlInt[]>(kCacheSize)),
+      dates_(std::make_unique<OcamlInt[]>(kCacheSize)),
       next_(std::make_unique<std::uint16_t[]>(kCacheSize)) {}
 
 std::uint32_t BacktraceWriter::Put(ByteWriter& out, OcamlInt alloc_id, std::span<const OcamlInt> bt,
@@ -36,7 +37,8 @@ std::uint8_t* BacktraceWriter::PutUnchecked(std::uint8_t* p, OcamlInt alloc_id,
   // Coding goes on while p <= limit, and one entry takes at most kMaxEntry bytes, so
   // nothing is written past p + kMaxBacktraceLength.
   const std::uint8_t* const limit = p + (kMaxBacktraceLength - kMaxEntry);
-  Slot* const slots = slots_.get();
+  OcamlInt* const cached = codes_.get();
+  OcamlInt* const dates = dates_.get();
   std::uint16_t* const next = next_.get();
   const OcamlInt* const codes = bt.data();
   const std::size_t n = bt.size();
@@ -52,14 +54,15 @@ std::uint8_t* BacktraceWriter::PutUnchecked(std::uint8_t* p, OcamlInt alloc_id,
     const std::uint32_t h1 = CacheHash1(code);
     const std::uint32_t h2 = CacheHash2(code);
     std::uint32_t hit;
-    if (slots[h1].code == code) {
+    if (cached[h1] == code) {
       hit = h1;
-    } else if (slots[h2].code == code) {
+    } else if (cached[h2] == code) {
       hit = h2;
     } else {
       misses->push_back(i);
-      const std::uint32_t bucket = slots[h1].date < slots[h2].date ? h1 : h2;
-      slots[bucket] = {code, alloc_id};
+      const std::uint32_t bucket = dates[h1] < dates[h2] ? h1 : h2;
+      cached[bucket] = code;
+      dates[bucket] = alloc_id;
       next[predictor] = static_cast<std::uint16_t>(bucket);
       StoreLe(p, static_cast<std::uint16_t>((bucket << 2) | kMiss));
       StoreLe(p + 2, static_cast<std::uint64_t>(code));
@@ -73,7 +76,7 @@ std::uint8_t* BacktraceWriter::PutUnchecked(std::uint8_t* p, OcamlInt alloc_id,
     while (true) {
       // The position does not move while predictions are counted: one room check a block.
       const bool room = p + 2 <= limit;
-      slots[hit].date = alloc_id;
+      dates[hit] = alloc_id;
       next[predictor] = static_cast<std::uint16_t>(hit);
       ++ncodes;
       ++i;
@@ -87,7 +90,7 @@ std::uint8_t* BacktraceWriter::PutUnchecked(std::uint8_t* p, OcamlInt alloc_id,
         const OcamlInt* const stop = q + std::min<std::size_t>(n - i, 255);
         while (q < stop) {
           const std::uint32_t pb = next[pred];
-          if (slots[pb].code != *q) break;
+          if (cached[pb] != *q) break;
           pred = pb;
           ++q;
         }
@@ -101,7 +104,7 @@ std::uint8_t* BacktraceWriter::PutUnchecked(std::uint8_t* p, OcamlInt alloc_id,
       }
       predictor = pred;
       // A full block whose next entry is predicted too starts a new block at it.
-      if (ncorrect == 255 && slots[next[pred]].code == codes[i]) {
+      if (ncorrect == 255 && cached[next[pred]] == codes[i]) {
         hit = next[pred];
         continue;
       }
@@ -117,13 +120,16 @@ CacheVerifier BacktraceWriter::NextVerifier() {
   v.ix = next_verify_ix_;
   next_verify_ix_ = static_cast<std::uint16_t>((next_verify_ix_ + kVerifierStep) & kCacheMask);
   v.pred = next_[v.ix];
-  v.value = static_cast<std::uint64_t>(slots_[v.ix].code);
+  v.value = static_cast<std::uint64_t>(codes_[v.ix]);
   return v;
 }
 
-BacktraceReader::BacktraceReader()
-    : next_(std::make_unique<std::uint16_t[]>(kCacheSize)),
-      loc_(std::make_unique<OcamlInt[]>(kCacheSize)) {}
+BacktraceReader::BacktraceReader() = default;
+
+void BacktraceReader::AllocateCache() {
+  next_ = std::make_unique<std::uint16_t[]>(kCacheSize);
+  loc_ = std::make_unique<OcamlInt[]>(kCacheSize);
+}
 
 bool BacktraceReader::Buffer::Reserve(std::size_t n, std::uint64_t* budget) {
   if (n <= cap) return true;
@@ -190,7 +196,9 @@ void BacktraceReader::Skip(ByteReader& in, std::uint32_t nencoded) {
 
 bool BacktraceReader::Check(const CacheVerifier& v) const {
   if (v.ix == kDummyVerifierIndex) return true;
-  return v.ix < kCacheSize && next_[v.ix] == v.pred && loc_[v.ix] == OcamlIntOfInt64(v.value);
+  if (v.ix >= kCacheSize) return false;
+  if (next_ == nullptr) return v.pred == 0 && OcamlIntOfInt64(v.value) == 0;  // all slots 0
+  return next_[v.ix] == v.pred && loc_[v.ix] == OcamlIntOfInt64(v.value);
 }
 
 }  // namespace mpo::memtrace

@@ -84,12 +84,6 @@ class BacktraceWriter {
   CacheVerifier NextVerifier();
 
  private:
-  // A cache slot: the code and the date it was last used, side by side so that a hit
-  // reads and updates one cache line.
-  struct Slot {
-    OcamlInt code = 0;
-    OcamlInt date = 0;
-  };
   static std::uint8_t* PutHit(std::uint8_t* p, std::uint32_t bucket, std::uint32_t ncorrect) {
     if (ncorrect <= 1) {
       StoreLe(p, static_cast<std::uint16_t>((bucket << 2) | ncorrect));
@@ -99,7 +93,11 @@ class BacktraceWriter {
     p[2] = static_cast<std::uint8_t>(ncorrect);
     return p + 3;
   }
-  std::unique_ptr<Slot[]> slots_;
+  // The cache as three arrays. Lookups and prediction checks read only `codes_` (128 KiB)
+  // and `next_` (32 KiB), half the lines a code-and-date slot would touch; the dates are
+  // written on a hit and read only on a miss.
+  std::unique_ptr<OcamlInt[]> codes_;
+  std::unique_ptr<OcamlInt[]> dates_;
   std::unique_ptr<std::uint16_t[]> next_;
   std::uint16_t next_verify_ix_ = kVerifierFirstIndex;
 };
@@ -122,6 +120,8 @@ class BacktraceReader {
   [[gnu::always_inline]] const std::uint8_t* GetAt(ByteReader& in, const std::uint8_t* p,
                                                    std::uint32_t nencoded, OcamlInt common_prefix,
                                                    std::span<const OcamlInt>* bt) {
+    if (nencoded != 0 && next_ == nullptr) [[unlikely]]
+      AllocateCache();
     if (common_prefix >= 0 && static_cast<std::uint64_t>(common_prefix) <= last_.len) [[likely]] {
       last_.len = static_cast<std::size_t>(common_prefix);
       if (Roomy(in, p, nencoded, last_)) [[likely]]
@@ -184,6 +184,9 @@ class BacktraceReader {
                                                     std::uint32_t nencoded, Buffer& out);
   [[gnu::cold, gnu::noinline]] void DecodeFailed(ByteReader& in, const std::uint8_t* at,
                                                  Failure why) const;
+  // Allocates the cache (zeroed) on the first codeword: a trace without backtraces, or a
+  // `check` of an empty one, never pays for its 160 KiB. Until then every slot reads 0.
+  [[gnu::cold, gnu::noinline]] void AllocateCache();
   // The cache as two arrays: following a prediction chain is a run of dependent loads
   // through `next_` alone (2 bytes a slot, 32 KiB in all, so it stays in L1), while the
   // codes it yields are independent loads from `loc_` that overlap with the chain.

@@ -237,6 +237,26 @@ TEST(BacktraceCodec, VerifierSequenceAndHashes) {
   EXPECT_FALSE(r.Check(CacheVerifier{1, 1, 0}));
 }
 
+// The reader allocates its cache on the first codeword; before that every slot reads 0,
+// exactly as a zeroed cache would, for the verifier and for a backtrace of no codewords.
+TEST(BacktraceCodec, ReaderBeforeItsFirstCodewordActsAsAZeroedCache) {
+  BacktraceReader fresh;
+  EXPECT_TRUE(fresh.Check(CacheVerifier{5, 0, 0}));
+  EXPECT_TRUE(fresh.Check(CacheVerifier{kCacheMask, 0, std::uint64_t{1} << 63}));  // OCaml 0
+  EXPECT_FALSE(fresh.Check(CacheVerifier{5, 0, 7}));
+  EXPECT_FALSE(fresh.Check(CacheVerifier{5, 3, 0}));
+  ByteWriter none(16);
+  EXPECT_EQ(Decode(fresh, none, 0, 0), std::vector<OcamlInt>{});
+  EXPECT_TRUE(fresh.Check(CacheVerifier{5, 0, 0}));
+  // After a codeword the cache is real: the writer's verifiers agree with it.
+  BacktraceWriter w;
+  const std::vector<OcamlInt> bt = {11, 12, 13};
+  ByteWriter out(1 << 12);
+  const auto n = w.Put(out, 0, bt, 0, [](std::size_t) {});
+  EXPECT_EQ(Decode(fresh, out, n, 0), bt);
+  for (int i = 0; i < 4; ++i) EXPECT_TRUE(fresh.Check(w.NextVerifier()));
+}
+
 TEST(PacketHeader, RoundTripsV2AndV3) {
   for (int version : {1, 2, 3}) {
     ByteWriter out(256);

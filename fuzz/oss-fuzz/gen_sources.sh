@@ -2,7 +2,7 @@
 # Prints sources.txt: for every libFuzzer target of fuzz/ (tag fuzz_target), its package,
 # its name and the .cc files it links (the transitive sources in this workspace, minus
 # the replay main that stands in for libFuzzer in plain builds). build.sh compiles from
-# this list without Bazel; ci/ossfuzz_test.sh fails when the committed copy is stale.
+# this list without Bazel; ci/fuzz.sh fails when the committed copy is stale.
 # Usage: fuzz/oss-fuzz/gen_sources.sh > fuzz/oss-fuzz/sources.txt
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -1,5 +1,6 @@
 #include "tools/demo/demo_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include "tools/demo/demo_run.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
+#include "tools/progress.h"
 
 namespace mpo::tools {
 namespace {
@@ -135,7 +137,13 @@ void AddDemoCommands(CLI::App& app) {
     demo::DemoOptions opts = *o;
     opts.out = ResolveOut(opts.out);
     const auto start = std::chrono::steady_clock::now();
+    // Steps of the workload; the read-back checks after it are short.
+    const std::uint64_t total = opts.steps * opts.domains;
+    Progress progress("demo", "steps", total);
+    // Teardown names a domain once more: the count stops at the total.
+    opts.progress = [&](std::uint64_t steps) { progress.Update(std::min(steps, total)); };
     auto r = demo::RunDemo(opts);
+    progress.Clear();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!r.ok()) {

@@ -44,6 +44,8 @@ class Demo final : public sim::WorkloadHost {
   void Running(std::uint32_t domain) override {
     current_ = domain;
     tracer_->SetCurrentDomain(domain);
+    // The workload names the running domain once per step (and at teardown).
+    if (o_.progress) o_.progress(++steps_run_);
   }
   std::optional<std::int64_t> ExternalAlloc(std::uint32_t domain, std::uint64_t bytes,
                                             std::span<const std::uint64_t> callstack) override;
@@ -83,6 +85,7 @@ class Demo final : public sim::WorkloadHost {
   std::uint32_t current_ = 0;
   std::int64_t teardown_us_ = 0;
   std::uint64_t deallocs_ = 0;
+  std::uint64_t steps_run_ = 0;
   std::string trace_path_, ring_path_;
   std::vector<std::string> failures_;
 };

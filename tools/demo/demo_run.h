@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,8 @@ struct DemoOptions {
   // Words per domain ring, as a power of two (OCaml's default: 16). Small rings wrap:
   // the check then accounts for exactly the words the cursor reports lost.
   unsigned ring_log2_words = 16;
+  // Called with the workload steps run so far (of --steps x --domains), once per step.
+  std::function<void(std::uint64_t)> progress;
 };
 
 struct SiteFigures {

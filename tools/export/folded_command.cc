@@ -10,7 +10,9 @@
 #include "core/memtrace/text_dump.h"
 #include "tools/exit_code.h"
 #include "tools/memtrace/limit_options.h"
+#include "tools/memtrace/progress_source.h"
 #include "tools/memtrace/window_options.h"
+#include "tools/progress.h"
 
 namespace mpo::tools {
 namespace {
@@ -22,6 +24,20 @@ struct FoldedCommandOptions {
   bool collapse_recursion = false;
   WindowOptions window;
   memtrace::Limits limits;
+};
+
+// Takes the progress line away before the first stack reaches a terminal.
+class ClearingSink : public TextSink {
+ public:
+  ClearingSink(TextSink& out, Progress& progress) : out_(out), progress_(progress) {}
+  void Write(std::string_view text) override {
+    progress_.Clear();
+    out_.Write(text);
+  }
+
+ private:
+  TextSink& out_;
+  Progress& progress_;
 };
 
 void RunFolded(const FoldedCommandOptions& c) {
@@ -38,8 +54,12 @@ void RunFolded(const FoldedCommandOptions& c) {
   o.to_us = window.to_us;
   auto src = memtrace::OpenFileSource(c.file);
   if (!src.ok()) return ReportError("memtrace folded", src.status());
-  memtrace::FileTextSink out(stdout);
-  const Status s = exporter::WriteFoldedStacks(**src, o, out);
+  memtrace::FileTextSink file(stdout);
+  Progress progress("memtrace folded", "bytes", (*src)->size());
+  ProgressSource counted(**src, progress);
+  ClearingSink out(file, progress);
+  const Status s = exporter::WriteFoldedStacks(counted, o, out);
+  progress.Clear();
   if (!s.ok()) return ReportError("memtrace folded " + c.file, s);
 }
 

@@ -1,7 +1,5 @@
 #include "tools/memtrace/memtrace_command.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -12,6 +10,8 @@
 #include <vector>
 
 #include "core/base/json_text.h"
+#include "core/base/view_json.h"
+#include "core/memtrace/analysis/analysis_text.h"
 #include "core/memtrace/analysis/leaks.h"
 #include "core/memtrace/analysis/site_compare.h"
 #include "core/memtrace/analysis/trace_analysis.h"
@@ -29,6 +29,7 @@
 #include "tools/memtrace/report_command.h"
 #include "tools/memtrace/window_options.h"
 #include "tools/numeric_options.h"
+#include "tools/progress.h"
 #include "tools/verdicts_option.h"
 
 namespace mpo::tools {
@@ -36,28 +37,12 @@ namespace {
 
 using namespace mpo::memtrace;  // NOLINT(build/namespaces): tool-local convenience
 
-// A progress bar on stderr for long runs, only when stderr is a terminal.
-class Progress {
- public:
-  explicit Progress(std::uint64_t total) : total_(total), on_(total > (16u << 20) && isatty(2)) {}
-  ~Progress() {
-    if (on_ && shown_) std::fprintf(stderr, "\r%60s\r", "");
-  }
-  void Update(std::uint64_t done) {
-    if (!on_ || (++calls_ & 0xffff) != 0) return;
-    const int pct =
-        static_cast<int>(100.0 * static_cast<double>(done) / static_cast<double>(total_));
-    std::string bar(static_cast<std::size_t>(pct / 2), '#');
-    std::fprintf(stderr, "\r[%-50s] %3d%%", bar.c_str(), pct);
-    shown_ = true;
-  }
+void WriteOut(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
- private:
-  std::uint64_t total_;
-  bool on_;
-  bool shown_ = false;
-  std::uint64_t calls_ = 0;
-};
+// Byte progress of a read of `total` bytes (tools/progress.h), as a reader callback.
+ProgressFn BytesProgress(Progress& p) {
+  return [&p](std::uint64_t done, std::uint64_t) { p.Update(done); };
+}
 
 std::unique_ptr<ByteSource> OpenOrReport(const std::string& cmd, const std::string& path,
                                          io::FileId* id = nullptr) {
@@ -100,8 +85,8 @@ void RunDump(const DumpOptions& o) {
   if (!file) return;
   UntilStdoutFails src(*file);
   FileTextSink out(stdout);
-  Progress bar(src.size());
-  const ProgressFn progress = [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); };
+  Progress bar("memtrace dump", "bytes", src.size());
+  const ProgressFn progress = BytesProgress(bar);
   Status s;
   if (o.json) {
     view::JsonViewOptions options;
@@ -115,6 +100,7 @@ void RunDump(const DumpOptions& o) {
   } else {
     s = WriteDumpTrace(src, out, !o.no_backtraces, progress, o.limits, o.verdicts, o.threads);
   }
+  bar.Clear();
   std::fflush(stdout);
   // A failed write is reported once, by main's FinishStdout.
   if (!s.ok() && !StdoutFailed()) ReportError("memtrace dump: " + o.file, s);
@@ -122,10 +108,89 @@ void RunDump(const DumpOptions& o) {
 
 struct CheckOptions {
   std::string file;
+  bool json = false;
   bool keep_going = false;
   Limits limits;
   Verdicts verdicts = Verdicts::kStrict;
 };
+
+// What a check found, for the text line and for --json.
+struct CheckResult {
+  const TraceReader* reader = nullptr;  // null: the trace's header did not read
+  std::uint64_t events = 0, bad_packets = 0, undefined_codes = 0;
+  std::int64_t last_time = 0;
+  std::vector<Status> errors;  // in file order; one unless --keep-going
+};
+
+// `{"file":S,"trace":{...}|null,"valid":B,"packets":N,"events":N,"locations":N,
+// "undefined_location_codes":N,"bad_packets":N,"warnings":[{"offset":N,"message":S}],
+// "error":null|ERROR,"errors":[ERROR,...]}`: "trace" is stats' member, ERROR the schema 2
+// error object (core/base/view_json.h), "error" the first of "errors".
+std::string CheckJson(const std::string& file, const CheckResult& c) {
+  using json_text::AppendUint;
+  std::string out = "{\"file\":";
+  json_text::AppendString(out, file);
+  const TraceReader* r = c.reader;
+  if (r == nullptr) {
+    out += ",\"trace\":null";
+  } else {
+    analysis::TraceAnalysis a;  // only the members AppendTraceMember reads
+    a.info = r->info();
+    a.version = r->version();
+    a.duration_us = static_cast<std::uint64_t>(c.last_time - r->info().start_time);
+    out += ',';
+    analysis::AppendTraceMember(out, file, a);
+  }
+  out += ",\"valid\":";
+  out += c.errors.empty() ? "true" : "false";
+  out += ",\"packets\":";
+  AppendUint(out, r ? r->packets_read() : 0);
+  out += ",\"events\":";
+  AppendUint(out, c.events);
+  out += ",\"locations\":";
+  AppendUint(out, r ? r->LocationCodes().size() : 0);
+  out += ",\"undefined_location_codes\":";
+  AppendUint(out, c.undefined_codes);
+  out += ",\"bad_packets\":";
+  AppendUint(out, c.bad_packets);
+  out += ",\"warnings\":[";
+  if (r != nullptr) {
+    for (std::size_t i = 0; i < r->warnings().size(); ++i) {
+      const ReaderWarning& w = r->warnings()[i];
+      if (i > 0) out += ',';
+      out += "{\"offset\":";
+      AppendUint(out, w.offset);
+      out += ",\"message\":";
+      json_text::AppendString(out, w.message);
+      out += '}';
+    }
+  }
+  out += "],\"error\":";
+  if (c.errors.empty())
+    out += "null";
+  else
+    view_json::AppendError(out, c.errors.front());
+  out += ",\"errors\":[";
+  for (std::size_t i = 0; i < c.errors.size(); ++i) {
+    if (i > 0) out += ',';
+    view_json::AppendError(out, c.errors[i]);
+  }
+  out += "]}\n";
+  return out;
+}
+
+void PrintCheckText(const CheckOptions& o, const CheckResult& c) {
+  const TraceReader& r = *c.reader;
+  for (const ReaderWarning& w : r.warnings())
+    std::fprintf(stderr, "memprof-oracle: memtrace check: warning at offset 0x%" PRIx64 ": %s\n",
+                 w.offset, w.message.c_str());
+  std::printf("%s: v%03d, %" PRIu64 " packets, %" PRIu64 " events, %zu warnings", o.file.c_str(),
+              r.version(), r.packets_read(), c.events, r.warnings().size());
+  if (c.undefined_codes > 0)
+    std::printf(", %" PRIu64 " undefined location codes", c.undefined_codes);
+  if (o.keep_going) std::printf(", %" PRIu64 " bad packets", c.bad_packets);
+  std::printf(c.errors.empty() ? ": ok\n" : ": INVALID\n");
+}
 
 void RunCheck(const CheckOptions& o) {
   auto src = OpenOrReport("memtrace check", o.file);
@@ -133,41 +198,43 @@ void RunCheck(const CheckOptions& o) {
   ReaderOptions ropts;
   ropts.limits = o.limits;
   ropts.verdicts = o.verdicts;
+  CheckResult c;
   // The decoded view: every reader check, and the undefined-location-code policy.
   auto opened = view::TraceView::Open(std::move(src), ropts);
   if (!opened.ok()) {
     ReportError("memtrace check: " + o.file, opened.status());
+    c.errors.push_back(opened.status());
+    if (o.json) WriteOut(CheckJson(o.file, c));
     return;
   }
   view::TraceView& v = **opened;
   const TraceReader& r = v.reader();
-  Progress progress(r.file_size());
-  std::uint64_t events = 0, bad_packets = 0, undefined_codes = 0;
-  bool failed = false;
+  c.reader = &r;
+  c.last_time = r.info().start_time;
+  Progress progress("memtrace check", "bytes", r.file_size());
   while (true) {
     const Event* ev = v.NextEvent();
     if (ev == nullptr && !v.status().ok()) {
-      failed = true;
+      c.errors.push_back(v.status());
       // The reader is fine when the error is the view's undefined-code policy.
-      ++(r.status().ok() ? undefined_codes : bad_packets);
+      ++(r.status().ok() ? c.undefined_codes : c.bad_packets);
+      progress.Clear();
       std::fprintf(stderr, "memprof-oracle: memtrace check: %s: %s\n", o.file.c_str(),
                    v.status().ToString().c_str());
       if (o.keep_going && v.SkipAfterError()) continue;
       break;
     }
     if (ev == nullptr) break;
-    ++events;
+    ++c.events;
+    c.last_time = ev->time;
     progress.Update(r.offset());
   }
-  for (const ReaderWarning& w : r.warnings())
-    std::fprintf(stderr, "memprof-oracle: memtrace check: warning at offset 0x%" PRIx64 ": %s\n",
-                 w.offset, w.message.c_str());
-  std::printf("%s: v%03d, %" PRIu64 " packets, %" PRIu64 " events, %zu warnings", o.file.c_str(),
-              r.version(), r.packets_read(), events, r.warnings().size());
-  if (undefined_codes > 0) std::printf(", %" PRIu64 " undefined location codes", undefined_codes);
-  if (o.keep_going) std::printf(", %" PRIu64 " bad packets", bad_packets);
-  std::printf(failed ? ": INVALID\n" : ": ok\n");
-  if (failed) SetExitCode(kExitBadInput);
+  progress.Clear();
+  if (o.json)
+    WriteOut(CheckJson(o.file, c));
+  else
+    PrintCheckText(o, c);
+  if (!c.errors.empty()) SetExitCode(kExitBadInput);
 }
 
 struct CopyOptions {
@@ -218,11 +285,10 @@ void RunCopy(const CopyOptions& o) {
     return;
   }
   CopyStats stats;
-  Progress bar(src->size());
-  Status s = CopyTrace(
-      *src, **sink, version, &stats,
-      [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); }, o.limits);
+  Progress bar("memtrace copy", "bytes", src->size());
+  Status s = CopyTrace(*src, **sink, version, &stats, BytesProgress(bar), o.limits);
   if (s.ok()) s = RefuseSkippedData(*src, o.limits);
+  bar.Clear();
   if (!s.ok()) return ReportError("memtrace copy: " + o.in, s);
   if (Status c = (*sink)->Commit(); !c.ok()) ReportError("memtrace copy", c);
 }
@@ -301,17 +367,16 @@ std::optional<analysis::TraceAnalysis> AnalyzeOrReport(const std::string& cmd,
   }
   auto src = OpenOrReport(cmd, file);
   if (!src) return std::nullopt;
-  Progress bar(src->size());
-  a.progress = [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); };
+  Progress bar(cmd, "bytes", src->size());
+  a.progress = BytesProgress(bar);
   auto result = analysis::AnalyzeTrace(*src, a);
+  bar.Clear();
   if (!result.ok()) {
     ReportError(cmd + ": " + file, result.status());
     return std::nullopt;
   }
   return std::move(*result);
 }
-
-void WriteOut(const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
 struct StatsOptions {
   std::string file;
@@ -329,9 +394,10 @@ void RunStats(const StatsOptions& o) {
     return ReportError("memtrace stats", s);
   auto src = OpenOrReport("memtrace stats", o.file);
   if (!src) return;
-  Progress bar(src->size());
-  so.analysis.progress = [&bar](std::uint64_t done, std::uint64_t) { bar.Update(done); };
+  Progress bar("memtrace stats", "bytes", src->size());
+  so.analysis.progress = BytesProgress(bar);
   auto stats = ComputeTraceStats(*src, so);
+  bar.Clear();
   if (!stats.ok()) return ReportError("memtrace stats: " + o.file, stats.status());
   WriteOut(o.common.json ? FormatTraceStatsJson(*stats, o.file) : FormatTraceStats(*stats, o.file));
 }
@@ -390,6 +456,11 @@ void AddMemtraceCommands(CLI::App& app) {
   CLI::App* c = mt->add_subcommand("check", "Validate a trace");
   c->add_option("file", check->file, "trace file")->required();
   c->add_flag("--keep-going", check->keep_going, "report every bad packet");
+  c->add_flag("--json", check->json,
+              "one JSON object: {\"file\",\"trace\" (as stats'), \"valid\",\"packets\","
+              "\"events\",\"locations\",\"undefined_location_codes\",\"bad_packets\","
+              "\"warnings\",\"error\": null or the schema 2 error object, \"errors\"}; "
+              "the exit code is the text form's");
   AddLimitOptions(c, &check->limits);
   AddVerdictsOption(c, &check->verdicts, VerdictFormat::kMemtrace);
   c->callback([check] { RunCheck(*check); });

@@ -4,6 +4,9 @@
 # the console shows no error, and the screenshot is a drawn page (many colours), not a
 # blank one. SKIPPED when chromium is not installed (ci/install_deps.sh installs it).
 # With MPO_SHARED_TESTDATA set, the largest real trace is rendered too.
+# The flame graph's "collapse recursion" box: the page opened as page.html#collapse-recursion
+# ticks it as a click does; the script must still finish without a console error, and on
+# a recursive trace the picture must change (fewer rows, another screenshot).
 set -euo pipefail
 source tools/cli_test_lib.sh
 bin="$1"
@@ -77,7 +80,62 @@ render() {
   [ -z "${REPORT_SHOT_DIR:-}" ] || cp "$tmp/$name.png" "$REPORT_SHOT_DIR/"
 }
 
+# The flame graph's drawn state in the dumped DOM: "MODE BOXES DEPTH".
+flame_state() {
+  sed -n 's/.*<div id="flame" data-mode="\([a-z]*\)" data-boxes="\([0-9]*\)" data-depth="\([0-9]*\)".*/\1 \2 \3/p' "$1" | head -1
+}
+
+# `toggle NAME TRACE same|fewer`: the page with and without the box ticked; with "fewer"
+# collapsing must draw fewer rows and another picture, with "same" the same tree.
+toggle() {
+  local name="$1" trace="$2" want="$3" page="$tmp/$1.toggle.html"
+  check "$name: report" 0 "$bin" memtrace report "$trace" -o "$page"
+  # Tall enough for the flame graph's section to be on the screenshot, unscrolled.
+  # shellcheck disable=SC2054 # the comma is in --window-size's value
+  local flags=(--headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$tmp/profile"
+    --window-size=1200,3000)
+  local hash state=()
+  for hash in "#top" "#collapse-recursion"; do
+    check "$name$hash: dump-dom" 0 timeout 120 "$browser" "${flags[@]}" --enable-logging=stderr \
+      --v=0 --dump-dom "file://$page$hash"
+    grep -q '<body data-report="ok">' "$out" || { fail "$name$hash: the page's script did not finish"; tail -5 "$err"; }
+    if grep -E 'CONSOLE|Uncaught' "$err" | grep -qiE 'error|uncaught'; then
+      fail "$name$hash: console errors"
+      grep -E 'CONSOLE|Uncaught' "$err" | head -5
+    fi
+    state+=("$(flame_state "$out")")
+    # Pictures only where they should differ (each browser start costs seconds).
+    [ "$want" = same ] || check "$name$hash: screenshot" 0 timeout 120 "$browser" "${flags[@]}" \
+      --screenshot="$tmp/$name$hash.png" "file://$page$hash"
+  done
+  echo "     $name: flame (mode boxes depth) ${state[0]} -> ${state[1]}"
+  read -r m0 b0 d0 <<<"${state[0]}"
+  read -r m1 b1 d1 <<<"${state[1]}"
+  if [ "$m0" != stacks ] || [ "$m1" != collapsed ]; then
+    fail "$name: the box did not switch trees (${state[*]})"
+  fi
+  if [ "$want" = fewer ]; then
+    if [ "${d1:-0}" -eq 0 ] || [ "$d1" -ge "${d0:-0}" ]; then
+      fail "$name: collapsing did not take rows away"
+    fi
+    cmp -s "$tmp/$name#top.png" "$tmp/$name#collapse-recursion.png" &&
+      fail "$name: the screenshot did not change"
+  else
+    [ "$b0 $d0" = "$b1 $d1" ] || fail "$name: no recursion, yet the flame graph changed"
+  fi
+  if [ -n "${REPORT_SHOT_DIR:-}" ] && [ "$want" = fewer ]; then
+    cp "$tmp/$name#collapse-recursion.png" "$REPORT_SHOT_DIR/"
+  fi
+}
+
 render arrays testdata/memtrace/arrays_major.ocaml5.3.native.r1e-3.ctf
+toggle arrays testdata/memtrace/arrays_major.ocaml5.3.native.r1e-3.ctf same
+deep="${MPO_SHARED_TESTDATA:-}/memtrace/deep_exn.ocaml5.3.memtrace-head.r1e-3.ctf"
+if [ -n "${MPO_SHARED_TESTDATA:-}" ] && [ -r "$deep" ]; then
+  toggle deep_exn "$deep" fewer
+else
+  echo "SKIPPED: collapsing a recursive trace (set MPO_SHARED_TESTDATA to ../shared/testdata)"
+fi
 big="${MPO_SHARED_TESTDATA:-}/memtrace/examples-ocamlopt.v0.2.3.ctf"
 if [ -n "${MPO_SHARED_TESTDATA:-}" ] && [ -r "$big" ]; then
   render examples "$big"

@@ -11,8 +11,10 @@
 #include "core/memtrace/report/html_report.h"
 #include "tools/exit_code.h"
 #include "tools/memtrace/limit_options.h"
+#include "tools/memtrace/progress_source.h"
 #include "tools/memtrace/window_options.h"
 #include "tools/numeric_options.h"
+#include "tools/progress.h"
 
 namespace mpo::tools {
 namespace {
@@ -27,18 +29,40 @@ struct ReportOptions {
 };
 
 // The flame tree of the window's folded stacks (in samples), cut to `o.flame_nodes`.
-// A second pass over the file: the folded stacks' own tree bounds its memory.
+// A pass over the file of its own: the folded stacks' own tree bounds its memory.
 Result<memtrace::report::FlameTree> Flame(memtrace::ByteSource& src, const ReportOptions& o,
-                                          const memtrace::analysis::AnalysisOptions& window) {
+                                          const memtrace::analysis::AnalysisOptions& window,
+                                          bool collapse_recursion) {
   exporter::FoldedOptions f;
   f.from_us = window.from_us;
   f.to_us = window.to_us;
   f.limits = o.limits;
+  f.collapse_recursion = collapse_recursion;
   memtrace::report::FlameTreeBuilder builder(o.limits.max_held_frames);
   if (Status s = exporter::WriteFoldedStacks(src, f, builder); !s.ok()) return s;
   auto tree = builder.Finish();
   if (!tree.ok()) return tree.status();
   return memtrace::report::Bounded(*tree, o.flame_nodes);
+}
+
+// Three passes over the file (the analysis, the flame graph as recorded and with
+// recursion collapsed), counted as one progress of three times its size.
+Result<std::string> Page(memtrace::ByteSource& src, const ReportOptions& o,
+                         const memtrace::analysis::AnalysisOptions& window) {
+  const std::uint64_t size = src.size();
+  Progress progress("memtrace report", "bytes", 3 * size);
+  memtrace::analysis::AnalysisOptions a = window;
+  a.progress = [&progress](std::uint64_t done, std::uint64_t) { progress.Update(done); };
+  auto analysis = memtrace::analysis::AnalyzeTrace(src, a);
+  if (!analysis.ok()) return analysis.status();
+  memtrace::report::FlameTrees flame;
+  for (const bool collapse : {false, true}) {
+    ProgressSource counted(src, progress, (collapse ? 2 : 1) * size);
+    auto tree = Flame(counted, o, window, collapse);
+    if (!tree.ok()) return tree.status();
+    (collapse ? flame.collapsed : flame.stacks) = std::move(*tree);
+  }
+  return memtrace::report::FormatHtmlReport(*analysis, o.file, flame, o.top);
 }
 
 void RunReport(const ReportOptions& o) {
@@ -50,15 +74,12 @@ void RunReport(const ReportOptions& o) {
   io::FileId in_id;
   auto src = memtrace::OpenFileSource(o.file, &in_id);
   if (!src.ok()) return ReportError(cmd, src.status());
-  auto analysis = memtrace::analysis::AnalyzeTrace(**src, a);
-  if (!analysis.ok()) return ReportError(cmd + ": " + o.file, analysis.status());
-  auto flame = Flame(**src, o, a);
-  if (!flame.ok()) return ReportError(cmd + ": " + o.file, flame.status());
-  const std::string page = memtrace::report::FormatHtmlReport(*analysis, o.file, *flame, o.top);
+  auto page = Page(**src, o, a);
+  if (!page.ok()) return ReportError(cmd + ": " + o.file, page.status());
   auto sink = memtrace::AtomicFileSink::Create(o.out, std::span<const io::FileId>(&in_id, 1));
   if (!sink.ok()) return ReportError(cmd, sink.status());
-  const auto* bytes = reinterpret_cast<const std::uint8_t*>(page.data());
-  Status s = (*sink)->Write(std::span<const std::uint8_t>(bytes, page.size()));
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(page->data());
+  Status s = (*sink)->Write(std::span<const std::uint8_t>(bytes, page->size()));
   if (s.ok()) s = (*sink)->Commit();
   if (!s.ok()) ReportError(cmd, s);
 }
@@ -71,7 +92,8 @@ void AddMemtraceReportCommand(CLI::App* memtrace) {
       "report",
       "One self-contained HTML page (no network): trace info, top allocation sites, "
       "estimated live heap over time, never-collected blocks by site, and a flame graph "
-      "(click to zoom). Figures are those of `memtrace stats`");
+      "(click to zoom; a box collapses recursion by the rule of folded's option). "
+      "Figures are those of `memtrace stats`");
   r->add_option("file", o->file, "trace file")->required();
   r->add_option("-o,--output", o->out, "the HTML file to write")->required();
   r->add_option("--top", o->top, "sites listed in the tables, in [1, 10^4]")

@@ -19,6 +19,7 @@
 #include "core/ring/view/json_view.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
+#include "tools/progress.h"
 #include "tools/ring/pid_arg.h"
 #include "tools/ring/record_command.h"
 #include "tools/ring/tail_command.h"
@@ -182,12 +183,17 @@ Result<StreamStats> Stats(const EventsOptions& o) {
   return stats.stats();
 }
 
-// Feeds every event of a fresh cursor on the ring to `writer`, then finishes it.
+// Feeds every event of a fresh cursor on the ring to `writer`, then finishes it; counts
+// the events on `progress` from `done`.
 template <class Writer>
-Status StreamRing(const EventsOptions& o, ring::OcamlVersion version, Writer& writer) {
+Status StreamRing(const EventsOptions& o, ring::OcamlVersion version, Writer& writer,
+                  Progress& progress, std::uint64_t done) {
   auto cursor = OpenRing(o.file, o.batch);
   if (!cursor.ok()) return cursor.status();
-  ring::view::EventCollector collector(version, [&](const RingEvent& e) { writer.Add(e); });
+  ring::view::EventCollector collector(version, [&](const RingEvent& e) {
+    writer.Add(e);
+    progress.Update(++done);
+  });
   auto r = Drain(*cursor, collector, [] {});
   if (!r.ok()) return r.status();
   if (!collector.error().ok()) return collector.error();
@@ -212,22 +218,31 @@ Status WriteExport(const EventsOptions& o, ExportFormat format) {
   auto out = io::AtomicOutput::Create(o.out, inputs);
   if (!out.ok()) return out.status();
 
+  // Events of both passes: the total is known once the first has counted them.
+  Progress progress(format == ExportFormat::kChrome ? "events chrome" : "events fuchsia", "events",
+                    0);
   ChromeTraceScan scan;
-  ring::view::EventCollector scanner(*version, [&](const RingEvent& e) { scan.Add(e); });
+  std::uint64_t events = 0;
+  ring::view::EventCollector scanner(*version, [&](const RingEvent& e) {
+    scan.Add(e);
+    progress.Update(++events);
+  });
   auto r = Drain(*scan_cursor, scanner, [] {});
   if (!r.ok()) return r.status();
   if (!scanner.error().ok()) return scanner.error();
   scan_cursor->Close();
+  progress.SetTotal(2 * events);
 
   auto write = [&](std::string_view text) { (void)out->Write(text); };
   Status s;
   if (format == ExportFormat::kChrome) {
     ChromeTraceWriter writer(scan.origin(), scan.pid(1), write);
-    s = StreamRing(o, *version, writer);
+    s = StreamRing(o, *version, writer, progress, events);
   } else {
     exporter::FuchsiaTraceWriter writer(scan.pid(1), write);
-    s = StreamRing(o, *version, writer);
+    s = StreamRing(o, *version, writer, progress, events);
   }
+  progress.Clear();
   if (!s.ok()) return s;
   // Write errors are sticky; Commit reports the first and removes the temporary file.
   return out->Commit();

@@ -152,7 +152,9 @@ TEST(Seeds, CasesThenFilesOfTheFormatAndTheModesRange) {
   EXPECT_LT(v2->size(), cases->size());
   for (const SeedInput& s : *v2) {
     const auto packets = WalkPackets(s.bytes);
-    if (!packets.empty()) EXPECT_LE(packets.front().version, 2) << s.name;
+    if (!packets.empty()) {
+      EXPECT_LE(packets.front().version, 2) << s.name;
+    }
   }
   // OCaml 5.3's consumer: rings named for 5.3 only.
   auto rings = LoadSeeds(FuzzFormat::kRing, Verdicts::kOcaml53, {dir}, scratch);

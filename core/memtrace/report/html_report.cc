@@ -94,7 +94,7 @@ std::string HtmlText(const std::string& s) {
 }  // namespace
 
 std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& file,
-                           const FlameTree& flame, std::size_t top) {
+                           const FlameTrees& flame, std::size_t top) {
   std::string out = "{";
   analysis::AppendTraceMember(out, file, a);
   out += ",\"host\":";
@@ -114,7 +114,9 @@ std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& 
   out += ',';
   AppendTimeline(out, a);
   out += ",\"flame\":";
-  AppendFlameJson(out, flame);
+  AppendFlameJson(out, flame.stacks);
+  out += ",\"flame_collapsed\":";
+  AppendFlameJson(out, flame.collapsed);
   out += ",\"bytes_per_sample\":";
   json_text::AppendDouble(out, EstimatedBytes(1, a.info));
   out += '}';
@@ -122,7 +124,7 @@ std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& 
 }
 
 std::string FormatHtmlReport(const analysis::TraceAnalysis& a, const std::string& file,
-                             const FlameTree& flame, std::size_t top) {
+                             const FlameTrees& flame, std::size_t top) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<title>memtrace report: " + HtmlText(file) + "</title>\n<style>\n";
   out += kReportCss;

@@ -1,8 +1,9 @@
 // `memtrace report`: one self-contained HTML page about a trace (no network: inline CSS
 // and script, no external fonts or images). Its figures are those of one
-// analysis::TraceAnalysis (so they equal `memtrace stats --json`'s) and a bounded flame
-// tree (flame_tree.h); the page's script draws the tables, bars, the live-heap chart and
-// the interactive flame graph from them.
+// analysis::TraceAnalysis (so they equal `memtrace stats --json`'s) and two bounded flame
+// trees (flame_tree.h), of the folded stacks as they are and with recursion collapsed;
+// the page's script draws the tables, bars, the live-heap chart and the interactive
+// flame graph from them (a "collapse recursion" box switches between the two trees).
 //
 // The data is one JSON object in <script type="application/json" id="report-data">:
 //   "trace": as stats' (analysis_text.h), "host": S, "window": {"from_s","to_s"|null},
@@ -12,7 +13,7 @@
 //   "leak_sites_total": N, "leaks": [{"site","callers","blocks","samples","words",
 //   "est_bytes","allocated_blocks"}] (at most top),
 //   "timeline": [{"t_s","live_est_bytes"}], "flame": {"n","v","c":[...]} in samples,
-//   "bytes_per_sample": X.
+//   "flame_collapsed": the same with recursion collapsed, "bytes_per_sample": X.
 // Every '<' in the JSON text is written \u003c, so no string ("</script>" in a location)
 // can end the block early; the JSON reads back the same.
 #pragma once
@@ -25,12 +26,19 @@
 
 namespace mpo::memtrace::report {
 
+// The flame graph's two trees: `stacks` from folded stacks as they are, `collapsed` from
+// the same stacks with recursion collapsed (folded's collapse_recursion rule).
+struct FlameTrees {
+  FlameTree stacks;
+  FlameTree collapsed;
+};
+
 // The data block's JSON (before its '<' escaping).
 std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& file,
-                           const FlameTree& flame, std::size_t top);
+                           const FlameTrees& flame, std::size_t top);
 
 // The whole page.
 std::string FormatHtmlReport(const analysis::TraceAnalysis& a, const std::string& file,
-                             const FlameTree& flame, std::size_t top);
+                             const FlameTrees& flame, std::size_t top);
 
 }  // namespace mpo::memtrace::report

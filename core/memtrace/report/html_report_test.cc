@@ -28,7 +28,7 @@ analysis::TraceAnalysis Sample() {
 }
 
 TEST(HtmlReport, DataHoldsTheAnalysisFigures) {
-  const std::string j = ReportDataJson(Sample(), "t.ctf", FlameTree{}, 10);
+  const std::string j = ReportDataJson(Sample(), "t.ctf", FlameTrees{}, 10);
   EXPECT_NE(j.find("\"allocated\":{\"blocks\":4,\"samples\":10,\"words\":20,\"est_bytes\":320}"),
             std::string::npos)
       << j;
@@ -40,8 +40,30 @@ TEST(HtmlReport, DataHoldsTheAnalysisFigures) {
   EXPECT_NE(j.find("\"host\":\"box\""), std::string::npos);
 }
 
+FlameTree TreeOf(std::string_view folded) {
+  FlameTreeBuilder b(100);
+  b.Write(folded);
+  auto t = b.Finish();
+  EXPECT_TRUE(t.ok()) << t.status().ToString();
+  return t.ok() ? *t : FlameTree{};
+}
+
+TEST(HtmlReport, DataHoldsBothFlameTrees) {
+  FlameTrees flame;
+  flame.stacks = TreeOf("f;f;g 3\n");
+  flame.collapsed = TreeOf("f;g 3\n");
+  const std::string j = ReportDataJson(Sample(), "t.ctf", flame, 10);
+  const std::string g = R"({"n":"g","v":3,"c":[]})";
+  EXPECT_NE(j.find(R"("flame":{"n":"all","v":3,"c":[{"n":"f","v":3,"c":[{"n":"f","v":3,"c":[)" + g),
+            std::string::npos)
+      << j;
+  EXPECT_NE(j.find(R"("flame_collapsed":{"n":"all","v":3,"c":[{"n":"f","v":3,"c":[)" + g),
+            std::string::npos)
+      << j;
+}
+
 TEST(HtmlReport, LocationTextCannotCloseTheDataBlock) {
-  const std::string page = FormatHtmlReport(Sample(), "t.ctf", FlameTree{}, 10);
+  const std::string page = FormatHtmlReport(Sample(), "t.ctf", FlameTrees{}, 10);
   // One data block, closed by the writer's own </script>; the site name is escaped.
   const std::size_t open = page.find("<script type=\"application/json\" id=\"report-data\">");
   ASSERT_NE(open, std::string::npos);
@@ -56,13 +78,13 @@ TEST(HtmlReport, TopBoundsTheTables) {
   analysis::TraceAnalysis a = Sample();
   a.sites.push_back(a.sites[0]);
   a.sites.push_back(a.sites[0]);
-  const std::string j = ReportDataJson(a, "t.ctf", FlameTree{}, 1);
+  const std::string j = ReportDataJson(a, "t.ctf", FlameTrees{}, 1);
   EXPECT_NE(j.find("\"sites_total\":3"), std::string::npos);
   EXPECT_EQ(j.find("\"allocs\":4", j.find("\"allocs\":4") + 1), std::string::npos) << j;
 }
 
 TEST(HtmlReport, PageIsSelfContained) {
-  const std::string page = FormatHtmlReport(Sample(), "a<b.ctf", FlameTree{}, 10);
+  const std::string page = FormatHtmlReport(Sample(), "a<b.ctf", FlameTrees{}, 10);
   EXPECT_EQ(page.find("src=\"http"), std::string::npos);
   EXPECT_EQ(page.find("href=\"http"), std::string::npos);
   EXPECT_NE(page.find("<title>memtrace report: a&lt;b.ctf</title>"), std::string::npos);

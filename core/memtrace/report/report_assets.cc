@@ -32,6 +32,7 @@ svg text { font: 11px system-ui, sans-serif; fill: #5a6475; }
   border-radius: 4px; font-size: 12px; max-width: 600px; word-break: break-all; z-index: 5;
   pointer-events: none; }
 .note { color: #5a6475; font-size: 12px; }
+#flame-path { margin-left: 1.5em; }
 button { font: inherit; font-size: 12px; }
 )css";
 
@@ -45,7 +46,9 @@ const char kReportBody[] = R"html(
 <section><h2>Never collected, by site (leak candidates)</h2>
 <table id="leaks"></table><div class="note" id="leaks-note"></div></section>
 <section><h2>Flame graph of allocations (click to zoom, hover for details)</h2>
-<div><button id="flame-reset">Reset zoom</button> <span class="note" id="flame-path"></span></div>
+<div><button id="flame-reset">Reset zoom</button>
+<label class="note"><input type="checkbox" id="flame-collapse"> collapse recursion</label>
+<span class="note" id="flame-path"></span></div>
 <div id="flame"></div></section>
 </main>
 <div id="tip"></div>
@@ -171,12 +174,9 @@ const char kReportScript[] = R"js(
     const host = document.getElementById("flame");
     const tip = document.getElementById("tip");
     const pathNote = document.getElementById("flame-path");
-    const root = data.flame;
-    const parent = new Map();
-    (function link(n) { for (const c of n.c) { parent.set(c, n); link(c); } })(root);
+    const collapse = document.getElementById("flame-collapse");
     const ROW = 18, W = 1100;
-    let depth = 0;
-    (function deepest(n, d) { depth = Math.max(depth, d); for (const c of n.c) deepest(c, d + 1); })(root, 1);
+    let root, parent, depth;
     function colour(name) {
       let h = 0;
       for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
@@ -188,7 +188,9 @@ const char kReportScript[] = R"js(
       const chain = [];
       for (let n = focus; n; n = parent.get(n)) chain.unshift(n);
       const total = focus.v || 1;
+      let boxes = 0;
       function box(n, x0, w, row) {
+        boxes++;
         const g = svgEl("g");
         const r = svgEl("rect", {x: x0, y: row * ROW, width: Math.max(w, 0.5), height: ROW - 1, fill: colour(n.n)});
         g.appendChild(r);
@@ -217,11 +219,32 @@ const char kReportScript[] = R"js(
         for (const c of n.c) { const cw = W * c.v / total; if (cw >= 0.3) lay(c, x, row + 1); x += cw; }
       })(focus, 0, chain.length - 1);
       host.appendChild(svg);
+      // What is drawn, for tests and for anyone reading the DOM.
+      host.setAttribute("data-boxes", boxes);
+      host.setAttribute("data-depth", depth);
       pathNote.textContent = chain.map(n => n.n).join(" \u2192 ");
     }
-    document.getElementById("flame-reset").addEventListener("click", () => draw(root));
-    if (!root.v) host.appendChild(el("div", {class: "note"}, "No sampled allocations in the window."));
-    else draw(root);
+    // Shows one of the two trees (the writer made both with folded's own rule).
+    function show(tree) {
+      root = tree;
+      parent = new Map();
+      (function link(n) { for (const c of n.c) { parent.set(c, n); link(c); } })(root);
+      depth = 0;
+      (function deepest(n, d) { depth = Math.max(depth, d); for (const c of n.c) deepest(c, d + 1); })(root, 1);
+      host.setAttribute("data-mode", tree === data.flame ? "stacks" : "collapsed");
+      if (!root.v) {
+        host.textContent = "";
+        host.appendChild(el("div", {class: "note"}, "No sampled allocations in the window."));
+      } else {
+        draw(root);
+      }
+    }
+    document.getElementById("flame-reset").addEventListener("click", () => { if (root.v) draw(root); });
+    collapse.checked = false;
+    collapse.addEventListener("change", () => show(collapse.checked ? data.flame_collapsed : data.flame));
+    show(data.flame);
+    // A link to #collapse-recursion opens the page with the box ticked, as a click would.
+    if (location.hash === "#collapse-recursion") collapse.click();
   })();
 
   document.body.setAttribute("data-report", "ok");
