@@ -3,19 +3,21 @@
 # ~1 GB with --large) with //bench/scaling:make_trace, cached in $MPO_SCALING_DIR
 # (default /tmp/mpo-scaling) by size, seed and format version, and runs each command on
 # each, printing wall time, user time, throughput and peak RSS (from /usr/bin/time).
-# Usage: bench/scaling/run.sh [--large] [--seed N] [--versions "2 3"]
+# Usage: bench/scaling/run.sh [--large] [--seed N] [--versions "2 3"] [--commands "stats dump"]
 # The traces are never committed; delete the cache directory to regenerate them.
 set -euo pipefail
 
 large=0
 seed=1
 versions="3"
+commands="check dump dump-json stats folded copy corpus-decode"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --large) large=1 ;;
     --seed) seed="$2"; shift ;;
     --versions) versions="$2"; shift ;;
-    *) echo "usage: $0 [--large] [--seed N] [--versions \"2 3\"]" >&2; exit 2 ;;
+    --commands) commands="$2"; shift ;;
+    *) echo "usage: $0 [--large] [--seed N] [--versions \"2 3\"] [--commands \"stats dump\"]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -56,7 +58,7 @@ for v in $versions; do
     events="$(cat "$events_file")"
     bytes="$(stat -c %s "$trace")"
     label="$((size / 1000000))MB"
-    for cmd in check dump dump-json stats folded copy corpus-decode; do
+    for cmd in $commands; do
       case "$cmd" in
         check) args=(memtrace check "${lift[@]}" "$trace") ;;
         dump) args=(memtrace dump "${lift[@]}" "$trace") ;;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/memtrace/packet_header.h"
+#include "core/memtrace/pipelined_text_sink.h"
 #include "core/memtrace/view/event_names.h"
 
 namespace mpo::memtrace {
@@ -249,8 +250,8 @@ Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& prog
 }
 
 Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
-                      const ProgressFn& progress, const Limits& limits, Verdicts verdicts) {
-  Printer p(out);
+                      const ProgressFn& progress, const Limits& limits, Verdicts verdicts,
+                      unsigned threads) {
   ReaderOptions opts;
   opts.parse_backtraces = parse_backtraces;
   opts.limits = limits;
@@ -260,15 +261,27 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
   TraceReader& r = **opened;
   // memtrace HEAD's dump_trace (the tool that reads v3) adds the domain to alloc lines.
   const bool head_format = HasDomainStreams(r.version());
-  std::string line;
   std::uint64_t text_left = limits.max_output_bytes;
-  // A line is written in pieces once it is long (a deep backtrace of long names).
-  constexpr std::size_t kLineChunk = 1 << 16;
   // Each code's text, rendered once (deep backtraces repeat a few codes millions of
-  // times); the cache is bounded like the materialised locations it renders.
+  // times); the cache is bounded like the materialised locations it renders. Its strings
+  // are written by reference (they never change once rendered), so it is declared before
+  // the sink, which finishes writing them first.
   std::unordered_map<OcamlInt, std::string> rendered;
   std::uint64_t rendered_left = limits.max_location_bytes / 4;
   std::string scratch;
+  // One thread: the lines are built and written here as they always were (`sink` unused).
+  // Two: headers are copied, location texts passed by reference, in order.
+  const bool threaded = threads != 1;
+  PipelinedTextSink sink(out, threads);
+  Printer p(threaded ? static_cast<TextSink&>(sink) : out);  // destroyed (flushed) first
+  std::string line;
+  // A line is written in pieces once it is long (a deep backtrace of long names).
+  constexpr std::size_t kLineChunk = 1 << 16;
+  // The part of the current alloc line not yet passed on (an error still writes it).
+  auto partial = [&] {
+    p.Str(line);
+    line.clear();
+  };
   return ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
     p("%010" PRId64 " ", dt);
     switch (e.kind) {
@@ -283,15 +296,17 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
           p("%010" PRId64 " %s %" PRId64 " len=%" PRId64 " % 4" PRId64 ":", e.obj_id, src,
             e.nsamples, e.length, e.common_prefix);
         }
+        if (threaded) p.Flush();  // the header goes before the referenced texts
         line.clear();
         for (OcamlInt code : e.backtrace) {
           const std::string* text;
+          bool stable = true;
           if (auto it = rendered.find(code); it != rendered.end()) {
             text = &it->second;
           } else {
             auto found = r.LocationOfEntry(code, r.event_offset());
             if (!found.ok()) {
-              p.Str(line);
+              partial();
               return found.status();
             }
             const std::vector<Location>* locs = *found;
@@ -305,27 +320,32 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
               }
             }
             text = &scratch;
+            stable = false;
             if (scratch.size() <= rendered_left) {
               rendered_left -= scratch.size();
               text = &rendered.emplace(code, scratch).first->second;
+              stable = true;
             }
           }
           const std::size_t added = text->size();
           if (added > text_left) {
-            p.Str(line);
+            partial();
             return LimitExceeded("location text written", limits.max_output_bytes,
                                  "--max-output-bytes")
                 .AtOffset(r.event_offset());
           }
           text_left -= added;
-          line += *text;
-          if (line.size() >= kLineChunk) {
-            p.Str(line);
-            line.clear();
+          if (!threaded) {
+            line += *text;
+            if (line.size() >= kLineChunk) partial();
+          } else if (stable) {
+            sink.WriteStable(*text);
+          } else {
+            sink.Write(*text);
           }
         }
         line += '\n';
-        p.Str(line);
+        partial();
         break;
       }
       case EventKind::kPromote: p("%010" PRId64 " promote\n", e.obj_id); break;

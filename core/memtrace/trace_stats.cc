@@ -67,16 +67,12 @@ Result<TraceStats> ComputeTraceStats(ByteSource& source, const StatsOptions& opt
   st.live_samples = a.live.samples;
   st.live_words = a.live.words;
   st.live_est_bytes = EstimatedBytes(a.live.samples, a.info);
-  if (!a.lifetimes.empty()) {
-    const std::vector<std::int64_t>& l = a.lifetimes;  // sorted
-    double sum = 0;
-    for (auto x : l) sum += static_cast<double>(x);
-    st.lifetimes = l.size();
-    st.lifetime_mean = sum / static_cast<double>(l.size());
-    st.lifetime_median = l[l.size() / 2];
-    st.lifetime_p90 = l[l.size() * 9 / 10];
-    st.lifetime_max = l.back();
-  }
+  st.lifetimes = a.lifetimes.count;
+  st.lifetime_mean = a.lifetimes.mean;
+  st.lifetime_median = a.lifetimes.median;
+  st.lifetime_p90 = a.lifetimes.p90;
+  st.lifetime_max = a.lifetimes.max;
+  st.lifetime_quantiles_exact = a.lifetimes.exact;
   st.collected_promoted = a.collected_promoted;
   st.sites = a.sites.size();
   st.by_words = options.by_words;
@@ -119,10 +115,13 @@ std::string FormatTraceStats(const TraceStats& s, const std::string& name) {
   p("promotion rate: %.4f, collection rate: %.4f, still live at end: %zu (est. %s)\n",
     static_cast<double>(s.promotes) / a, static_cast<double>(s.collects) / a,
     static_cast<std::size_t>(s.live_at_end), BytesText(s.live_est_bytes).c_str());
+  // "~": from the fixed-size histogram, within 0.4% (analysis/lifetime_summary.h).
+  const char* approx = s.lifetime_quantiles_exact ? "" : "~";
   if (s.lifetimes > 0)
-    p("lifetimes (us, collected objects): mean %.1f, median %" PRId64 ", p90 %" PRId64
+    p("lifetimes (us, collected objects): mean %.1f, median %s%" PRId64 ", p90 %s%" PRId64
       ", max %" PRId64 "; promoted before collection: %" PRIu64 "\n",
-      s.lifetime_mean, s.lifetime_median, s.lifetime_p90, s.lifetime_max, s.collected_promoted);
+      s.lifetime_mean, approx, s.lifetime_median, approx, s.lifetime_p90, s.lifetime_max,
+      s.collected_promoted);
   const std::vector<SiteStats>& top = s.by_words ? s.top_by_words : s.top_by_samples;
   p("top allocation sites by %s (of %zu):\n", s.by_words ? "words" : "estimated bytes", s.sites);
   for (const SiteStats& site : top) {

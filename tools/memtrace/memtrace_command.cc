@@ -75,6 +75,7 @@ struct DumpOptions {
   bool json = false;
   bool no_backtraces = false;
   bool oracle = false;
+  unsigned threads = 2;
   Limits limits;
   Verdicts verdicts = Verdicts::kStrict;
 };
@@ -97,7 +98,7 @@ void RunDump(const DumpOptions& o) {
   } else if (o.oracle) {
     s = WriteOracleDump(src, out, progress, o.limits);
   } else {
-    s = WriteDumpTrace(src, out, !o.no_backtraces, progress, o.limits, o.verdicts);
+    s = WriteDumpTrace(src, out, !o.no_backtraces, progress, o.limits, o.verdicts, o.threads);
   }
   bar.Clear();
   std::fflush(stdout);
@@ -442,6 +443,10 @@ void AddMemtraceCommands(CLI::App& app) {
               "with the record count and the error");
   d->add_flag("--no-backtraces", dump->no_backtraces, "skip backtraces (fast path)");
   d->add_flag("--oracle", dump->oracle, "the golden oracle_dump format");
+  d->add_option("--threads", dump->threads,
+                "dump_trace text: 2 (default) writes the text from a second thread while the "
+                "first decodes; 1 does it all on one (same bytes)")
+      ->check(CLI::Range(1, 2));
   AddLimitOptions(d, &dump->limits);
   // The golden oracle_dump form keeps the strict reader.
   AddVerdictsOption(d, &dump->verdicts, VerdictFormat::kMemtrace)->excludes("--oracle");
@@ -489,7 +494,8 @@ void AddMemtraceCommands(CLI::App& app) {
       "stats",
       "Totals, top allocation sites, rates, lifetimes, live heap. Sizes are estimated bytes "
       "(samples / sample rate * word size / 8); a site is the innermost backtrace entry with "
-      "frames. --json prints one document (members: core/memtrace/trace_stats.h)");
+      "frames. Lifetime median and p90 are exact up to 65,536 collections, then within 0.4% "
+      "(printed ~N). --json prints one document (members: core/memtrace/trace_stats.h)");
   st->add_option("file", stats->file, "trace file")->required();
   st->add_option("--by", stats->by, "rank sites by estimated bytes (default) or sampled words")
       ->check(CLI::IsMember({"bytes", "words"}));

@@ -113,7 +113,7 @@ class Analyzer {
       a_.live.samples += b.samples;
       a_.live.words += b.words;
     }
-    std::sort(a_.lifetimes.begin(), a_.lifetimes.end());
+    a_.lifetimes = lifetimes_.Figures();
     a_.timeline = timeline_.Points(o_.from_us, o_.timeline_points);
     MPO_RETURN_IF_ERROR(NameSites());
     return std::move(a_);
@@ -168,7 +168,7 @@ class Analyzer {
     if (it == live_.end()) return;
     ++a_.collects;
     const LiveBlock& b = it->second;
-    a_.lifetimes.push_back(SaturatingSub(rel, b.rel_time));
+    lifetimes_.Add(SaturatingSub(rel, b.rel_time));
     a_.collected_promoted += b.promoted;
     timeline_.Add(static_cast<std::uint64_t>(rel - o_.from_us), 0 - b.samples);
     live_.erase(it);
@@ -202,6 +202,7 @@ class Analyzer {
   const AnalysisOptions& o_;
   TraceAnalysis a_;
   Timeline timeline_;
+  LifetimeSummary lifetimes_;
   std::vector<Site> sites_;
   std::vector<std::uint64_t> first_use_;  // per site: the offset of its first allocation
   std::unordered_map<SiteKey, std::uint32_t, SiteKeyHash> index_;

@@ -20,9 +20,10 @@
 // "live" (leak candidates). Times are trace times, read in file order; v3 can order
 // domains' events slightly out of time, so each event is judged by its own time.
 //
-// Cost: memory grows with the sites, the live blocks and the collected lifetimes (all
-// bounded by the input's size) and the rendered site names (the reader's location budget,
-// Limits::max_location_bytes). Failure: the decoded view's typed error
+// Cost: memory grows with the sites and the blocks live at once (bounded by what the
+// trace references, not by its length: a collected block is forgotten) and the rendered
+// site names (the reader's location budget, Limits::max_location_bytes); the lifetimes'
+// summary and the timeline take fixed memory. Failure: the decoded view's typed error
 // (view/trace_view.h) or a passed budget; no partial result.
 #pragma once
 
@@ -32,6 +33,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/memtrace/analysis/lifetime_summary.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/event.h"
 #include "core/memtrace/limits.h"
@@ -80,8 +82,9 @@ struct TraceAnalysis {
   std::uint64_t by_source[3] = {0, 0, 0};    // minor, major, external allocations
   std::uint64_t promotes = 0, collects = 0;  // in the window, of blocks allocated in it
   Tally live;                                // allocated in the window, alive at its end
-  // Lifetimes (us) of the blocks allocated and collected in the window, sorted.
-  std::vector<std::int64_t> lifetimes;
+  // Lifetimes (us) of the blocks allocated and collected in the window: median and p90
+  // exact up to LifetimeSummary::kExactValues of them, then within 0.4%.
+  LifetimeFigures lifetimes;
   std::uint64_t collected_promoted = 0;
   std::vector<Site> sites;              // by estimated bytes allocated, descending, then by name
   std::vector<TimelinePoint> timeline;  // ascending t_us; empty without allocations

@@ -91,7 +91,11 @@ TEST(TraceAnalysis, TotalsAndEstimatedBytes) {
   EXPECT_EQ(a->by_source[1], 1u);
   EXPECT_EQ(a->promotes, 1u);
   EXPECT_EQ(a->collects, 2u);
-  EXPECT_EQ(a->lifetimes, (std::vector<std::int64_t>{30, 30}));
+  EXPECT_EQ(a->lifetimes.count, 2u);
+  EXPECT_EQ(a->lifetimes.median, 30);
+  EXPECT_EQ(a->lifetimes.max, 30);
+  EXPECT_DOUBLE_EQ(a->lifetimes.mean, 30);
+  EXPECT_TRUE(a->lifetimes.exact);
   EXPECT_EQ(a->live.blocks, 2u);
   EXPECT_EQ(a->live.samples, 8u);
 }
