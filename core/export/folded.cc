@@ -8,6 +8,7 @@
 
 #include "core/base/splitmix64.h"
 #include "core/export/collapse_recursion.h"
+#include "core/export/folded_order.h"
 #include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/location_codec.h"
 #include "core/memtrace/trace_reader.h"
@@ -152,10 +153,7 @@ class FrameNames {
   std::unordered_map<FrameKey, std::uint32_t, FrameKeyHash> by_frame_;
 };
 
-// Lines sorted by their stack text. Within one node, each child contributes its own
-// line (key: its name) and its descendants' lines (key: its name and ';'); since names
-// contain no ';', comparing these keys orders the lines exactly as comparing whole
-// lines would.
+// Lines sorted by their stack text (folded_order.h).
 // Counts are written times `scale` (1 but for estimated bytes), rounded; a stack whose
 // written count is 0 is left out.
 Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& out,
@@ -166,20 +164,8 @@ Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& o
     bool descendants;
   };
   auto key_less = [&](const Item& a, const Item& b) {
-    const std::string_view x = names.Name(nodes[a.node].frame);
-    const std::string_view y = names.Name(nodes[b.node].frame);
-    const std::size_t n = std::min(x.size(), y.size());
-    const int c = x.substr(0, n).compare(y.substr(0, n));
-    if (c != 0) return c < 0;
-    // One is a prefix of the other (or equal): continue with ';' or the end.
-    auto at = [](std::string_view s, bool desc, std::size_t i) -> int {
-      if (i < s.size()) return static_cast<unsigned char>(s[i]);
-      return i == s.size() && desc ? ';' : -1;
-    };
-    for (std::size_t i = n;; ++i) {
-      const int u = at(x, a.descendants, i), v = at(y, b.descendants, i);
-      if (u != v || u < 0) return u < v;
-    }
+    return FoldedKeyLess(names.Name(nodes[a.node].frame), a.descendants,
+                         names.Name(nodes[b.node].frame), b.descendants);
   };
   struct Level {
     std::vector<Item> items;

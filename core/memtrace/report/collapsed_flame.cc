@@ -6,6 +6,7 @@
 
 #include "core/base/splitmix64.h"
 #include "core/export/collapse_recursion.h"
+#include "core/export/folded_order.h"
 
 namespace mpo::memtrace::report {
 namespace {
@@ -75,27 +76,15 @@ StackTrie Collapsed(const FlameTree& tree) {
 
 // The trie's nodes numbered as FlameTreeBuilder numbers them when it reads folded's text
 // of the trie: lines sorted by stack text, a node numbered at the first line through it.
-// As folded's writer does, each child contributes two sort keys, its own line (its name)
-// and its descendants' lines (its name and ';'): names hold no ';', so comparing keys
-// orders whole lines.
+// As folded's writer does, children are ordered by core/export/folded_order.h.
 std::vector<std::uint32_t> BuilderOrder(const StackTrie& trie, const FlameTree& tree) {
   struct Item {
     std::uint32_t node;
     bool descendants;
   };
   auto key_less = [&](const Item& a, const Item& b) {
-    const std::string_view x = tree.names[trie.name[a.node]];
-    const std::string_view y = tree.names[trie.name[b.node]];
-    const std::size_t n = std::min(x.size(), y.size());
-    if (const int c = x.substr(0, n).compare(y.substr(0, n)); c != 0) return c < 0;
-    auto at = [](std::string_view s, bool desc, std::size_t i) -> int {
-      if (i < s.size()) return static_cast<unsigned char>(s[i]);
-      return i == s.size() && desc ? ';' : -1;
-    };
-    for (std::size_t i = n;; ++i) {
-      const int u = at(x, a.descendants, i), v = at(y, b.descendants, i);
-      if (u != v || u < 0) return u < v;
-    }
+    return exporter::FoldedKeyLess(tree.names[trie.name[a.node]], a.descendants,
+                                   tree.names[trie.name[b.node]], b.descendants);
   };
   struct Level {
     std::vector<Item> items;
