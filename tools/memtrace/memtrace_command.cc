@@ -75,7 +75,7 @@ struct DumpOptions {
   bool json = false;
   bool no_backtraces = false;
   bool oracle = false;
-  unsigned threads = 2;
+  unsigned threads = 1;
   Limits limits;
   Verdicts verdicts = Verdicts::kStrict;
 };
@@ -444,8 +444,9 @@ void AddMemtraceCommands(CLI::App& app) {
   d->add_flag("--no-backtraces", dump->no_backtraces, "skip backtraces (fast path)");
   d->add_flag("--oracle", dump->oracle, "the golden oracle_dump format");
   d->add_option("--threads", dump->threads,
-                "dump_trace text: 2 (default) writes the text from a second thread while the "
-                "first decodes; 1 does it all on one (same bytes)")
+                "dump_trace text: 1 (default) does it all on one thread; 2 writes the text "
+                "from a second thread while the first decodes (same bytes; on this project's "
+                "2-core machine not faster: bench/scaling/README.md)")
       ->check(CLI::Range(1, 2));
   AddLimitOptions(d, &dump->limits);
   // The golden oracle_dump form keeps the strict reader.
