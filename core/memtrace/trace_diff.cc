@@ -1,5 +1,7 @@
 #include "core/memtrace/trace_diff.h"
 
+#include <bit>
+#include <cstdint>
 #include <cstdio>
 #include <unordered_set>
 
@@ -42,7 +44,9 @@ std::optional<TraceDifference> DiffTraces(ByteSource& a, ByteSource& b, DiffFail
   const Info& ia = A.info();
   const Info& ib = B.info();
   auto str = [](auto v) { return std::to_string(v); };
-  if (ia.sample_rate != ib.sample_rate) {
+  // Bit patterns, not values: a trace whose rate is NaN still agrees with itself.
+  if (std::bit_cast<std::uint64_t>(ia.sample_rate) !=
+      std::bit_cast<std::uint64_t>(ib.sample_rate)) {
     char x[40], y[40];
     std::snprintf(x, sizeof x, "%.17g", ia.sample_rate);
     std::snprintf(y, sizeof y, "%.17g", ib.sample_rate);

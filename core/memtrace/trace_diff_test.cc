@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <limits>
 
 #include "core/memtrace/internal/undefined_code.h"
@@ -19,6 +22,7 @@ std::vector<std::uint8_t> Trace(std::int64_t start, std::int64_t t, const std::s
   Info info;
   info.pid = 3;
   info.start_time = start;
+  info.sample_rate = 0.25;
   auto w = TraceWriter::Create(sink, info);
   EXPECT_TRUE(w.ok());
   std::vector<Location> site = {{file, 3, 1, 2, "A.f"}};
@@ -39,6 +43,25 @@ std::optional<TraceDifference> Diff(const std::vector<std::uint8_t>& a,
 }
 
 TEST(TraceDiff, Same) { EXPECT_FALSE(Diff(Trace(0, 5, "a.ml"), Trace(0, 5, "a.ml"))); }
+
+// Found by memtrace_diff_fuzzer: a NaN sample rate made a trace differ from itself.
+TEST(TraceDiff, NanSampleRateAgreesWithItselfOnly) {
+  auto with_rate = [](double rate) {
+    std::vector<std::uint8_t> t = Trace(0, 5, "a.ml");
+    // The info packet holds the rate as an 8-byte little-endian double: 0.25 becomes `rate`.
+    const auto from = std::bit_cast<std::array<std::uint8_t, 8>>(0.25);
+    const auto to = std::bit_cast<std::array<std::uint8_t, 8>>(rate);
+    auto at = std::search(t.begin(), t.end(), from.begin(), from.end());
+    EXPECT_NE(at, t.end());
+    if (at != t.end()) std::copy(to.begin(), to.end(), at);
+    return t;
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(Diff(with_rate(nan), with_rate(nan)));
+  auto d = Diff(with_rate(nan), with_rate(0.5));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->field, "sample_rate");
+}
 
 TEST(TraceDiff, Frames) {
   auto d = Diff(Trace(0, 5, "a.ml"), Trace(0, 5, "b.ml"));
