@@ -40,8 +40,11 @@ template <class V>
 constexpr float kTwoPow62 = 4611686018427387904.0f;
 
 std::uint64_t Clip(float b) {
-  // b >= 1 always; the comparison is exact because 2^62 is a power of two.
-  return b >= kTwoPow62 ? kMaxLong : static_cast<std::uint64_t>(b);
+  // b >= 1 or NaN; the comparison is exact because 2^62 is a power of two. NaN comes from
+  // 0 * -inf when a tiny λ makes the float 1/log(1-λ) -inf (OCaml's "sampling off") and
+  // log_approx returns 0: its conversion is undefined in OCaml's C, so here it is the
+  // longest draw, Max_long, which keeps sampling off as OCaml intends for such λ.
+  return !(b < kTwoPow62) ? kMaxLong : static_cast<std::uint64_t>(b);
 }
 
 // ---- The vector kernel, instantiated for SSE2 (4 lanes), AVX2 (8) and AVX-512 (16). ----

@@ -48,6 +48,17 @@ TEST(LogApproxTest, AlwaysNegativeAndClose) {
   EXPECT_LT(LogApprox(0xFFFFFFFFu), 0.0f);
 }
 
+// Found by sampler_fuzzer under UBSan: a NaN draw (0 * -inf, reachable with a tiny λ) was
+// converted to an integer, which is undefined; it is the longest draw, as for -inf.
+TEST(GeometricTest, NanAndInfiniteDrawsAreMaxLong) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  for (std::uint32_t u : {0u, 0x12345678u, 0xFFFFFFFFu}) {
+    EXPECT_EQ(GeometricFromUniform(u, nan), kMaxLong) << u;
+    EXPECT_EQ(GeometricFromUniform(u, -inf), kMaxLong) << u;
+  }
+}
+
 // The geometric vectors were drawn from a fresh batch: Start's surplus draw is the
 // first of them, and the draws that follow continue the sequence.
 TEST(SamplerVectorsTest, GeometricMatchesOCamlBitForBit) {
