@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -159,20 +160,6 @@ class FrameNames {
 Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& out,
                  const Limits& limits, double scale) {
   auto& nodes = tree.nodes();
-  struct Item {
-    std::uint32_t node;
-    bool descendants;
-  };
-  auto key_less = [&](const Item& a, const Item& b) {
-    return FoldedKeyLess(names.Name(nodes[a.node].frame), a.descendants,
-                         names.Name(nodes[b.node].frame), b.descendants);
-  };
-  struct Level {
-    std::vector<Item> items;
-    std::size_t next = 0;
-  };
-  std::vector<Level> stack;
-  std::vector<std::uint32_t> path;  // the nodes of the current stack
   std::uint64_t left = limits.max_output_bytes;
   std::string line;
   auto written = [scale](std::uint64_t count) -> std::uint64_t {
@@ -182,16 +169,8 @@ Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& o
     if (!(v < 18446744073709551615.0)) return ~std::uint64_t{0};
     return v > 0 ? static_cast<std::uint64_t>(v) : 0;
   };
-  auto level_of = [&](std::uint32_t node) {
-    Level l;
-    for (std::uint32_t c = nodes[node].first_child; c != kNone; c = nodes[c].next_sibling) {
-      if (written(nodes[c].count) > 0) l.items.push_back({c, false});
-      if (nodes[c].first_child != kNone) l.items.push_back({c, true});
-    }
-    std::sort(l.items.begin(), l.items.end(), key_less);
-    return l;
-  };
-  auto emit = [&](std::uint64_t count) -> Status {
+  auto emit = [&](std::span<const std::uint32_t> path) -> Status {
+    const std::uint64_t count = written(nodes[path.back()].count);
     line.clear();
     for (std::size_t i = 0; i < path.size(); ++i) {
       if (i > 0) line += ';';
@@ -212,26 +191,14 @@ Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& o
     out.Write(line);
     return Status::Ok();
   };
-  stack.push_back(level_of(kRoot));
-  while (!stack.empty()) {
-    Level& top = stack.back();
-    if (top.next == top.items.size()) {
-      stack.pop_back();
-      if (!path.empty()) path.pop_back();
-      continue;
-    }
-    const Item it = top.items[top.next++];
-    if (!it.descendants) {
-      path.push_back(it.node);
-      Status s = emit(written(nodes[it.node].count));
-      path.pop_back();
-      MPO_RETURN_IF_ERROR(s);
-    } else {
-      path.push_back(it.node);
-      stack.push_back(level_of(it.node));
-    }
-  }
-  return Status::Ok();
+  return WalkFoldedLines(
+      kRoot,
+      [&](std::uint32_t node, auto f) {
+        for (std::uint32_t c = nodes[node].first_child; c != kNone; c = nodes[c].next_sibling) f(c);
+      },
+      [&](std::uint32_t c) { return nodes[c].first_child != kNone; },
+      [&](std::uint32_t c) { return written(nodes[c].count) > 0; },
+      [&](std::uint32_t c) { return names.Name(nodes[c].frame); }, emit);
 }
 
 }  // namespace

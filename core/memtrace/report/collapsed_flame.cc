@@ -1,6 +1,7 @@
 #include "core/memtrace/report/collapsed_flame.h"
 
 #include <algorithm>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -78,60 +79,31 @@ StackTrie Collapsed(const FlameTree& tree) {
 // of the trie: lines sorted by stack text, a node numbered at the first line through it.
 // As folded's writer does, children are ordered by core/export/folded_order.h.
 std::vector<std::uint32_t> BuilderOrder(const StackTrie& trie, const FlameTree& tree) {
-  struct Item {
-    std::uint32_t node;
-    bool descendants;
-  };
-  auto key_less = [&](const Item& a, const Item& b) {
-    return exporter::FoldedKeyLess(tree.names[trie.name[a.node]], a.descendants,
-                                   tree.names[trie.name[b.node]], b.descendants);
-  };
-  struct Level {
-    std::vector<Item> items;
-    std::size_t next = 0;
-  };
-  auto level_of = [&](std::uint32_t node) {
-    Level l;
-    for (std::uint32_t c = trie.first_child[node]; c != StackTrie::kNone;
-         c = trie.next_sibling[c]) {
-      if (trie.own[c] > 0) l.items.push_back({c, false});
-      if (trie.first_child[c] != StackTrie::kNone) l.items.push_back({c, true});
-    }
-    std::sort(l.items.begin(), l.items.end(), key_less);
-    return l;
-  };
   constexpr std::uint32_t kUnnumbered = 0xffffffff;
   std::vector<std::uint32_t> number(trie.name.size(), kUnnumbered);
   std::vector<std::uint32_t> order{0};  // builder index -> trie node
   number[0] = 0;
-  std::vector<std::uint32_t> path;  // trie nodes of the current stack
   // A line numbers the unnumbered end of its path (a numbered node's ancestors are).
-  auto line = [&] {
+  auto line = [&](std::span<const std::uint32_t> path) -> Status {
     std::size_t k = path.size();
     while (k > 0 && number[path[k - 1]] == kUnnumbered) --k;
     for (; k < path.size(); ++k) {
       number[path[k]] = static_cast<std::uint32_t>(order.size());
       order.push_back(path[k]);
     }
+    return Status::Ok();
   };
-  std::vector<Level> stack;
-  stack.push_back(level_of(0));
-  while (!stack.empty()) {
-    Level& top = stack.back();
-    if (top.next == top.items.size()) {
-      stack.pop_back();
-      if (!path.empty()) path.pop_back();
-      continue;
-    }
-    const Item it = top.items[top.next++];
-    path.push_back(it.node);
-    if (!it.descendants) {
-      line();
-      path.pop_back();
-    } else {
-      stack.push_back(level_of(it.node));
-    }
-  }
+  // Numbering has no error to report: the walk's status is always OK.
+  static_cast<void>(exporter::WalkFoldedLines(
+      0,
+      [&](std::uint32_t node, auto f) {
+        for (std::uint32_t c = trie.first_child[node]; c != StackTrie::kNone;
+             c = trie.next_sibling[c])
+          f(c);
+      },
+      [&](std::uint32_t c) { return trie.first_child[c] != StackTrie::kNone; },
+      [&](std::uint32_t c) { return trie.own[c] > 0; },
+      [&](std::uint32_t c) { return std::string_view(tree.names[trie.name[c]]); }, line));
   return order;
 }
 
