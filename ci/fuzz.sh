@@ -5,11 +5,23 @@
 # (default 60) on a scratch copy of its seed corpus zip with its dictionary, which libFuzzer
 # must report as loaded. Targets run MPO_FUZZ_JOBS at a time (default: nproc; each libFuzzer
 # run is one process). Fails on any crash, leak, timeout or sanitizer report.
+# libFuzzer's seed comes from the commit (MPO_FUZZ_SEED overrides it and is printed), so a
+# commit's CI run mutates as the run checked before it landed did, rather than on a fresh
+# random path each time; a new commit still explores a new one.
 # Usage: ci/fuzz.sh [SECONDS]. Prints "fuzz: N passed, N failed" (one per target).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 jobs="${MPO_FUZZ_JOBS:-$(nproc)}"
+if [ -z "${MPO_FUZZ_SEED:-}" ]; then
+  head=$(git rev-parse HEAD 2>/dev/null || echo 1)
+  # 31 bits of the commit hash, never 0 (libFuzzer's "pick a random seed").
+  MPO_FUZZ_SEED=$(((16#${head:0:8} % 2147483646) + 1))
+fi
+case "$MPO_FUZZ_SEED" in
+  '' | *[!0-9]*) echo "FAILED: MPO_FUZZ_SEED must be a positive integer"; exit 1 ;;
+esac
+echo "fuzz seed $MPO_FUZZ_SEED (MPO_FUZZ_SEED=$MPO_FUZZ_SEED bash ci/fuzz.sh $seconds repeats it)"
 if ! command -v clang++ >/dev/null; then
   echo "SKIPPED: ci/fuzz.sh needs clang++ (with libFuzzer: libclang-rt-14-dev)"
   exit 0
@@ -50,7 +62,7 @@ run_target() {
   local dict_flag=()
   [ -f "$bin.dict" ] && dict_flag=(-dict="$bin.dict")
   # New units go into the scratch copy, never the committed seeds.
-  if ! (cd "$work" && "$bin" "${dict_flag[@]}" -max_total_time="$seconds" -timeout=10 \
+  if ! (cd "$work" && "$bin" "${dict_flag[@]}" -seed="$MPO_FUZZ_SEED" -max_total_time="$seconds" -timeout=10 \
       -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/$target-" "$seeds") \
       >"$log" 2>&1; then
     echo "FAILED: $target"
