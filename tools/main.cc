@@ -1,18 +1,19 @@
 // memprof-oracle: one program, one subcommand group per subsystem. Each group lives in
-// tools/<area>/ and registers itself here; this file only wires them together, turns a
+// tools/<area>/ and is listed here (only the group the command line names is built:
+// tools/lazy_commands.h); this file only wires them together, turns a
 // parse failure into CLI11's message and exit code 2, and checks that everything
 // written to stdout got there (exit 2 otherwise).
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <string_view>
+#include <span>
 
 #include "core/base/version.h"
 #include "tools/corpus/corpus_command.h"
 #include "tools/demo/demo_command.h"
 #include "tools/exit_code.h"
-#include "tools/export/folded_command.h"
+#include "tools/lazy_commands.h"
 #include "tools/memprof/memprof_commands.h"
 #include "tools/memtrace/memtrace_command.h"
 #include "tools/ring/events_command.h"
@@ -31,35 +32,16 @@ void OccupyStandardDescriptors() {
   }
 }
 
-void AddMemtraceGroup(CLI::App& app) {
-  mpo::tools::AddMemtraceCommands(app);
-  mpo::tools::AddMemtraceFoldedCommand(app);
-}
-
-// The top-level groups, in the order --help lists them.
-struct Group {
-  std::string_view name;
-  void (*add)(CLI::App&);
+// The top-level groups, in the order --help lists them. Only `memtrace` is lazy inside:
+// the others hold one command each or are cheap to build.
+constexpr mpo::tools::LazyCommand kGroups[] = {
+    {"sample", [](CLI::App& a, std::span<char* const>) { mpo::tools::AddSampleCommand(a); }},
+    {"memprof-sim", [](CLI::App& a, std::span<char* const>) { mpo::tools::AddMemprofCommands(a); }},
+    {"events", [](CLI::App& a, std::span<char* const>) { mpo::tools::AddEventsCommands(a); }},
+    {"memtrace", &mpo::tools::AddMemtraceCommands},
+    {"demo", [](CLI::App& a, std::span<char* const>) { mpo::tools::AddDemoCommands(a); }},
+    {"corpus", [](CLI::App& a, std::span<char* const>) { mpo::tools::AddCorpusCommands(a); }},
 };
-constexpr Group kGroups[] = {
-    {"sample", &mpo::tools::AddSampleCommand},  {"memprof-sim", &mpo::tools::AddMemprofCommands},
-    {"events", &mpo::tools::AddEventsCommands}, {"memtrace", &AddMemtraceGroup},
-    {"demo", &mpo::tools::AddDemoCommands},     {"corpus", &mpo::tools::AddCorpusCommands},
-};
-
-// Building every group's options was a fifth of the start-up time of a short command, so
-// when the first argument names a group only that group is built: its parse, help and
-// errors are the same, since no group looks at another. Anything else (top-level help,
-// --version, a misspelt group) gets all of them, so CLI11's messages list every group.
-void AddGroups(CLI::App& app, int argc, char** argv) {
-  if (argc > 1) {
-    const std::string_view first = argv[1];
-    for (const Group& g : kGroups) {
-      if (g.name == first) return g.add(app);
-    }
-  }
-  for (const Group& g : kGroups) g.add(app);
-}
 
 }  // namespace
 
@@ -71,7 +53,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", mpo::VersionLine(),
                        "Print the version and git revision, and exit");
-  AddGroups(app, argc, argv);
+  // argc is 0 when a program is started with an empty argv.
+  const auto args = argc > 1 ? std::span<char* const>(argv + 1, static_cast<std::size_t>(argc - 1))
+                             : std::span<char* const>();
+  mpo::tools::AddReachable(app, kGroups, args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -65,8 +65,8 @@ void RunFolded(const FoldedCommandOptions& c) {
 
 }  // namespace
 
-void AddMemtraceFoldedCommand(CLI::App& app) {
-  CLI::App* mt = app.get_subcommand("memtrace");  // throws if the group is missing
+void AddMemtraceFoldedCommand(CLI::App& memtrace) {
+  CLI::App* mt = &memtrace;
   auto o = std::make_shared<FoldedCommandOptions>();
   CLI::App* f = mt->add_subcommand(
       "folded",

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,6 +26,8 @@
 #include "core/memtrace/view/json_view.h"
 #include "core/memtrace/view/trace_view.h"
 #include "tools/exit_code.h"
+#include "tools/export/folded_command.h"
+#include "tools/lazy_commands.h"
 #include "tools/memtrace/limit_options.h"
 #include "tools/memtrace/report_command.h"
 #include "tools/memtrace/window_options.h"
@@ -428,14 +431,9 @@ void RunCompare(const CompareOptions& o) {
                          : analysis::FormatCompare(*a, o.a, *b, o.b, o.common.top));
 }
 
-}  // namespace
-
-void AddMemtraceCommands(CLI::App& app) {
-  CLI::App* mt = app.add_subcommand("memtrace", "Read, check, convert and compare memtrace traces");
-  mt->require_subcommand(1);
-
+void AddDump(CLI::App& mt) {
   auto dump = std::make_shared<DumpOptions>();
-  CLI::App* d = mt->add_subcommand("dump", "Print a trace (memtrace's dump_trace text by default)");
+  CLI::App* d = mt.add_subcommand("dump", "Print a trace (memtrace's dump_trace text by default)");
   d->add_option("file", dump->file, "trace file")->required();
   d->add_flag("--json", dump->json,
               "the decoded view as schema 2 JSON Lines (core/corpus/SCHEMA.md): a header, "
@@ -452,9 +450,11 @@ void AddMemtraceCommands(CLI::App& app) {
   // The golden oracle_dump form keeps the strict reader.
   AddVerdictsOption(d, &dump->verdicts, VerdictFormat::kMemtrace)->excludes("--oracle");
   d->callback([dump] { RunDump(*dump); });
+}
 
+void AddCheck(CLI::App& mt) {
   auto check = std::make_shared<CheckOptions>();
-  CLI::App* c = mt->add_subcommand("check", "Validate a trace");
+  CLI::App* c = mt.add_subcommand("check", "Validate a trace");
   c->add_option("file", check->file, "trace file")->required();
   c->add_flag("--keep-going", check->keep_going, "report every bad packet");
   c->add_flag("--json", check->json,
@@ -465,9 +465,11 @@ void AddMemtraceCommands(CLI::App& app) {
   AddLimitOptions(c, &check->limits);
   AddVerdictsOption(c, &check->verdicts, VerdictFormat::kMemtrace);
   c->callback([check] { RunCheck(*check); });
+}
 
+void AddCopy(CLI::App& mt) {
   auto copy = std::make_shared<CopyOptions>();
-  CLI::App* cp = mt->add_subcommand(
+  CLI::App* cp = mt.add_subcommand(
       "copy",
       "Decode and re-encode a trace. OUT is written beside its name and renamed into place "
       "only when complete; OUT may not be IN (nor a link to it), and an input the reader "
@@ -478,9 +480,11 @@ void AddMemtraceCommands(CLI::App& app) {
       ->check(UnsignedIn(2, 3));
   AddLimitOptions(cp, &copy->limits);
   cp->callback([copy] { RunCopy(*copy); });
+}
 
+void AddDiff(CLI::App& mt) {
   auto diff = std::make_shared<DiffOptions>();
-  CLI::App* df = mt->add_subcommand(
+  CLI::App* df = mt.add_subcommand(
       "diff", "First semantic difference between two traces (exit 1 when they differ)");
   df->add_option("a", diff->a, "first trace")->required();
   df->add_option("b", diff->b, "second trace")->required();
@@ -489,9 +493,11 @@ void AddMemtraceCommands(CLI::App& app) {
                "{\"where\",\"field\",\"a\",\"b\"}}");
   AddLimitOptions(df, &diff->limits);
   df->callback([diff] { RunDiff(*diff); });
+}
 
+void AddStats(CLI::App& mt) {
   auto stats = std::make_shared<StatsOptions>();
-  CLI::App* st = mt->add_subcommand(
+  CLI::App* st = mt.add_subcommand(
       "stats",
       "Totals, top allocation sites, rates, lifetimes, live heap. Sizes are estimated bytes "
       "(samples / sample rate * word size / 8); a site is the innermost backtrace entry with "
@@ -503,9 +509,11 @@ void AddMemtraceCommands(CLI::App& app) {
   st->add_flag("--json", stats->common.json, "one JSON document");
   AddAnalysisOptions(st, &stats->common);
   st->callback([stats] { RunStats(*stats); });
+}
 
+void AddLeaks(CLI::App& mt) {
   auto leaks = std::make_shared<LeaksOptions>();
-  CLI::App* lk = mt->add_subcommand(
+  CLI::App* lk = mt.add_subcommand(
       "leaks",
       "Blocks allocated (in the window) and never collected (by its end), by allocation "
       "site, most estimated bytes first. --json prints one document (members: "
@@ -514,9 +522,11 @@ void AddMemtraceCommands(CLI::App& app) {
   lk->add_flag("--json", leaks->common.json, "one JSON document");
   AddAnalysisOptions(lk, &leaks->common);
   lk->callback([leaks] { RunLeaks(*leaks); });
+}
 
+void AddCompare(CLI::App& mt) {
   auto compare = std::make_shared<CompareOptions>();
-  CLI::App* cmp = mt->add_subcommand(
+  CLI::App* cmp = mt.add_subcommand(
       "compare",
       "Which allocation sites grew or shrank from trace A to trace B, in estimated bytes "
       "allocated (sites matched by their frames), largest change first. --json prints one "
@@ -526,8 +536,27 @@ void AddMemtraceCommands(CLI::App& app) {
   cmp->add_flag("--json", compare->common.json, "one JSON document");
   AddAnalysisOptions(cmp, &compare->common);
   cmp->callback([compare] { RunCompare(*compare); });
+}
 
-  AddMemtraceReportCommand(mt);
+// The group's subcommands, in the order --help lists them.
+constexpr LazyCommand kMemtraceCommands[] = {
+    {"dump", [](CLI::App& mt, std::span<char* const>) { AddDump(mt); }},
+    {"check", [](CLI::App& mt, std::span<char* const>) { AddCheck(mt); }},
+    {"copy", [](CLI::App& mt, std::span<char* const>) { AddCopy(mt); }},
+    {"diff", [](CLI::App& mt, std::span<char* const>) { AddDiff(mt); }},
+    {"stats", [](CLI::App& mt, std::span<char* const>) { AddStats(mt); }},
+    {"leaks", [](CLI::App& mt, std::span<char* const>) { AddLeaks(mt); }},
+    {"compare", [](CLI::App& mt, std::span<char* const>) { AddCompare(mt); }},
+    {"report", [](CLI::App& mt, std::span<char* const>) { AddMemtraceReportCommand(&mt); }},
+    {"folded", [](CLI::App& mt, std::span<char* const>) { AddMemtraceFoldedCommand(mt); }},
+};
+
+}  // namespace
+
+void AddMemtraceCommands(CLI::App& app, std::span<char* const> rest) {
+  CLI::App* mt = app.add_subcommand("memtrace", "Read, check, convert and compare memtrace traces");
+  mt->require_subcommand(1);
+  AddReachable(*mt, kMemtraceCommands, rest);
 }
 
 }  // namespace mpo::tools
