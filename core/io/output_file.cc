@@ -13,6 +13,9 @@ namespace mpo::io {
 namespace {
 
 constexpr std::size_t kBufferBytes = 1 << 16;
+// Written data is handed to the disk in the background every this many bytes, so that the
+// fsync of Commit() waits only for the tail (a 39 MB copy spent 55-105 ms in it).
+constexpr std::uint64_t kWritebackBytes = std::uint64_t{4} << 20;
 
 Status IoError(const std::string& what, const std::string& path, int err) {
   return Status(ErrorCode::kIo, what + ": " + std::strerror(err)).WithField(path);
@@ -52,7 +55,9 @@ AtomicOutput::AtomicOutput(AtomicOutput&& other) noexcept
       temp_path_(std::exchange(other.temp_path_, std::string())),
       fd_(std::move(other.fd_)),
       buffer_(std::move(other.buffer_)),
-      error_(std::move(other.error_)) {}
+      error_(std::move(other.error_)),
+      written_(other.written_),
+      writeback_from_(other.writeback_from_) {}
 
 AtomicOutput& AtomicOutput::operator=(AtomicOutput&& other) noexcept {
   if (this != &other) {
@@ -62,6 +67,8 @@ AtomicOutput& AtomicOutput::operator=(AtomicOutput&& other) noexcept {
     fd_ = std::move(other.fd_);
     buffer_ = std::move(other.buffer_);
     error_ = std::move(other.error_);
+    written_ = other.written_;
+    writeback_from_ = other.writeback_from_;
   }
   return *this;
 }
@@ -106,7 +113,15 @@ Status AtomicOutput::Flush() {
     }
     done += static_cast<std::size_t>(n);
   }
+  written_ += done;
   buffer_.clear();
+  if (error_.ok() && written_ - writeback_from_ >= kWritebackBytes) {
+    // Only a hint to start writing back (it waits for nothing); Commit's fsync is what
+    // makes the data durable and checks for errors, so a failure here is ignored.
+    (void)::sync_file_range(fd_.get(), static_cast<off_t>(writeback_from_),
+                            static_cast<off_t>(written_ - writeback_from_), SYNC_FILE_RANGE_WRITE);
+    writeback_from_ = written_;
+  }
   return error_;
 }
 

@@ -49,6 +49,8 @@ class AtomicOutput {
   UniqueFd fd_;
   std::vector<std::uint8_t> buffer_;
   Status error_;
+  std::uint64_t written_ = 0;         // bytes written to the temporary file so far
+  std::uint64_t writeback_from_ = 0;  // writeback was started for [0, writeback_from_)
 };
 
 // kInvalidArgument if `path` names one of `inputs`; Ok if it names nothing yet.

@@ -44,7 +44,10 @@ Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* s
   }
   if (!r.status().ok()) return r.status();
   if (progress) progress(r.offset(), r.file_size());
-  if (stats) stats->events = n;
+  if (stats) {
+    stats->events = n;
+    stats->warnings = r.warnings();
+  }
   return w.Flush();
 }
 

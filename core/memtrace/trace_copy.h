@@ -4,15 +4,22 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "core/base/status.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/limits.h"
+#include "core/memtrace/trace_reader.h"
 
 namespace mpo::memtrace {
 
 struct CopyStats {
   std::uint64_t events = 0;
+  // What the reader skipped with a warning (a truncated final packet, a packet of another
+  // process), as a second read of the input would report it: the copy's reader met the
+  // same packets. A caller that must not hide damage refuses the copy when it is not
+  // empty, without reading the input again.
+  std::vector<ReaderWarning> warnings;
 };
 
 // Reads `in` and writes the same events to `out` in format `format_version` (2 or 3).

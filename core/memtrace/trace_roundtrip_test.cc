@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/memtrace/byte_io.h"
+#include "core/memtrace/trace_copy.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/trace_writer.h"
 
@@ -422,6 +423,28 @@ TEST(Reader, SkipsPacketsOfAnotherPid) {
   }
   ASSERT_FALSE((*r)->warnings().empty());
   EXPECT_NE((*r)->warnings()[0].message.find("wrong pid"), std::string::npos);
+}
+
+// `memtrace copy` refuses a copy that would hide skipped packets from these warnings
+// alone (it no longer reads the input a second time to find them).
+TEST(Copy, ReportsThePacketsItsReaderSkipped) {
+  auto b = SmallTrace();
+  CopyStats clean;
+  VectorSink out;
+  ASSERT_TRUE(CopyTrace(*MemorySource(b), out, 3, &clean).ok());
+  EXPECT_TRUE(clean.warnings.empty());
+  EXPECT_GT(clean.events, 0u);
+  // The last packet's pid (nothing after it refers to its objects).
+  const std::size_t last = PacketStarts(b).back();
+  b[last + 30] ^= 1;
+  CopyStats skipped;
+  VectorSink out2;
+  const Status s = CopyTrace(*MemorySource(b), out2, 3, &skipped);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(skipped.warnings.size(), 1u);
+  EXPECT_EQ(skipped.warnings[0].offset, last);
+  EXPECT_NE(skipped.warnings[0].message.find("wrong pid"), std::string::npos);
+  EXPECT_LT(skipped.events, clean.events);
 }
 
 }  // namespace

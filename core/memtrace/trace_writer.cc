@@ -13,6 +13,20 @@ constexpr std::size_t kMaxPendingLocations = 128;
 
 Status Invalid(std::string m) { return Status(ErrorCode::kInvalidArgument, std::move(m)); }
 
+// The per-event errors, built out of line so that the inlined event path stays small.
+[[gnu::cold, gnu::noinline]] Status NotAllocatedYet(bool promote, OcamlInt obj_id) {
+  return Invalid(std::string(promote ? "promotion" : "collection") + " of object " +
+                 std::to_string(obj_id) + ", which is not allocated yet");
+}
+[[gnu::cold, gnu::noinline]] Status WrongAllocId(OcamlInt got, OcamlInt expected) {
+  return Invalid("incorrect allocation id: the event has " + std::to_string(got) +
+                 ", the writer assigns " + std::to_string(expected));
+}
+[[gnu::cold, gnu::noinline]] Status NoFrames(OcamlInt code) {
+  return Status(ErrorCode::kNotFound, "no frames for location code " + std::to_string(code))
+      .WithField("backtrace");
+}
+
 // The number of leading entries `a` and `b` share. Stacks are often a hundred frames
 // deep and mostly shared: eight entries are compared per step, with no branch inside a
 // step (the compiler turns it into vector xor/or), and the step that differs is walked
@@ -41,7 +55,10 @@ struct TraceWriter::DomainWriter {
   LocationWriter locations;
   BacktraceWriter backtraces;
   std::vector<std::pair<OcamlInt, const std::vector<Location>*>> new_locs;
+  // The previous backtrace is last_backtrace[0, last_len): the vector only grows (to the
+  // deepest backtrace seen), so that a new suffix is one copy, never a resize.
   std::vector<OcamlInt> last_backtrace;
+  std::size_t last_len = 0;
   std::vector<std::size_t> misses;  // scratch: entries of the current alloc that missed
   ByteWriter packet;
   PacketHeaderSlots header{};
@@ -155,7 +172,8 @@ Status TraceWriter::FlushAt(DomainWriter& w, std::int64_t now) {
   return Status::Ok();
 }
 
-bool TraceWriter::NeedsFlush(const DomainWriter& w, std::int64_t now) const {
+[[gnu::always_inline]] inline bool TraceWriter::NeedsFlush(const DomainWriter& w,
+                                                           std::int64_t now) const {
   return w.packet.remaining() < kMaxEventSize || w.new_locs.size() > kMaxPendingLocations ||
          // now >= time_start (CheckUsable), so the unsigned difference is exact even
          // for a gap of 2^63 us or more (a signed one would turn negative: no flush, and
@@ -168,8 +186,10 @@ bool TraceWriter::NeedsFlush(const DomainWriter& w, std::int64_t now) const {
 // The per-event helpers return bool (or nullptr) and assign *err only on failure; *err
 // is the caller's return value, so a successful event builds one OK Status in all
 // (building one is measurable per event: GCC zero-fills its ~100 bytes).
-std::uint8_t* TraceWriter::BeginEvent(DomainWriter& w, unsigned code, std::int64_t now,
-                                      Status* err) {
+// Inline into each event kind: a call per event (frame set-up, saved registers) cost
+// about as much as the rest of writing a collect event.
+[[gnu::always_inline]] inline std::uint8_t* TraceWriter::BeginEvent(DomainWriter& w, unsigned code,
+                                                                    std::int64_t now, Status* err) {
   if (NeedsFlush(w, now)) [[unlikely]] {
     *err = FlushAt(w, now);
     if (!err->ok()) return nullptr;
@@ -231,14 +251,16 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
   return id;
 }
 
-bool TraceWriter::PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt length,
-                                 OcamlInt nsamples, AllocationSource source,
-                                 std::span<const OcamlInt> bt, const LocationLookup& lookup,
-                                 OcamlInt* id_out, Status* err) {
-  const std::size_t common = CommonPrefix(bt, w.last_backtrace);
+[[gnu::always_inline]] inline bool TraceWriter::PutUsableAlloc(
+    DomainWriter& w, std::int64_t time, OcamlInt length, OcamlInt nsamples, AllocationSource source,
+    std::span<const OcamlInt> bt, const LocationLookup& lookup, OcamlInt* id_out, Status* err) {
+  const std::size_t common = CommonPrefix(bt, {w.last_backtrace.data(), w.last_len});
   const std::size_t new_len = bt.size() - common;
-  w.last_backtrace.resize(common);
-  w.last_backtrace.insert(w.last_backtrace.end(), bt.begin() + common, bt.end());
+  if (bt.size() > w.last_backtrace.size()) [[unlikely]]
+    w.last_backtrace.resize(std::max(bt.size(), 2 * w.last_backtrace.size()));
+  std::copy(bt.begin() + static_cast<std::ptrdiff_t>(common), bt.end(),
+            w.last_backtrace.begin() + static_cast<std::ptrdiff_t>(common));
+  w.last_len = bt.size();
   const bool is_short = 1 <= length && length <= kShortAllocMaxLength &&
                         source == AllocationSource::kMinor && nsamples == 1 && new_len < 256;
   std::uint8_t* p = BeginEvent(w,
@@ -277,9 +299,7 @@ bool TraceWriter::PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt le
   for (const std::size_t i : w.misses) {
     const std::vector<Location>* locs = lookup(bt[i]);
     if (locs == nullptr) [[unlikely]] {
-      if (!lookup_failed)
-        *err = Status(ErrorCode::kNotFound, "no frames for location code " + std::to_string(bt[i]))
-                   .WithField("backtrace");
+      if (!lookup_failed) *err = NoFrames(bt[i]);
       lookup_failed = true;
       static const std::vector<Location> kNone;
       w.new_locs.emplace_back(bt[i], &kNone);
@@ -295,16 +315,16 @@ bool TraceWriter::PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt le
   return true;
 }
 
-Status TraceWriter::PutIdEvent(std::uint16_t domain, std::int64_t time, OcamlInt obj_id,
-                               bool promote) {
+[[gnu::always_inline]] inline Status TraceWriter::PutIdEvent(std::uint16_t domain,
+                                                             std::int64_t time, OcamlInt obj_id,
+                                                             bool promote) {
   // Every path returns `result` (one Status, built in the caller's slot).
   Status result;
   if (!CheckUsable(domain, time, &result)) return result;
   DomainWriter& w = *last_;
   const OcamlInt delta = OcamlSub(OcamlSub(w.next_id, 1), obj_id);
   if (delta < 0 && (promote || !HasDomainStreams(options_.format_version))) [[unlikely]] {
-    result = Invalid(std::string(promote ? "promotion" : "collection") + " of object " +
-                     std::to_string(obj_id) + ", which is not allocated yet");
+    result = NotAllocatedYet(promote, obj_id);
     return result;
   }
   std::uint8_t* p = BeginEvent(
@@ -323,16 +343,8 @@ Status TraceWriter::PutCollect(std::uint16_t domain, std::int64_t time, OcamlInt
   return PutIdEvent(domain, time, obj_id, false);
 }
 
-Status TraceWriter::PutEvent(const Event& ev, const LocationLookup& lookup) {
-  switch (ev.kind) {
-    case EventKind::kPromote: return PutPromote(ev.domain, ev.time, ev.obj_id);
-    case EventKind::kCollect: return PutCollect(ev.domain, ev.time, ev.obj_id);
-    case EventKind::kAlloc: break;
-  }
-  return PutAllocEvent(ev, lookup);
-}
-
-Status TraceWriter::PutAllocEvent(const Event& ev, const LocationLookup& lookup) {
+[[gnu::always_inline]] inline Status TraceWriter::PutAllocEvent(const Event& ev,
+                                                                const LocationLookup& lookup) {
   // Every path returns `result` (one Status, built in the caller's slot).
   Status result;
   if (!CheckUsable(ev.domain, ev.time, &result)) return result;
@@ -340,27 +352,43 @@ Status TraceWriter::PutAllocEvent(const Event& ev, const LocationLookup& lookup)
   // The id this alloc will get: a flush before it takes a new chunk when this one is spent.
   OcamlInt expected = w.next_id;
   if (HasDomainStreams(options_.format_version) && !(w.next_id < w.last_id)) expected = global_ids_;
-  if (expected != ev.obj_id && options_.adopt_object_ids) {
-    if (w.packet.pos() > PacketHeaderSize(options_.format_version) || !w.new_locs.empty()) {
-      result = FlushAt(w, w.time_end);
-      if (!result.ok()) return result;
-    }
-    const OcamlInt chunk = options_.obj_ids_per_chunk;
-    const OcamlInt rem = ev.obj_id % chunk;
-    w.start_id = w.next_id = ev.obj_id;
-    w.last_id = OcamlAdd(OcamlSub(ev.obj_id, rem < 0 ? rem + chunk : rem), chunk);
-    if (w.last_id > global_ids_) global_ids_ = w.last_id;
-    expected = ev.obj_id;
-  }
   if (expected != ev.obj_id) [[unlikely]] {
-    result = Invalid("incorrect allocation id: the event has " + std::to_string(ev.obj_id) +
-                     ", the writer assigns " + std::to_string(expected));
-    return result;
+    if (!options_.adopt_object_ids) {
+      result = WrongAllocId(ev.obj_id, expected);
+      return result;
+    }
+    if (!AdoptObjectId(w, ev.obj_id, &result)) return result;
   }
   // (CheckUsable above still holds: a flush here leaves time_end where it was.)
   OcamlInt id = 0;
   PutUsableAlloc(w, ev.time, ev.length, ev.nsamples, ev.source, ev.backtrace, lookup, &id, &result);
   return result;
+}
+
+// One function for every kind: the helpers above are inlined into it, so that writing a
+// decoded event makes no call on its common path (the backtrace codec aside).
+Status TraceWriter::PutEvent(const Event& ev, const LocationLookup& lookup) {
+  switch (ev.kind) {
+    case EventKind::kPromote: return PutIdEvent(ev.domain, ev.time, ev.obj_id, true);
+    case EventKind::kCollect: return PutIdEvent(ev.domain, ev.time, ev.obj_id, false);
+    case EventKind::kAlloc: break;
+  }
+  return PutAllocEvent(ev, lookup);
+}
+
+// Copying a trace whose domains took their chunks in another order: the packet ends and
+// the domain continues from `obj_id`, in the chunk that holds it.
+[[gnu::noinline]] bool TraceWriter::AdoptObjectId(DomainWriter& w, OcamlInt obj_id, Status* err) {
+  if (w.packet.pos() > PacketHeaderSize(options_.format_version) || !w.new_locs.empty()) {
+    *err = FlushAt(w, w.time_end);
+    if (!err->ok()) return false;
+  }
+  const OcamlInt chunk = options_.obj_ids_per_chunk;
+  const OcamlInt rem = obj_id % chunk;
+  w.start_id = w.next_id = obj_id;
+  w.last_id = OcamlAdd(OcamlSub(obj_id, rem < 0 ? rem + chunk : rem), chunk);
+  if (w.last_id > global_ids_) global_ids_ = w.last_id;
+  return true;
 }
 
 Status TraceWriter::Flush() {

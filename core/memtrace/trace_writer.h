@@ -100,6 +100,8 @@ class TraceWriter {
   bool CheckUsableSlow(std::uint16_t domain, std::int64_t time, Status* err);
   Status PutIdEvent(std::uint16_t domain, std::int64_t time, OcamlInt obj_id, bool promote);
   Status PutAllocEvent(const Event& ev, const LocationLookup& lookup);
+  // An alloc id other than the one the writer would assign, with adopt_object_ids.
+  bool AdoptObjectId(DomainWriter& w, OcamlInt obj_id, Status* err);
   // PutAlloc once CheckUsable has passed for `w` (the current domain's writer); sets *id.
   bool PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt length, OcamlInt nsamples,
                       AllocationSource source, std::span<const OcamlInt> bt,

@@ -247,17 +247,9 @@ struct CopyOptions {
 };
 
 // A copy must not hide damage the reader skipped with a warning (a truncated final
-// packet, a packet from another process): the copy would read as a clean trace.
-Status RefuseSkippedData(ByteSource& src, const Limits& limits) {
-  ReaderOptions fast;
-  fast.parse_backtraces = false;
-  fast.limits = limits;
-  auto r = TraceReader::Open(BorrowSource(src), fast);
-  if (!r.ok()) return r.status();
-  while ((*r)->NextEvent() != nullptr) {
-  }
-  if (!(*r)->status().ok()) return (*r)->status();
-  const auto& warnings = (*r)->warnings();
+// packet, a packet from another process): the copy would read as a clean trace. The
+// copy's own reader collected the warnings (no second read of the input).
+Status RefuseSkippedData(const std::vector<ReaderWarning>& warnings) {
   if (warnings.empty()) return Status::Ok();
   const ReaderWarning& w = warnings.front();
   const bool truncated = w.message.find("truncated") != std::string::npos;
@@ -290,7 +282,7 @@ void RunCopy(const CopyOptions& o) {
   CopyStats stats;
   Progress bar("memtrace copy", "bytes", src->size());
   Status s = CopyTrace(*src, **sink, version, &stats, BytesProgress(bar), o.limits);
-  if (s.ok()) s = RefuseSkippedData(*src, o.limits);
+  if (s.ok()) s = RefuseSkippedData(stats.warnings);
   bar.Clear();
   if (!s.ok()) return ReportError("memtrace copy: " + o.in, s);
   if (Status c = (*sink)->Commit(); !c.ok()) ReportError("memtrace copy", c);
