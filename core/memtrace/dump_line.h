@@ -28,7 +28,10 @@ struct DumpRecord {
   std::int64_t nsamples = 0;
   std::int64_t length = 0;
   std::int64_t common_prefix = 0;
-  std::uint32_t entries = 0;  // entry texts that follow (batches only)
+  // Batches only: the leading entries repeated from the previous alloc line of the same
+  // domain (alloc kinds), then the entry texts that follow in the batch.
+  std::uint32_t reused = 0;
+  std::uint32_t entries = 0;
   std::uint16_t domain = 0;
   DumpKind kind = DumpKind::kAlloc;
   bool ends_line = true;  // alloc/kMore: false when the line goes on or an error cut it

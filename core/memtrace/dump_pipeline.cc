@@ -1,5 +1,7 @@
 #include "core/memtrace/dump_pipeline.h"
 
+#include <algorithm>
+
 namespace mpo::memtrace {
 
 DumpPipeline::DumpPipeline(TextSink& out, bool head_format) : out_(out), head_format_(head_format) {
@@ -30,6 +32,7 @@ void DumpPipeline::Split() {
   DumpRecord& cut = slots_[fill_].records.back();
   DumpRecord more;
   more.kind = DumpKind::kMore;
+  more.domain = cut.domain;
   more.ends_line = cut.ends_line;
   cut.ends_line = false;
   Send();
@@ -38,6 +41,8 @@ void DumpPipeline::Split() {
 
 void DumpPipeline::WriterLoop() {
   DumpLineWriter w(out_, head_format_);
+  // Each domain's previous alloc line's entry texts, as the producer's (see `reused`).
+  std::vector<std::vector<const std::string*>> previous;
   std::size_t next = 0;  // the oldest queued slot
   for (;;) {
     {
@@ -50,11 +55,20 @@ void DumpPipeline::WriterLoop() {
     std::size_t copied = 0;
     for (const DumpRecord& r : b.records) {
       w.Header(r);
+      if (r.kind == DumpKind::kPromote || r.kind == DumpKind::kCollect) continue;
+      if (r.domain >= previous.size()) previous.resize(std::size_t{r.domain} + 1);
+      std::vector<const std::string*>& prev = previous[r.domain];
+      if (r.kind != DumpKind::kMore) {
+        // The producer reuses only entries whose texts it kept (never nullptr here).
+        prev.resize(std::min<std::size_t>(r.reused, prev.size()));
+        for (const std::string* text : prev) w.Entry(*text);
+      }
       for (std::uint32_t i = 0; i < r.entries; ++i) {
         const std::string* text = b.entries[entry++];
         w.Entry(text != nullptr ? *text : b.copied[copied++]);
+        prev.push_back(text);
       }
-      if (r.ends_line && r.kind != DumpKind::kPromote && r.kind != DumpKind::kCollect) w.EndLine();
+      if (r.ends_line) w.EndLine();
     }
     b.records.clear();
     b.entries.clear();

@@ -4,6 +4,8 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdarg>
+#include <cstdint>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -209,11 +211,46 @@ class EntryTexts {
   std::string scratch_;
 };
 
+// Each domain's previous backtrace as the dump printed it. A domain's consecutive
+// backtraces share long prefixes: their texts need no second look-up and, with two
+// threads, no second hand-over (the writer keeps the same list, dump_pipeline.h).
+struct PreviousBacktrace {
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<OcamlInt> codes;
+  std::vector<const std::string*> texts;  // nullptr: a text the cache did not keep
+  std::vector<std::uint64_t> ends;        // ends[i]: bytes of texts 0..i
+  std::size_t first_unkept = kNone;
+
+  // How many leading entries of `bt` repeat this backtrace with kept texts that fit in
+  // `budget` (else 0: the caller then finds where the budget runs out, entry by entry);
+  // forgets the rest, so that the caller appends bt's next entries.
+  std::size_t Reuse(std::span<const OcamlInt> bt, std::uint64_t budget) {
+    const std::size_t n = std::min({bt.size(), codes.size(), first_unkept});
+    std::size_t k = 0;
+    while (k < n && bt[k] == codes[k]) ++k;
+    if (k > 0 && ends[k - 1] > budget) k = 0;
+    codes.resize(k);
+    texts.resize(k);
+    ends.resize(k);
+    first_unkept = kNone;
+    return k;
+  }
+  void Append(OcamlInt code, const std::string& text, bool kept) {
+    if (!kept && first_unkept == kNone) first_unkept = codes.size();
+    ends.push_back((ends.empty() ? 0 : ends.back()) + text.size());
+    codes.push_back(code);
+    texts.push_back(kept ? &text : nullptr);
+  }
+};
+
 // Where DumpEvents's lines go with one thread: formatted at once.
 class DirectLines {
  public:
   DirectLines(TextSink& out, bool head_format) : w_(out, head_format) {}
   void Begin(const DumpRecord& rec) { w_.Header(rec); }
+  void Reused(const PreviousBacktrace& prev, std::size_t k) {
+    for (std::size_t i = 0; i < k; ++i) w_.Entry(*prev.texts[i]);
+  }
   void Entry(const std::string& text, [[maybe_unused]] bool stable) { w_.Entry(text); }
   void EndAlloc() { w_.EndLine(); }
   void EndEvent() {}
@@ -229,6 +266,9 @@ class PipedLines {
  public:
   PipedLines(TextSink& out, bool head_format) : pipe_(out, head_format) {}
   void Begin(const DumpRecord& rec) { pipe_.batch().records.push_back(rec); }
+  void Reused([[maybe_unused]] const PreviousBacktrace& prev, std::size_t k) {
+    pipe_.batch().records.back().reused = static_cast<std::uint32_t>(k);
+  }
   void Entry(const std::string& text, bool stable) {
     DumpBatch& b = pipe_.batch();
     if (stable) {
@@ -265,6 +305,7 @@ template <class Lines>
 Status DumpEvents(TraceReader& r, const ProgressFn& progress, const Limits& limits,
                   EntryTexts& texts, Lines& lines) {
   std::uint64_t text_left = limits.max_output_bytes;
+  std::vector<PreviousBacktrace> previous;  // by domain
   Status s = ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) -> Status {
     DumpRecord rec;
     rec.dt = dt;
@@ -282,7 +323,14 @@ Status DumpEvents(TraceReader& r, const ProgressFn& progress, const Limits& limi
     }
     lines.Begin(rec);
     if (e.kind == EventKind::kAlloc) {
-      for (OcamlInt code : e.backtrace) {
+      if (e.domain >= previous.size()) previous.resize(std::size_t{e.domain} + 1);
+      PreviousBacktrace& prev = previous[e.domain];
+      const std::size_t k = prev.Reuse(e.backtrace, text_left);
+      if (k > 0) {
+        text_left -= prev.ends[k - 1];
+        lines.Reused(prev, k);
+      }
+      for (OcamlInt code : e.backtrace.subspan(k)) {
         bool stable = true;
         auto text = texts.Find(r, code, &stable);
         if (!text.ok()) {
@@ -297,6 +345,7 @@ Status DumpEvents(TraceReader& r, const ProgressFn& progress, const Limits& limi
               .AtOffset(r.event_offset());
         }
         text_left -= added;
+        prev.Append(code, **text, stable);
         lines.Entry(**text, stable);
       }
       lines.EndAlloc();
