@@ -92,6 +92,28 @@ TEST(DumpThreads, GeneratedTraces) {
   }
 }
 
+// A trace cut short or damaged stops the dump part-way, with the same error and the same
+// text before it (a line cut by an error included) for both thread counts.
+TEST(DumpThreads, DamagedTraces) {
+  const auto bytes = Generated(3, 21);
+  std::mt19937_64 rng(5);
+  int errors = 0;
+  for (int i = 0; i < 12; ++i) {
+    std::vector<std::uint8_t> damaged = bytes;
+    if (i % 2 == 0) {
+      damaged.resize(damaged.size() / 4 + rng() % (damaged.size() / 2));
+    } else {
+      for (int k = 0; k < 8; ++k)
+        damaged[damaged.size() / 3 + rng() % (damaged.size() / 2)] ^= 0x5a;
+    }
+    auto src = MemorySource(damaged);
+    SCOPED_TRACE(i);
+    ExpectSameForThreads(*src);
+    if (Dump(*src, 2).status != Status::Ok().ToString()) ++errors;
+  }
+  EXPECT_GT(errors, 6);
+}
+
 TEST(DumpThreads, RealTraces) {
   MPO_REQUIRE_SHARED_TESTDATA(dir);
   int traces = 0;

@@ -4,11 +4,14 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdarg>
+#include <cstdint>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
+#include "core/memtrace/dump_line.h"
+#include "core/memtrace/dump_pipeline.h"
 #include "core/memtrace/packet_header.h"
-#include "core/memtrace/pipelined_text_sink.h"
 #include "core/memtrace/view/event_names.h"
 
 namespace mpo::memtrace {
@@ -149,6 +152,211 @@ Status ForEachEvent(TraceReader& r, const ProgressFn& progress, Each&& each) {
   return r.status();
 }
 
+// dump_trace's text of each backtrace entry (a space before each of its locations, or
+// ` $CODE` when it has none), rendered once: deep backtraces repeat a few codes millions
+// of times. The texts are bounded like the materialised locations they render; those
+// kept are never changed or moved (a node-based map), so another thread may read them.
+class EntryTexts {
+ public:
+  explicit EntryTexts(std::uint64_t budget) : left_(budget) {}
+
+  // The text of `code` for the event just read: kept (stable) or, beyond the budget, in
+  // a scratch string valid until the next call (*stable false).
+  Result<const std::string*> Find(TraceReader& r, OcamlInt code, bool* stable) {
+    *stable = true;
+    Recent& slot = recent_[Slot(code)];
+    if (slot.text != nullptr && slot.code == code) return slot.text;
+    const std::string* text = nullptr;
+    if (auto it = kept_.find(code); it != kept_.end()) {
+      text = &it->second;
+    } else {
+      auto found = r.LocationOfEntry(code, r.event_offset());
+      if (!found.ok()) return found.status();
+      const std::vector<Location>* locs = *found;
+      scratch_.clear();
+      if (locs->empty()) {
+        scratch_ += " $" + std::to_string(code);
+      } else {
+        for (const Location& l : *locs) {
+          scratch_ += ' ';
+          scratch_ += LocationToString(l);
+        }
+      }
+      if (scratch_.size() > left_) {
+        *stable = false;
+        return &scratch_;
+      }
+      left_ -= scratch_.size();
+      text = &kept_.emplace(code, scratch_).first->second;
+    }
+    slot = {code, text};
+    return text;
+  }
+
+ private:
+  // A direct-mapped front for the map: most entries hit the few codes seen last.
+  struct Recent {
+    OcamlInt code = 0;
+    const std::string* text = nullptr;
+  };
+  static constexpr int kRecentBits = 12;
+  static std::size_t Slot(OcamlInt code) {
+    return static_cast<std::size_t>((static_cast<std::uint64_t>(code) * 0x9E3779B97F4A7C15u) >>
+                                    (64 - kRecentBits));
+  }
+
+  std::unordered_map<OcamlInt, std::string> kept_;
+  std::vector<Recent> recent_ = std::vector<Recent>(std::size_t{1} << kRecentBits);
+  std::uint64_t left_;
+  std::string scratch_;
+};
+
+// Each domain's previous backtrace as the dump printed it. A domain's consecutive
+// backtraces share long prefixes: their texts need no second look-up and, with two
+// threads, no second hand-over (the writer keeps the same list, dump_pipeline.h).
+struct PreviousBacktrace {
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<OcamlInt> codes;
+  std::vector<const std::string*> texts;  // nullptr: a text the cache did not keep
+  std::vector<std::uint64_t> ends;        // ends[i]: bytes of texts 0..i
+  std::size_t first_unkept = kNone;
+
+  // How many leading entries of `bt` repeat this backtrace with kept texts that fit in
+  // `budget` (else 0: the caller then finds where the budget runs out, entry by entry);
+  // forgets the rest, so that the caller appends bt's next entries.
+  std::size_t Reuse(std::span<const OcamlInt> bt, std::uint64_t budget) {
+    const std::size_t n = std::min({bt.size(), codes.size(), first_unkept});
+    std::size_t k = 0;
+    while (k < n && bt[k] == codes[k]) ++k;
+    if (k > 0 && ends[k - 1] > budget) k = 0;
+    codes.resize(k);
+    texts.resize(k);
+    ends.resize(k);
+    first_unkept = kNone;
+    return k;
+  }
+  void Append(OcamlInt code, const std::string& text, bool kept) {
+    if (!kept && first_unkept == kNone) first_unkept = codes.size();
+    ends.push_back((ends.empty() ? 0 : ends.back()) + text.size());
+    codes.push_back(code);
+    texts.push_back(kept ? &text : nullptr);
+  }
+};
+
+// Where DumpEvents's lines go with one thread: formatted at once.
+class DirectLines {
+ public:
+  DirectLines(TextSink& out, bool head_format) : w_(out, head_format) {}
+  void Begin(const DumpRecord& rec) { w_.Header(rec); }
+  void Reused(const PreviousBacktrace& prev, std::size_t k) {
+    for (std::size_t i = 0; i < k; ++i) w_.Entry(*prev.texts[i]);
+  }
+  void Entry(const std::string& text, [[maybe_unused]] bool stable) { w_.Entry(text); }
+  void EndAlloc() { w_.EndLine(); }
+  void EndEvent() {}
+  void Cut() {}
+  void Finish() { w_.Flush(); }
+
+ private:
+  DumpLineWriter w_;
+};
+
+// With two: handed to the writing thread (dump_pipeline.h), stable texts by address.
+class PipedLines {
+ public:
+  PipedLines(TextSink& out, bool head_format) : pipe_(out, head_format) {}
+  void Begin(const DumpRecord& rec) { pipe_.batch().records.push_back(rec); }
+  void Reused([[maybe_unused]] const PreviousBacktrace& prev, std::size_t k) {
+    pipe_.batch().records.back().reused = static_cast<std::uint32_t>(k);
+  }
+  void Entry(const std::string& text, bool stable) {
+    DumpBatch& b = pipe_.batch();
+    if (stable) {
+      b.entries.push_back(&text);
+    } else {
+      b.entries.push_back(nullptr);
+      b.copied.push_back(text);
+    }
+    ++b.records.back().entries;
+    pipe_.MaybeSplit();
+  }
+  void EndAlloc() {}
+  void EndEvent() { pipe_.EndRecord(); }
+  void Cut() { pipe_.batch().records.back().ends_line = false; }
+  void Finish() { pipe_.Finish(); }
+
+ private:
+  DumpPipeline pipe_;
+};
+
+DumpKind AllocKind(AllocationSource s) {
+  switch (s) {
+    case AllocationSource::kMinor: return DumpKind::kAlloc;
+    case AllocationSource::kMajor: return DumpKind::kAllocMajor;
+    case AllocationSource::kExternal: break;
+  }
+  return DumpKind::kAllocExt;
+}
+
+// The dump_trace loop, for either kind of Lines. On an error inside an alloc line, the
+// part already produced is still written (without its newline), as memtrace's tool
+// would have printed it.
+template <class Lines>
+Status DumpEvents(TraceReader& r, const ProgressFn& progress, const Limits& limits,
+                  EntryTexts& texts, Lines& lines) {
+  std::uint64_t text_left = limits.max_output_bytes;
+  std::vector<PreviousBacktrace> previous;  // by domain
+  Status s = ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) -> Status {
+    DumpRecord rec;
+    rec.dt = dt;
+    rec.obj_id = e.obj_id;
+    switch (e.kind) {
+      case EventKind::kPromote: rec.kind = DumpKind::kPromote; break;
+      case EventKind::kCollect: rec.kind = DumpKind::kCollect; break;
+      case EventKind::kAlloc:
+        rec.kind = AllocKind(e.source);
+        rec.nsamples = e.nsamples;
+        rec.length = e.length;
+        rec.domain = e.domain;
+        rec.common_prefix = e.common_prefix;
+        break;
+    }
+    lines.Begin(rec);
+    if (e.kind == EventKind::kAlloc) {
+      if (e.domain >= previous.size()) previous.resize(std::size_t{e.domain} + 1);
+      PreviousBacktrace& prev = previous[e.domain];
+      const std::size_t k = prev.Reuse(e.backtrace, text_left);
+      if (k > 0) {
+        text_left -= prev.ends[k - 1];
+        lines.Reused(prev, k);
+      }
+      for (OcamlInt code : e.backtrace.subspan(k)) {
+        bool stable = true;
+        auto text = texts.Find(r, code, &stable);
+        if (!text.ok()) {
+          lines.Cut();
+          return text.status();
+        }
+        const std::size_t added = (*text)->size();
+        if (added > text_left) {
+          lines.Cut();
+          return LimitExceeded("location text written", limits.max_output_bytes,
+                               "--max-output-bytes")
+              .AtOffset(r.event_offset());
+        }
+        text_left -= added;
+        prev.Append(code, **text, stable);
+        lines.Entry(**text, stable);
+      }
+      lines.EndAlloc();
+    }
+    lines.EndEvent();
+    return Status::Ok();
+  });
+  lines.Finish();
+  return s;
+}
+
 }  // namespace
 
 std::string OcamlHexFloat(double d) {
@@ -261,98 +469,14 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
   TraceReader& r = **opened;
   // memtrace HEAD's dump_trace (the tool that reads v3) adds the domain to alloc lines.
   const bool head_format = HasDomainStreams(r.version());
-  std::uint64_t text_left = limits.max_output_bytes;
-  // Each code's text, rendered once (deep backtraces repeat a few codes millions of
-  // times); the cache is bounded like the materialised locations it renders. Its strings
-  // are written by reference (they never change once rendered), so it is declared before
-  // the sink, which finishes writing them first.
-  std::unordered_map<OcamlInt, std::string> rendered;
-  std::uint64_t rendered_left = limits.max_location_bytes / 4;
-  std::string scratch;
-  // One thread: the lines are built and written here as they always were (`sink` unused).
-  // Two: headers are copied, location texts passed by reference, in order.
-  const bool threaded = threads != 1;
-  PipelinedTextSink sink(out, threads);
-  Printer p(threaded ? static_cast<TextSink&>(sink) : out);  // destroyed (flushed) first
-  std::string line;
-  // A line is written in pieces once it is long (a deep backtrace of long names).
-  constexpr std::size_t kLineChunk = 1 << 16;
-  // The part of the current alloc line not yet passed on (an error still writes it).
-  auto partial = [&] {
-    p.Str(line);
-    line.clear();
-  };
-  return ForEachEvent(r, progress, [&](const Event& e, std::int64_t dt) {
-    p("%010" PRId64 " ", dt);
-    switch (e.kind) {
-      case EventKind::kAlloc: {
-        const char* src = e.source == AllocationSource::kMinor   ? "alloc"
-                          : e.source == AllocationSource::kMajor ? "alloc_major"
-                                                                 : "alloc_ext";
-        if (head_format) {
-          p("%010" PRId64 " %s %" PRId64 " len=%" PRId64 " dom=%u % 4" PRId64 ":", e.obj_id, src,
-            e.nsamples, e.length, e.domain, e.common_prefix);
-        } else {
-          p("%010" PRId64 " %s %" PRId64 " len=%" PRId64 " % 4" PRId64 ":", e.obj_id, src,
-            e.nsamples, e.length, e.common_prefix);
-        }
-        if (threaded) p.Flush();  // the header goes before the referenced texts
-        line.clear();
-        for (OcamlInt code : e.backtrace) {
-          const std::string* text;
-          bool stable = true;
-          if (auto it = rendered.find(code); it != rendered.end()) {
-            text = &it->second;
-          } else {
-            auto found = r.LocationOfEntry(code, r.event_offset());
-            if (!found.ok()) {
-              partial();
-              return found.status();
-            }
-            const std::vector<Location>* locs = *found;
-            scratch.clear();
-            if (locs->empty()) {
-              scratch += " $" + std::to_string(code);
-            } else {
-              for (const Location& l : *locs) {
-                scratch += ' ';
-                scratch += LocationToString(l);
-              }
-            }
-            text = &scratch;
-            stable = false;
-            if (scratch.size() <= rendered_left) {
-              rendered_left -= scratch.size();
-              text = &rendered.emplace(code, scratch).first->second;
-              stable = true;
-            }
-          }
-          const std::size_t added = text->size();
-          if (added > text_left) {
-            partial();
-            return LimitExceeded("location text written", limits.max_output_bytes,
-                                 "--max-output-bytes")
-                .AtOffset(r.event_offset());
-          }
-          text_left -= added;
-          if (!threaded) {
-            line += *text;
-            if (line.size() >= kLineChunk) partial();
-          } else if (stable) {
-            sink.WriteStable(*text);
-          } else {
-            sink.Write(*text);
-          }
-        }
-        line += '\n';
-        partial();
-        break;
-      }
-      case EventKind::kPromote: p("%010" PRId64 " promote\n", e.obj_id); break;
-      case EventKind::kCollect: p("%010" PRId64 " collect\n", e.obj_id); break;
-    }
-    return Status::Ok();
-  });
+  // Declared before the lines, which may still point into it until they finish.
+  EntryTexts texts(limits.max_location_bytes / 4);
+  if (threads == 1) {
+    DirectLines lines(out, head_format);
+    return DumpEvents(r, progress, limits, texts, lines);
+  }
+  PipedLines lines(out, head_format);
+  return DumpEvents(r, progress, limits, texts, lines);
 }
 
 }  // namespace mpo::memtrace

@@ -38,8 +38,8 @@ using ProgressFn = std::function<void(std::uint64_t, std::uint64_t)>;
 Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& progress = {},
                        const Limits& limits = {});
 // Without backtraces, alloc lines end after the common prefix (memtrace's fast path).
-// threads = 2: the text is assembled and written to `out` from a second thread while this
-// one decodes (pipelined_text_sink.h); the bytes are the same for 1 and 2.
+// threads = 2: this thread decodes and a second one formats and writes the text
+// (dump_pipeline.h); the bytes and the status are the same for 1 and 2.
 Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces = true,
                       const ProgressFn& progress = {}, const Limits& limits = {},
                       Verdicts verdicts = Verdicts::kStrict, unsigned threads = 1);

@@ -434,9 +434,9 @@ void AddDump(CLI::App& mt) {
   d->add_flag("--no-backtraces", dump->no_backtraces, "skip backtraces (fast path)");
   d->add_flag("--oracle", dump->oracle, "the golden oracle_dump format");
   d->add_option("--threads", dump->threads,
-                "dump_trace text: 1 (default) does it all on one thread; 2 writes the text "
-                "from a second thread while the first decodes (same bytes; on this project's "
-                "2-core machine not faster: bench/scaling/README.md)")
+                "dump_trace text: 1 (default) does it all on one thread; 2 decodes on this "
+                "thread while a second one formats and writes the text (same bytes; faster "
+                "on long traces when a second core is free: bench/scaling/README.md)")
       ->check(CLI::Range(1, 2));
   AddLimitOptions(d, &dump->limits);
   // The golden oracle_dump form keeps the strict reader.
