@@ -1,6 +1,7 @@
 #include "core/memtrace/dump_pipeline.h"
 
 #include <algorithm>
+#include <system_error>
 
 namespace mpo::memtrace {
 
@@ -9,7 +10,11 @@ DumpPipeline::DumpPipeline(TextSink& out, bool head_format) : out_(out), head_fo
     b.records.reserve(kRecords);
     b.entries.reserve(kEntries);
   }
-  writer_ = std::thread([this] { WriterLoop(); });
+  try {
+    writer_ = std::thread([this] { WriterLoop(); });
+  } catch (const std::system_error&) {
+    // Left unstarted: the caller writes the same bytes on its own thread instead.
+  }
 }
 
 DumpPipeline::~DumpPipeline() { Finish(); }
@@ -86,6 +91,8 @@ void DumpPipeline::WriterLoop() {
 
 void DumpPipeline::Finish() {
   if (finished_) return;
+  finished_ = true;
+  if (!started()) return;
   Send();
   {
     std::lock_guard lock(mu_);
@@ -93,7 +100,6 @@ void DumpPipeline::Finish() {
   }
   not_empty_.notify_one();
   writer_.join();
-  finished_ = true;
 }
 
 }  // namespace mpo::memtrace

@@ -46,7 +46,8 @@ class DumpPipeline {
   static constexpr std::size_t kRecords = 4096;
   static constexpr std::size_t kEntries = std::size_t{1} << 16;
 
-  // `out` must outlive the pipeline; the writer thread starts here.
+  // `out` must outlive the pipeline; the writer thread starts here. When no thread can be
+  // started (a process or memory limit), started() is false and nothing may be sent.
   DumpPipeline(TextSink& out, bool head_format);
   ~DumpPipeline();  // Finish()
   DumpPipeline(const DumpPipeline&) = delete;
@@ -66,6 +67,7 @@ class DumpPipeline {
   // Hands over what is pending and waits until the writer has written everything.
   // Idempotent.
   void Finish();
+  bool started() const { return writer_.joinable(); }
 
  private:
   void Send();  // queues the slot being filled; waits for a free one

@@ -265,6 +265,7 @@ class DirectLines {
 class PipedLines {
  public:
   PipedLines(TextSink& out, bool head_format) : pipe_(out, head_format) {}
+  bool started() const { return pipe_.started(); }
   void Begin(const DumpRecord& rec) { pipe_.batch().records.push_back(rec); }
   void Reused([[maybe_unused]] const PreviousBacktrace& prev, std::size_t k) {
     pipe_.batch().records.back().reused = static_cast<std::uint32_t>(k);
@@ -471,11 +472,12 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
   const bool head_format = HasDomainStreams(r.version());
   // Declared before the lines, which may still point into it until they finish.
   EntryTexts texts(limits.max_location_bytes / 4);
-  if (threads == 1) {
-    DirectLines lines(out, head_format);
-    return DumpEvents(r, progress, limits, texts, lines);
+  if (threads != 1) {
+    PipedLines lines(out, head_format);
+    if (lines.started()) return DumpEvents(r, progress, limits, texts, lines);
+    // No second thread to be had: the same bytes from this one.
   }
-  PipedLines lines(out, head_format);
+  DirectLines lines(out, head_format);
   return DumpEvents(r, progress, limits, texts, lines);
 }
 
