@@ -60,7 +60,7 @@ TEST(DumpLine, HeadersArePrintfs) {
       r.dt = v;
       r.obj_id = edges[rng() % edges.size()];
       r.nsamples = v;
-      r.length = -v;
+      r.length = v == lo ? hi : -v;  // -INT64_MIN does not exist
       r.common_prefix = v;
       r.domain = static_cast<std::uint16_t>(rng());
       cases.push_back(r);
