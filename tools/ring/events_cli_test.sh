@@ -139,4 +139,28 @@ check "tail a live process" 0 "$bin" events tail "$tmp/live" "$livepid" --interv
 seq 0 39 | cmp -s - <(grep ' counter ' "$out" | awk '{print $NF}') || fail "tail live: order"
 grep -q 'lifecycle ring_stop #1 none' "$out" || fail "tail live: no ring_stop"
 kill -0 "$livepid" 2>/dev/null && fail "tail returned while the writer lives"
+# A tail started with the program can find the ring before OCaml has written its header
+# (the file is created and sized first): it waits for the header while the process runs.
+# Here a process's ring is all zeros until the real header and events land 0.5 s later.
+mkdir -p "$tmp/early"
+sleep 30 &
+earlypid=$!
+ring_bytes=$(stat -c %s "$tmp/single/3995.events")
+head -c "$ring_bytes" /dev/zero >"$tmp/early/$earlypid.events"
+( sleep 0.5 && dd if="$tmp/single/3995.events" of="$tmp/early/$earlypid.events" conv=notrunc \
+    status=none ) &
+check "tail finds the header written after the file" 0 "$bin" events tail "$tmp/early" \
+  "$earlypid" --interval-ms 10 --max-seconds 2
+kill "$earlypid" 2>/dev/null || true
+wait "$earlypid" 2>/dev/null || true
+cmp -s <(grep -v '^#' "testdata/ring/single/consumer_dump.txt") "$out" || fail "tail early: output"
+# A ring whose version word is wrong from the start is answered at once, not waited for.
+sleep 30 &
+badpid=$!
+cp "$tmp/version.events" "$tmp/early/$badpid.events"
+check "tail of a bad version exits at once" 1 "$bin" events tail "$tmp/early" "$badpid" \
+  --interval-ms 10
+kill "$badpid" 2>/dev/null || true
+wait "$badpid" 2>/dev/null || true
+grep -q "version" "$err" || fail "tail bad version: $(cat "$err")"
 cli_done

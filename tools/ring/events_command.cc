@@ -153,7 +153,8 @@ void RunTail(const EventsOptions& o) {
   auto tags = ParseTags(o.tags);
   if (!version.ok()) return ReportError("events tail", version.status());
   if (!tags.ok()) return ReportError("events tail", tags.status());
-  auto cursor = OpenRing(target->path, o.batch);
+  auto cursor = OpenTailRing(*target, TailOptions{o.interval_ms, o.max_seconds},
+                             [&] { return OpenRing(target->path, o.batch); });
   if (!cursor.ok()) {
     const bool gone = target->pid >= 0 && !ProcessAlive(target->pid);
     return ReportError("events tail " + target->path +

@@ -1,11 +1,19 @@
 #include "tools/ring/tail_command.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
 
 #include "tools/exit_code.h"
 #include "tools/ring/pid_arg.h"
 #include "tools/ring/tail_follow.h"
+#include "tools/ring/tail_interrupt.h"
 #include "tools/ring/tail_process.h"
 
 namespace mpo::tools {
@@ -34,6 +42,44 @@ Result<TailTarget> ResolveTailTarget(const std::vector<std::string>& source,
   }
   if (dir.empty()) dir = ".";
   return TailTarget{dir + "/" + std::to_string(*pid) + ".events", *pid};
+}
+
+namespace {
+
+// The version word a ring file holds so far: nullopt when the file is missing or shorter
+// than the word.
+std::optional<std::uint64_t> VersionWord(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return std::nullopt;
+  std::uint64_t word = 0;
+  const ssize_t n = ::pread(fd, &word, sizeof word, 0);
+  ::close(fd);
+  if (n != static_cast<ssize_t>(sizeof word)) return std::nullopt;
+  return word;
+}
+
+}  // namespace
+
+Result<ring::Cursor> OpenTailRing(const TailTarget& target, const TailOptions& options,
+                                  const std::function<Result<ring::Cursor>()>& open) {
+  auto cursor = open();
+  if (cursor.ok() || target.pid < 0) return cursor;
+  InterruptGuard guard;
+  const auto start = std::chrono::steady_clock::now();
+  const double limit = options.max_seconds > 0 ? std::min(options.max_seconds, kHeaderWaitSeconds)
+                                               : kHeaderWaitSeconds;
+  while (!cursor.ok() && ProcessAlive(target.pid) && !Interrupted()) {
+    const std::optional<std::uint64_t> version = VersionWord(target.path);
+    // Only a file whose header is still being written: a missing file (runtime events
+    // not started) and a wrong version are answered at once.
+    if (!std::filesystem::exists(target.path) || (version.has_value() && *version != 0)) break;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (elapsed >= limit) break;
+    InterruptibleSleep(options.interval_ms);
+    cursor = open();
+  }
+  return cursor;
 }
 
 Status TailRing(ring::Cursor& cursor, const TailTarget& target, ring::EventCallbacks& writer,

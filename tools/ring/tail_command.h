@@ -33,6 +33,15 @@ struct TailOptions {
   double max_seconds = 0;  // 0: no limit
 };
 
+// Opens the ring of `target` with `open`. OCaml creates a ring in steps (the file, its
+// size, then the metadata header), so a tail started with the program can find the file
+// before its header: while the watched process runs and the ring's version word is
+// still 0 (or not there yet), the open is retried every interval, for at most
+// kHeaderWaitSeconds (or --max-seconds, or until ^C); then the open's own error stands.
+inline constexpr double kHeaderWaitSeconds = 5;
+Result<ring::Cursor> OpenTailRing(const TailTarget& target, const TailOptions& options,
+                                  const std::function<Result<ring::Cursor>()>& open);
+
 // Follows `cursor`, printing take_text() to stdout after each poll, until a stop
 // condition; then prints the reason to stderr. Cursor errors are returned.
 Status TailRing(ring::Cursor& cursor, const TailTarget& target, ring::EventCallbacks& writer,
