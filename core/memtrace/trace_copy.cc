@@ -17,6 +17,7 @@ Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* s
   WriterOptions opts;
   opts.format_version = format_version;
   opts.adopt_object_ids = true;
+  opts.trust_common_prefix = true;  // every event read is written, in order
   auto writer = TraceWriter::Create(out, r.info(), opts);
   if (!writer.ok()) return writer.status();
   TraceWriter& w = **writer;

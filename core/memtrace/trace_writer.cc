@@ -27,16 +27,18 @@ Status Invalid(std::string m) { return Status(ErrorCode::kInvalidArgument, std::
       .WithField("backtrace");
 }
 
-// The number of leading entries `a` and `b` share. Stacks are often a hundred frames
+// The number of leading entries `a` and `b` share, given that the first `from` are
+// shared (from <= both sizes). Stacks are often a hundred frames
 // deep and mostly shared: eight entries are compared per step, with no branch inside a
 // step (the compiler turns it into vector xor/or), and the step that differs is walked
 // entry by entry.
-std::size_t CommonPrefix(std::span<const OcamlInt> a, std::span<const OcamlInt> b) {
+std::size_t CommonPrefix(std::span<const OcamlInt> a, std::span<const OcamlInt> b,
+                         std::size_t from) {
   constexpr std::size_t kStep = 8;
   const std::size_t n = std::min(a.size(), b.size());
   const OcamlInt* const pa = a.data();
   const OcamlInt* const pb = b.data();
-  std::size_t i = 0;
+  std::size_t i = from;
   for (; i + kStep <= n; i += kStep) {
     std::uint64_t diff = 0;
     for (std::size_t k = 0; k < kStep; ++k)
@@ -246,15 +248,17 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
   Status err;
   OcamlInt id = 0;
   if (!CheckUsable(domain, time, &err) ||
-      !PutUsableAlloc(*last_, time, length, nsamples, source, bt, lookup, &id, &err))
+      !PutUsableAlloc(*last_, time, length, nsamples, source, bt, lookup, 0, &id, &err))
     return err;
   return id;
 }
 
 [[gnu::always_inline]] inline bool TraceWriter::PutUsableAlloc(
     DomainWriter& w, std::int64_t time, OcamlInt length, OcamlInt nsamples, AllocationSource source,
-    std::span<const OcamlInt> bt, const LocationLookup& lookup, OcamlInt* id_out, Status* err) {
-  const std::size_t common = CommonPrefix(bt, {w.last_backtrace.data(), w.last_len});
+    std::span<const OcamlInt> bt, const LocationLookup& lookup, std::size_t known_common,
+    OcamlInt* id_out, Status* err) {
+  const std::size_t common = CommonPrefix(bt, {w.last_backtrace.data(), w.last_len},
+                                          std::min({known_common, bt.size(), w.last_len}));
   const std::size_t new_len = bt.size() - common;
   if (bt.size() > w.last_backtrace.size()) [[unlikely]]
     w.last_backtrace.resize(std::max(bt.size(), 2 * w.last_backtrace.size()));
@@ -360,8 +364,14 @@ Status TraceWriter::PutCollect(std::uint16_t domain, std::int64_t time, OcamlInt
     if (!AdoptObjectId(w, ev.obj_id, &result)) return result;
   }
   // (CheckUsable above still holds: a flush here leaves time_end where it was.)
+  // A reader's common prefix may pass the previous backtrace's length (it then returns
+  // that backtrace again): the clamp in PutUsableAlloc covers it.
+  const std::size_t known_common = options_.trust_common_prefix && ev.common_prefix > 0
+                                       ? static_cast<std::size_t>(ev.common_prefix)
+                                       : 0;
   OcamlInt id = 0;
-  PutUsableAlloc(w, ev.time, ev.length, ev.nsamples, ev.source, ev.backtrace, lookup, &id, &result);
+  PutUsableAlloc(w, ev.time, ev.length, ev.nsamples, ev.source, ev.backtrace, lookup, known_common,
+                 &id, &result);
   return result;
 }
 

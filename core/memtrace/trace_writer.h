@@ -51,6 +51,11 @@ struct WriterOptions {
   // (domains whose chunks were taken in another order than their events appear), end the
   // packet and continue from the event's id, in the chunk that contains it.
   bool adopt_object_ids = false;
+  // Copying a trace: every alloc event given to PutEvent comes from one TraceReader, in
+  // the order read, and none is left out. Then an event's `common_prefix` entries (at
+  // most its backtrace's length) are already known to equal the previous alloc's of the
+  // domain, and only the entries after them are compared. Wrong if the promise is broken.
+  bool trust_common_prefix = false;
   // Called before each packet is written; default: the info's pid never changes.
   std::function<std::int64_t()> getpid;
 };
@@ -105,7 +110,8 @@ class TraceWriter {
   // PutAlloc once CheckUsable has passed for `w` (the current domain's writer); sets *id.
   bool PutUsableAlloc(DomainWriter& w, std::int64_t time, OcamlInt length, OcamlInt nsamples,
                       AllocationSource source, std::span<const OcamlInt> bt,
-                      const LocationLookup& lookup, OcamlInt* id, Status* err);
+                      const LocationLookup& lookup, std::size_t known_common, OcamlInt* id,
+                      Status* err);
 
   ByteSink& sink_;
   Info info_;
