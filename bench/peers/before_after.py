@@ -24,7 +24,7 @@ def time_rounds(cmds, rounds, log):
     wall times per command, or None when a run failed."""
     warm = 0.0
     for argv in cmds:
-        wall, _, code = run_once(argv)
+        wall, _, code, _ = run_once(argv)
         warm += wall
         if code != 0:
             log(f"  warm-up failed (exit {code}): {' '.join(argv)}")
@@ -35,7 +35,7 @@ def time_rounds(cmds, rounds, log):
     for i in range(rounds):
         for k in range(len(cmds)):
             j = (i + k) % len(cmds)
-            wall, _, code = run_once(cmds[j])
+            wall, _, code, _ = run_once(cmds[j])
             if code != 0:
                 log(f"  run failed (exit {code}): {' '.join(cmds[j])}")
                 return None

@@ -13,7 +13,9 @@ process in between). Peak RSS is measured in separate runs under `/usr/bin/time 
 Linux carries a process's RSS high-water mark across exec, so a child forked from this
 Python process would report at least Python's own ~11 MB; time(1) is a small C program,
 so its floor is about 1.5 MB. Without /usr/bin/time the wait4 figure is used instead
-and the table says so.
+and the table says so. CPU time (user + system, from wait4) is reported beside the wall
+time: a side's wall time also holds what it waits for, such as `copy`'s fsync of its
+output before the rename, which the real writer does not do.
 
 usage: pairs.py --ours BIN --peers DIR --dump-trace EXE --work DIR --pairs N
                 --trace LABEL=PATH [--trace ...] --tiny PATH
@@ -29,7 +31,8 @@ import time
 
 
 def run_once(argv, stdout_path=os.devnull):
-    """Runs argv to completion; returns (wall seconds, peak RSS in KiB, exit code)."""
+    """Runs argv to completion; returns (wall seconds, peak RSS in KiB, exit code, CPU
+    seconds: user + system)."""
     with open(stdout_path, "wb") as out, open(os.devnull, "wb") as err:
         start = time.monotonic()
         pid = os.fork()
@@ -42,7 +45,8 @@ def run_once(argv, stdout_path=os.devnull):
                 os._exit(127)
         _, status, usage = os.wait4(pid, 0)
         wall = time.monotonic() - start
-    return wall, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+    return (wall, usage.ru_maxrss, os.waitstatus_to_exitcode(status),
+            usage.ru_utime + usage.ru_stime)
 
 
 TIME = "/usr/bin/time"
@@ -99,9 +103,11 @@ class Table:
     def __init__(self):
         self.rows = []
 
-    def add(self, trace, key, ours, real, ours_rss, real_rss, note):
+    def add(self, trace, key, ours, real, ours_cpu, real_cpu, ours_rss, real_rss, note):
         ratios = [o / r for o, r in zip(ours, real) if r > 0]
+        cpu_ratios = [o / r for o, r in zip(ours_cpu, real_cpu) if r > 0]
         self.rows.append(dict(trace=trace, key=key, pairs=len(ratios), ratio=median(ratios),
+                              cpu_ratio=median(cpu_ratios) if cpu_ratios else float("nan"),
                               lo=min(ratios),
                               hi=max(ratios), ours=median(ours), real=median(real),
                               ours_rss=ours_rss, real_rss=real_rss, note=note))
@@ -109,12 +115,14 @@ class Table:
     def print(self):
         names = dict(COLUMNS)
         print("| trace | ours vs real | ratio ours/real (median of pairs) | range of pairs |"
+              " CPU ratio (user+sys, median of pairs) |"
               " pairs | ours (median) | real (median) | ours peak RSS | real peak RSS |"
               " agreement |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for r in self.rows:
             print(f"| {r['trace']} | {names[r['key']]} | **{r['ratio']:.2f}** |"
-                  f" {r['lo']:.2f}-{r['hi']:.2f} | {r['pairs']} | {fmt_s(r['ours'])} |"
+                  f" {r['lo']:.2f}-{r['hi']:.2f} | {r['cpu_ratio']:.2f} | {r['pairs']} |"
+                  f" {fmt_s(r['ours'])} |"
                   f" {fmt_s(r['real'])} |"
                   f" {fmt_mb(r['ours_rss'])} | {fmt_mb(r['real_rss'])} | {r['note']} |")
         print()
@@ -155,28 +163,30 @@ SHORT_ROW_S = 2.0
 
 def time_pairs(ours, real, pairs, log):
     """Alternating pairs after one untimed warm-up run of each side (page cache, lazy
-    binding); returns the two lists of wall times, or None when a run failed."""
+    binding); returns the lists of wall times and of CPU times of each side, or None
+    when a run failed."""
     warm = 0.0
     for argv in (ours, real):
-        wall, _, code = run_once(argv)
+        wall, _, code, _ = run_once(argv)
         warm += wall
         if code != 0:
             log(f"  warm-up failed (exit {code}): {' '.join(argv)}")
             return None
     if warm > 0:
         pairs = max(pairs, min(MAX_PAIRS, int(SHORT_ROW_S / warm)))
-    ours_runs, real_runs = [], []
+    ours_runs, real_runs, ours_cpu, real_cpu = [], [], [], []
     for i in range(pairs):
-        order = ((ours, ours_runs), (real, real_runs))
+        order = ((ours, ours_runs, ours_cpu), (real, real_runs, real_cpu))
         if i % 2 == 1:
             order = order[::-1]
-        for argv, runs in order:
-            wall, _, code = run_once(argv)
+        for argv, runs, cpus in order:
+            wall, _, code, cpu = run_once(argv)
             if code != 0:
                 log(f"  run failed (exit {code}): {' '.join(argv)}")
                 return None
             runs.append(wall)
-    return ours_runs, real_runs
+            cpus.append(cpu)
+    return ours_runs, real_runs, ours_cpu, real_cpu
 
 
 def main():
@@ -204,7 +214,8 @@ def main():
         if res is None:
             log(f"{label}: {key}: FAILED, left out of the table")
             return
-        table.add(label, key, res[0], res[1], peak_rss_kib(ours), peak_rss_kib(real), note)
+        table.add(label, key, res[0], res[1], res[2], res[3], peak_rss_kib(ours),
+                  peak_rss_kib(real), note)
         log(f"{label}: {key}: done in {time.monotonic() - started:.0f} s")
 
     traces = [t.split("=", 1) for t in a.trace]
