@@ -8,7 +8,7 @@ namespace mpo::memtrace {
 
 Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats,
                  const std::function<void(std::uint64_t, std::uint64_t)>& progress,
-                 const Limits& limits) {
+                 const Limits& limits, bool trust_common_prefix) {
   ReaderOptions ropts;
   ropts.limits = limits;
   auto reader = TraceReader::Open(BorrowSource(in), ropts);
@@ -17,7 +17,7 @@ Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* s
   WriterOptions opts;
   opts.format_version = format_version;
   opts.adopt_object_ids = true;
-  opts.trust_common_prefix = true;  // every event read is written, in order
+  opts.trust_common_prefix = trust_common_prefix;  // every event read is written, in order
   auto writer = TraceWriter::Create(out, r.info(), opts);
   if (!writer.ok()) return writer.status();
   TraceWriter& w = **writer;

@@ -26,8 +26,11 @@ struct CopyStats {
 // Streaming. Fails with the reader's or the writer's typed error; every event keeps its
 // exact time (the writer flushes on any gap the 25-bit event time cannot carry).
 // `progress` (optional) gets (bytes read so far, input size) now and then.
+// The writer compares each backtrace with the previous one only past the reader's common
+// prefix (WriterOptions::trust_common_prefix); `trust_common_prefix = false` compares
+// them whole, the reference that tests and the copy fuzzer hold the fast path to.
 Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats = nullptr,
                  const std::function<void(std::uint64_t, std::uint64_t)>& progress = {},
-                 const Limits& limits = {});
+                 const Limits& limits = {}, bool trust_common_prefix = true);
 
 }  // namespace mpo::memtrace

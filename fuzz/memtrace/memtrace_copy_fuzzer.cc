@@ -1,5 +1,7 @@
 // `memtrace copy` (core/memtrace/trace_copy) over arbitrary bytes: a typed error, or a
-// copy whose events have exactly the input's kinds and times. (When the copy reads back
+// copy whose events have exactly the input's kinds and times, and the same result, byte
+// for byte, as the copy that compares backtraces whole instead of trusting the reader's
+// common prefixes. (When the copy reads back
 // with another number of events, e.g. v1/v2 rules skipping a packet, the times are not
 // compared: only a time changed in place is a failure.)
 #include <cstddef>
@@ -40,6 +42,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     VectorSink out;
     auto src = MemorySource(in);
     const mpo::Status s = CopyTrace(*src, out, version, nullptr, {}, mpo::fuzz::FuzzLimits());
+    VectorSink whole;
+    auto src2 = MemorySource(in);
+    const mpo::Status w =
+        CopyTrace(*src2, whole, version, nullptr, {}, mpo::fuzz::FuzzLimits(), false);
+    if (s.ToString() != w.ToString() || out.data != whole.data) __builtin_trap();
     if (!s.ok()) continue;
     const std::vector<Key> a = Events(in), b = Events(out.data);
     if (a.size() == b.size() && a != b) __builtin_trap();
