@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/memtrace/common_prefix.h"
 #include "core/memtrace/dump_line.h"
 #include "core/memtrace/dump_pipeline.h"
 #include "core/memtrace/packet_header.h"
@@ -226,8 +227,7 @@ struct PreviousBacktrace {
   // forgets the rest, so that the caller appends bt's next entries.
   std::size_t Reuse(std::span<const OcamlInt> bt, std::uint64_t budget) {
     const std::size_t n = std::min({bt.size(), codes.size(), first_unkept});
-    std::size_t k = 0;
-    while (k < n && bt[k] == codes[k]) ++k;
+    std::size_t k = CommonPrefix(bt.first(n), std::span<const OcamlInt>(codes).first(n));
     if (k > 0 && ends[k - 1] > budget) k = 0;
     codes.resize(k);
     texts.resize(k);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "core/memtrace/common_prefix.h"
+
 namespace mpo::memtrace {
 
 namespace {
@@ -27,27 +29,6 @@ Status Invalid(std::string m) { return Status(ErrorCode::kInvalidArgument, std::
       .WithField("backtrace");
 }
 
-// The number of leading entries `a` and `b` share, given that the first `from` are
-// shared (from <= both sizes). Stacks are often a hundred frames
-// deep and mostly shared: eight entries are compared per step, with no branch inside a
-// step (the compiler turns it into vector xor/or), and the step that differs is walked
-// entry by entry.
-std::size_t CommonPrefix(std::span<const OcamlInt> a, std::span<const OcamlInt> b,
-                         std::size_t from) {
-  constexpr std::size_t kStep = 8;
-  const std::size_t n = std::min(a.size(), b.size());
-  const OcamlInt* const pa = a.data();
-  const OcamlInt* const pb = b.data();
-  std::size_t i = from;
-  for (; i + kStep <= n; i += kStep) {
-    std::uint64_t diff = 0;
-    for (std::size_t k = 0; k < kStep; ++k)
-      diff |= static_cast<std::uint64_t>(pa[i + k] ^ pb[i + k]);
-    if (diff != 0) break;
-  }
-  while (i < n && pa[i] == pb[i]) ++i;
-  return i;
-}
 }  // namespace
 
 struct TraceWriter::DomainWriter {
