@@ -14,9 +14,11 @@ namespace mpo::tools {
 
 struct LazyCommand {
   std::string_view name;
-  // Adds the subcommand `name` to `parent`; `rest` holds the arguments after it (empty
-  // when every subcommand is being built), for a group that is lazy in turn.
-  void (*add)(CLI::App& parent, std::span<char* const> rest);
+  // Adds the subcommand `name` to `parent`.
+  void (*add)(CLI::App& parent);
+  // Instead of `add`, for a group that is lazy in turn: `rest` holds the arguments after
+  // its name (empty when every command is being built).
+  void (*add_lazy)(CLI::App& parent, std::span<char* const> rest) = nullptr;
 };
 
 // Adds to `parent` the commands that `args` (the arguments after the parent's own name)

@@ -1,8 +1,8 @@
 // memprof-oracle: one program, one subcommand group per subsystem. Each group lives in
 // tools/<area>/ and is listed here (only the group the command line names is built:
-// tools/lazy_commands.h); this file only wires them together, turns a
-// parse failure into CLI11's message and exit code 2, and checks that everything
-// written to stdout got there (exit 2 otherwise).
+// tools/lazy_commands.h); this file only wires them together, turns a parse failure into
+// CLI11's message and exit code 2, and checks that everything written to stdout got there
+// (exit 2 otherwise).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -35,12 +35,12 @@ void OccupyStandardDescriptors() {
 // The top-level groups, in the order --help lists them. Only `memtrace` is lazy inside:
 // the others hold one command each or are cheap to build.
 constexpr mpo::tools::LazyCommand kGroups[] = {
-    {"sample", [](CLI::App& a, std::span<char* const>) { mpo::tools::AddSampleCommand(a); }},
-    {"memprof-sim", [](CLI::App& a, std::span<char* const>) { mpo::tools::AddMemprofCommands(a); }},
-    {"events", [](CLI::App& a, std::span<char* const>) { mpo::tools::AddEventsCommands(a); }},
-    {"memtrace", &mpo::tools::AddMemtraceCommands},
-    {"demo", [](CLI::App& a, std::span<char* const>) { mpo::tools::AddDemoCommands(a); }},
-    {"corpus", [](CLI::App& a, std::span<char* const>) { mpo::tools::AddCorpusCommands(a); }},
+    {"sample", &mpo::tools::AddSampleCommand},
+    {"memprof-sim", &mpo::tools::AddMemprofCommands},
+    {"events", &mpo::tools::AddEventsCommands},
+    {"memtrace", nullptr, &mpo::tools::AddMemtraceCommands},
+    {"demo", &mpo::tools::AddDemoCommands},
+    {"corpus", &mpo::tools::AddCorpusCommands},
 };
 
 }  // namespace

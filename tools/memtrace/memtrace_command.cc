@@ -536,15 +536,15 @@ void AddCompare(CLI::App& mt) {
 
 // The group's subcommands, in the order --help lists them.
 constexpr LazyCommand kMemtraceCommands[] = {
-    {"dump", [](CLI::App& mt, std::span<char* const>) { AddDump(mt); }},
-    {"check", [](CLI::App& mt, std::span<char* const>) { AddCheck(mt); }},
-    {"copy", [](CLI::App& mt, std::span<char* const>) { AddCopy(mt); }},
-    {"diff", [](CLI::App& mt, std::span<char* const>) { AddDiff(mt); }},
-    {"stats", [](CLI::App& mt, std::span<char* const>) { AddStats(mt); }},
-    {"leaks", [](CLI::App& mt, std::span<char* const>) { AddLeaks(mt); }},
-    {"compare", [](CLI::App& mt, std::span<char* const>) { AddCompare(mt); }},
-    {"report", [](CLI::App& mt, std::span<char* const>) { AddMemtraceReportCommand(&mt); }},
-    {"folded", [](CLI::App& mt, std::span<char* const>) { AddMemtraceFoldedCommand(mt); }},
+    {"dump", &AddDump},
+    {"check", &AddCheck},
+    {"copy", &AddCopy},
+    {"diff", &AddDiff},
+    {"stats", &AddStats},
+    {"leaks", &AddLeaks},
+    {"compare", &AddCompare},
+    {"report", &AddMemtraceReportCommand},
+    {"folded", &AddMemtraceFoldedCommand},
 };
 
 }  // namespace

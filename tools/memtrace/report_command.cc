@@ -84,9 +84,9 @@ void RunReport(const ReportOptions& o) {
 
 }  // namespace
 
-void AddMemtraceReportCommand(CLI::App* memtrace) {
+void AddMemtraceReportCommand(CLI::App& memtrace) {
   auto o = std::make_shared<ReportOptions>();
-  CLI::App* r = memtrace->add_subcommand(
+  CLI::App* r = memtrace.add_subcommand(
       "report",
       "One self-contained HTML page (no network): trace info, top allocation sites, "
       "estimated live heap over time, never-collected blocks by site, and a flame graph "

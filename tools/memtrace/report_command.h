@@ -10,6 +10,6 @@
 namespace mpo::tools {
 
 // Adds `report` under the `memtrace` command group.
-void AddMemtraceReportCommand(CLI::App* memtrace);
+void AddMemtraceReportCommand(CLI::App& memtrace);
 
 }  // namespace mpo::tools
