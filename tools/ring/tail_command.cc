@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "core/base/unique_fd.h"
 #include "tools/exit_code.h"
 #include "tools/ring/pid_arg.h"
 #include "tools/ring/tail_follow.h"
@@ -49,12 +50,11 @@ namespace {
 // The version word a ring file holds so far: nullopt when the file is missing or shorter
 // than the word.
 std::optional<std::uint64_t> VersionWord(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return std::nullopt;
+  const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd.valid()) return std::nullopt;
   std::uint64_t word = 0;
-  const ssize_t n = ::pread(fd, &word, sizeof word, 0);
-  ::close(fd);
-  if (n != static_cast<ssize_t>(sizeof word)) return std::nullopt;
+  if (::pread(fd.get(), &word, sizeof word, 0) != static_cast<ssize_t>(sizeof word))
+    return std::nullopt;
   return word;
 }
 
