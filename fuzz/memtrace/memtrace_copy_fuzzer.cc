@@ -1,9 +1,9 @@
 // `memtrace copy` (core/memtrace/trace_copy) over arbitrary bytes: a typed error, or a
 // copy whose events have exactly the input's kinds and times, and the same result, byte
 // for byte, as the copy that compares backtraces whole instead of trusting the reader's
-// common prefixes. (When the copy reads back
-// with another number of events, e.g. v1/v2 rules skipping a packet, the times are not
-// compared: only a time changed in place is a failure.)
+// common prefixes. (When the copy reads back with another number of events, e.g. v1/v2
+// rules skipping a packet, the times are not compared: only a time changed in place is a
+// failure.)
 #include <cstddef>
 #include <cstdint>
 #include <vector>
