@@ -224,10 +224,13 @@ struct PreviousBacktrace {
 
   // How many leading entries of `bt` repeat this backtrace with kept texts that fit in
   // `budget` (else 0: the caller then finds where the budget runs out, entry by entry);
-  // forgets the rest, so that the caller appends bt's next entries.
-  std::size_t Reuse(std::span<const OcamlInt> bt, std::uint64_t budget) {
+  // forgets the rest, so that the caller appends bt's next entries. The first `known`
+  // entries (the reader's common prefix: the dump prints every event it reads, in order)
+  // are not compared.
+  std::size_t Reuse(std::span<const OcamlInt> bt, std::uint64_t budget, std::size_t known) {
     const std::size_t n = std::min({bt.size(), codes.size(), first_unkept});
-    std::size_t k = CommonPrefix(bt.first(n), std::span<const OcamlInt>(codes).first(n));
+    std::size_t k =
+        CommonPrefix(bt.first(n), std::span<const OcamlInt>(codes).first(n), std::min(known, n));
     if (k > 0 && ends[k - 1] > budget) k = 0;
     codes.resize(k);
     texts.resize(k);
@@ -326,7 +329,9 @@ Status DumpEvents(TraceReader& r, const ProgressFn& progress, const Limits& limi
     if (e.kind == EventKind::kAlloc) {
       if (e.domain >= previous.size()) previous.resize(std::size_t{e.domain} + 1);
       PreviousBacktrace& prev = previous[e.domain];
-      const std::size_t k = prev.Reuse(e.backtrace, text_left);
+      const std::size_t k =
+          prev.Reuse(e.backtrace, text_left,
+                     e.common_prefix > 0 ? static_cast<std::size_t>(e.common_prefix) : 0);
       if (k > 0) {
         text_left -= prev.ends[k - 1];
         lines.Reused(prev, k);
