@@ -229,8 +229,7 @@ struct PreviousBacktrace {
   // are not compared.
   std::size_t Reuse(std::span<const OcamlInt> bt, std::uint64_t budget, std::size_t known) {
     const std::size_t n = std::min({bt.size(), codes.size(), first_unkept});
-    std::size_t k =
-        CommonPrefix(bt.first(n), std::span<const OcamlInt>(codes).first(n), std::min(known, n));
+    std::size_t k = CommonPrefix(bt.first(n), std::span<const OcamlInt>(codes).first(n), known);
     if (k > 0 && ends[k - 1] > budget) k = 0;
     codes.resize(k);
     texts.resize(k);
@@ -329,9 +328,7 @@ Status DumpEvents(TraceReader& r, const ProgressFn& progress, const Limits& limi
     if (e.kind == EventKind::kAlloc) {
       if (e.domain >= previous.size()) previous.resize(std::size_t{e.domain} + 1);
       PreviousBacktrace& prev = previous[e.domain];
-      const std::size_t k =
-          prev.Reuse(e.backtrace, text_left,
-                     e.common_prefix > 0 ? static_cast<std::size_t>(e.common_prefix) : 0);
+      const std::size_t k = prev.Reuse(e.backtrace, text_left, KnownCommonPrefix(e.common_prefix));
       if (k > 0) {
         text_left -= prev.ends[k - 1];
         lines.Reused(prev, k);

@@ -238,8 +238,7 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
     DomainWriter& w, std::int64_t time, OcamlInt length, OcamlInt nsamples, AllocationSource source,
     std::span<const OcamlInt> bt, const LocationLookup& lookup, std::size_t known_common,
     OcamlInt* id_out, Status* err) {
-  const std::size_t common = CommonPrefix(bt, {w.last_backtrace.data(), w.last_len},
-                                          std::min({known_common, bt.size(), w.last_len}));
+  const std::size_t common = CommonPrefix(bt, {w.last_backtrace.data(), w.last_len}, known_common);
   const std::size_t new_len = bt.size() - common;
   if (bt.size() > w.last_backtrace.size()) [[unlikely]]
     w.last_backtrace.resize(std::max(bt.size(), 2 * w.last_backtrace.size()));
@@ -346,10 +345,9 @@ Status TraceWriter::PutCollect(std::uint16_t domain, std::int64_t time, OcamlInt
   }
   // (CheckUsable above still holds: a flush here leaves time_end where it was.)
   // A reader's common prefix may pass the previous backtrace's length (it then returns
-  // that backtrace again): the clamp in PutUsableAlloc covers it.
-  const std::size_t known_common = options_.trust_common_prefix && ev.common_prefix > 0
-                                       ? static_cast<std::size_t>(ev.common_prefix)
-                                       : 0;
+  // that backtrace again): CommonPrefix clamps it.
+  const std::size_t known_common =
+      options_.trust_common_prefix ? KnownCommonPrefix(ev.common_prefix) : 0;
   OcamlInt id = 0;
   PutUsableAlloc(w, ev.time, ev.length, ev.nsamples, ev.source, ev.backtrace, lookup, known_common,
                  &id, &result);
