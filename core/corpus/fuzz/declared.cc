@@ -13,6 +13,14 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+// Where the comment of a rule line starts: a '#' after a space or tab. A '#' inside the
+// pattern is the signature's own (the "#" of an array index, "differs=/buckets/#").
+std::size_t CommentStart(std::string_view line) {
+  for (std::size_t i = 1; i < line.size(); ++i)
+    if (line[i] == '#' && (line[i - 1] == ' ' || line[i - 1] == '\t')) return i;
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 std::vector<DeclaredRule> ParseDeclared(std::string_view text) {
@@ -25,7 +33,7 @@ std::vector<DeclaredRule> ParseDeclared(std::string_view text) {
     ++number;
     line = Trim(line);
     if (line.empty() || line.front() == '#') continue;
-    const std::size_t hash = line.find('#');
+    const std::size_t hash = CommentStart(line);
     DeclaredRule rule;
     rule.pattern = std::string(Trim(line.substr(0, hash)));
     if (hash != std::string_view::npos) rule.why = std::string(Trim(line.substr(hash + 1)));

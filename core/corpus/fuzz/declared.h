@@ -3,8 +3,9 @@
 // packet_size below the header), reported as declared instead of failing the run.
 //
 // The file is text, one rule per line: a shell glob (fnmatch, no flags) over the
-// signature (judge.h), then optionally `#` and why. Blank lines and lines starting with
-// `#` are ignored. For example:
+// signature (judge.h), then optionally whitespace, `#` and why. A `#` with no whitespace
+// before it belongs to the pattern (a signature's array index: `differs=/buckets/#`).
+// Blank lines and lines starting with `#` are ignored. For example:
 //   oracle=reject(packet header: packet_size*) impl=timeout   # 0.2.3 loops (peers/README.md)
 //   oracle=* impl=signal-11 # OCaml 5.3 segfaults on a user event whose type changed
 // A signature matching any rule is declared.

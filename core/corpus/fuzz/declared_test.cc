@@ -38,6 +38,24 @@ TEST(Declared, CommentOnlyLinesAreNotRules) {
   EXPECT_EQ(rules[0].line, 4u);
 }
 
+// A '#' starts the comment only after whitespace: one inside the pattern is the
+// signature's array index.
+TEST(Declared, HashInsideThePatternIsNotAComment) {
+  const auto rules = ParseDeclared(
+      "oracle=accept impl=accept differs=/buckets/#  # bit 63 is lost\n"
+      "a=/x/#\n"
+      "b=1\t# tab before the comment\n");
+  ASSERT_EQ(rules.size(), 3u);
+  EXPECT_EQ(rules[0].pattern, "oracle=accept impl=accept differs=/buckets/#");
+  EXPECT_EQ(rules[0].why, "bit 63 is lost");
+  EXPECT_EQ(rules[1].pattern, "a=/x/#");
+  EXPECT_TRUE(rules[1].why.empty());
+  EXPECT_EQ(rules[2].pattern, "b=1");
+  EXPECT_EQ(rules[2].why, "tab before the comment");
+  EXPECT_NE(MatchDeclared(rules, "oracle=accept impl=accept differs=/buckets/#"), nullptr);
+  EXPECT_EQ(MatchDeclared(rules, "oracle=accept impl=accept differs=/buckets/x"), nullptr);
+}
+
 // The file CI passes against the real references: it parses, and each rule is narrow.
 TEST(Declared, KnownPeerBugsFile) {
   std::ifstream f("core/corpus/fuzz/known_peer_bugs.txt");
@@ -56,6 +74,7 @@ TEST(Declared, KnownPeerBugsFile) {
   EXPECT_EQ(MatchDeclared(rules, "oracle=reject(packet header: magic) impl=timeout"), nullptr);
   EXPECT_EQ(MatchDeclared(rules, "oracle=reject(packet header: magic) impl=accept"), nullptr);
   EXPECT_EQ(MatchDeclared(rules, "oracle=accept impl=accept differs=stream"), nullptr);
+  EXPECT_NE(MatchDeclared(rules, "oracle=accept impl=accept differs=/buckets/#"), nullptr);
 }
 
 }  // namespace
