@@ -89,7 +89,7 @@ class Decoder {
     if (verdicts_ == Verdicts::kOcaml53) return cb_.LostEvents(ring_, OcamlLostWords(words));
     // No producer writes 2^63 words; and lost words are reported as a signed 64-bit count.
     if (words >> 63 != 0) {
-      Corrupt("ring head " + std::to_string(words) + " words ahead of the reader");
+      Corrupt("lost words", "ring head " + std::to_string(words) + " words ahead of the reader");
       return false;
     }
     return cb_.LostEvents(ring_, words);
@@ -102,12 +102,12 @@ class Decoder {
     bool go = true;
     if (!header::IsUser(h)) {
       // Words copied from a vanished page read as zeros: never deliver them.
-      if (file_.faulted()) return Corrupt("the file shrank");
+      if (file_.faulted()) return Corrupt("event", "the file shrank");
       switch (static_cast<RuntimeType>(header::Type(h))) {
         case RuntimeType::kBegin: go = cb_.RuntimeBegin(ring_, ts, id); break;
         case RuntimeType::kExit: go = cb_.RuntimeEnd(ring_, ts, id); break;
         case RuntimeType::kCounter:
-          if (w.size() < 3) return Corrupt("counter event without a value");
+          if (w.size() < 3) return Corrupt("counter event", "counter event without a value");
           go = cb_.RuntimeCounter(ring_, ts, id, w[2]);
           break;
         case RuntimeType::kAlloc:
@@ -115,8 +115,8 @@ class Decoder {
           // memory (never copied), more are dropped (its verdict, kOcaml53).
           if (w.size() < 2 + kAllocBuckets ||
               (w.size() > 2 + kAllocBuckets && verdicts_ != Verdicts::kOcaml53)) {
-            return Corrupt("alloc event of " + std::to_string(w.size() - 2) + " buckets, not " +
-                           std::to_string(kAllocBuckets));
+            return Corrupt("alloc event", "alloc event of " + std::to_string(w.size() - 2) +
+                                              " buckets, not " + std::to_string(kAllocBuckets));
           }
           go = cb_.Alloc(ring_, ts, w.subspan(2, kAllocBuckets));
           break;
@@ -129,21 +129,31 @@ class Decoder {
     } else {
       const auto slot = PlaceNameSlot(meta_, size_, id);
       if (!slot.ok()) {
-        return Corrupt("user event id " + std::to_string(id) + " has no name slot in the file");
+        return Corrupt("user event",
+                       "user event id " + std::to_string(id) + " has no name slot in the file");
       }
       std::memcpy(name_, bytes_ + *slot, kUserEventNameBytes);
       const std::string_view name(name_, ::strnlen(name_, kUserEventNameBytes));
-      if (file_.faulted()) return Corrupt("the file shrank");
-      switch (static_cast<UserType>(header::Type(h))) {
+      if (file_.faulted()) return Corrupt("event", "the file shrank");
+      const auto type = static_cast<UserType>(header::Type(h));
+      // OCaml 5.3 registers the name of a unit, int or span event it meets unregistered,
+      // and registering a name of 128 bytes (its slot, no NUL) raises Invalid_argument.
+      if (verdicts_ == Verdicts::kOcaml53 && name.size() == kUserEventNameBytes &&
+          (type == UserType::kUnit || type == UserType::kInt || type == UserType::kSpanBegin ||
+           type == UserType::kSpanEnd)) {
+        return Corrupt("user event", "user event id " + std::to_string(id) +
+                                         ": its name fills the 128-byte slot with no NUL "
+                                         "(OCaml 5.3 cannot register it)");
+      }
+      switch (type) {
         case UserType::kUnit: go = cb_.UserUnit(ring_, ts, id, name); break;
         case UserType::kInt:
-          if (w.size() < 3) return Corrupt("user int event without a value");
+          if (w.size() < 3) return Corrupt("user int event", "user int event without a value");
           go = cb_.UserInt(ring_, ts, id, name, w[2]);
           break;
         case UserType::kSpanBegin:
         case UserType::kSpanEnd:
-          go = cb_.UserSpan(ring_, ts, id, name,
-                            static_cast<UserType>(header::Type(h)) == UserType::kSpanBegin);
+          go = cb_.UserSpan(ring_, ts, id, name, type == UserType::kSpanBegin);
           break;
         default:  // custom, and every unknown type, as OCaml
           // OCaml 5.3 finds no registered event for an empty name and drops the event
@@ -151,9 +161,9 @@ class Decoder {
           if (verdicts_ == Verdicts::kOcaml53 && name.empty()) break;
           // OCaml copies the payload into a 1024-byte buffer: a longer one overflows it.
           if (w.size() - 2 > kMaxCustomPayloadWords) {
-            return Corrupt("custom event of " + std::to_string(w.size() - 2) +
-                           " payload words (a producer writes at most " +
-                           std::to_string(kMaxCustomPayloadWords) + ")");
+            return Corrupt("custom event", "custom event of " + std::to_string(w.size() - 2) +
+                                               " payload words (a producer writes at most " +
+                                               std::to_string(kMaxCustomPayloadWords) + ")");
           }
           go = cb_.UserCustom(ring_, ts, id, name, w.subspan(2));
           break;
@@ -163,11 +173,14 @@ class Decoder {
   }
 
   const std::string& why() const { return why_; }
+  // What the refused message was ("alloc event"), for the error's field.
+  const std::string& what() const { return what_; }
   // Whether a callback answered kStop because the ring is corrupt (a Lost refused).
   bool failed() const { return !why_.empty(); }
 
  private:
-  SinkAction Corrupt(std::string why) {
+  SinkAction Corrupt(std::string what, std::string why) {
+    what_ = std::move(what);
     why_ = std::move(why);
     return SinkAction::kCorrupt;
   }
@@ -179,6 +192,7 @@ class Decoder {
   const MappedFile& file_;  // unmapped when reading bytes (never faults)
   Verdicts verdicts_;
   char name_[kUserEventNameBytes];
+  std::string what_;
   std::string why_;
 };
 
@@ -299,15 +313,20 @@ Result<std::uint64_t> Cursor::ReadPoll(EventCallbacks& callbacks, std::uint64_t 
     if (r.status == ReadStatus::kCorrupt || decoder.failed()) {
       const std::uint64_t word = r.at & (m.ring_size_elements - 1);
       std::string why = decoder.why();
+      // The field names the message's kind when the decoder refused one ("ring 0: alloc
+      // event"), so that a caller (or a declared difference) can tell the kinds apart.
+      std::string what = decoder.what().empty() ? "event" : decoder.what();
       if (r.lapped_too_far) {
+        what = "event";
         why = "tail more than " + std::to_string(rules.max_lap_words) +
               " words beyond a lap of the ring (OCaml 5.3 re-reads the ring up to it)";
       } else if (why.empty()) {
+        what = "event";
         why = "event header does not fit the ring";
       }
       status = Status(ErrorCode::kCorrupt,
                       "E_CORRUPT_STREAM: " + why + " (ring position " + std::to_string(r.at) + ")")
-                   .WithField("ring " + std::to_string(d) + ": event")
+                   .WithField("ring " + std::to_string(d) + ": " + what)
                    .AtOffset(place->data + 8 * word);
       break;
     }

@@ -122,7 +122,9 @@ TEST(Cursor, CorruptEventHeadersAreTypedErrorsNeverCrashes) {
   SetWord(b, m.data_offset + 8 * 3, header::Make(2, false, 4, 4));
   auto c = Cursor::FromBytes(b);
   Counting cb;
-  EXPECT_EQ(c->ReadPoll(cb).status().code(), ErrorCode::kCorrupt);
+  const auto counter = c->ReadPoll(cb);
+  EXPECT_EQ(counter.status().code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(counter.status().field(), "ring 0: counter event");
   std::vector<std::byte> t(good.begin(), good.begin() + m.custom_events_offset + 128);
   SetWord(t, m.data_offset + 8 * 3, header::Make(3, true, 1, 5));
   auto tc = Cursor::FromBytes(t);
@@ -130,6 +132,7 @@ TEST(Cursor, CorruptEventHeadersAreTypedErrorsNeverCrashes) {
   auto tr = tc->ReadPoll(cb);
   EXPECT_EQ(tr.status().code(), ErrorCode::kCorrupt);
   EXPECT_NE(tr.status().message().find("name slot"), std::string::npos);
+  EXPECT_EQ(tr.status().field(), "ring 0: user event");
 }
 
 TEST(Cursor, TailFarBeyondHeadIsCorruptNotAHang) {

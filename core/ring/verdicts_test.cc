@@ -317,6 +317,7 @@ TEST(RingVerdicts, CustomPayloadBeyond1024BytesIsAnErrorInEveryMode) {
       EventCallbacks ignore;
       auto r = c->ReadPoll(ignore);
       EXPECT_EQ(r.ok(), payload == kMaxCustomPayloadWords) << payload;
+      if (!r.ok()) EXPECT_EQ(r.status().field(), "ring 0: custom event");
     }
   }
 }
@@ -347,6 +348,8 @@ TEST(RingVerdicts, AllocBucketCounts) {
       } cb;
       auto r = cursor->ReadPoll(cb);
       EXPECT_EQ(r.ok(), v == Verdicts::kStrict ? c.strict_ok : c.ocaml_ok) << c.buckets;
+      // The field names the kind: a declared difference can single out short allocs.
+      if (!r.ok()) EXPECT_EQ(r.status().field(), "ring 0: alloc event") << c.buckets;
       if (r.ok()) {
         ASSERT_EQ(cb.got.size(), kAllocBuckets);
         EXPECT_EQ(cb.got.back(), kAllocBuckets - 1);
@@ -381,6 +384,35 @@ TEST(RingVerdicts, OcamlDropsCustomEventsWithAnEmptyNameUnread) {
       ASSERT_TRUE(r.ok());
       EXPECT_EQ(*r, 1u);  // counted either way
       EXPECT_EQ(cb.n, v == Verdicts::kOcaml53 && !named ? 0 : 1) << named;
+    }
+  }
+}
+
+// A name that fills its slot (128 bytes, no NUL): OCaml 5.3 raises when it registers it
+// for a unit, int or span event, and never registers a custom event's name.
+TEST(RingVerdicts, OcamlRejectsAUnitIntOrSpanNameThatFillsItsSlot) {
+  constexpr FileGeometry g{1, 64};
+  struct Case {
+    unsigned type;
+    bool ocaml_ok;
+  };
+  for (const Case& c :
+       {Case{0, false}, Case{1, false}, Case{2, false}, Case{3, false}, Case{4, true}}) {
+    for (bool full : {false, true}) {
+      std::vector<std::byte> b(g.FileSize());
+      const MetadataHeader m = g.Header();
+      std::memcpy(b.data(), &m, sizeof m);
+      Put(b, g.HeadersOffset() + 8, 3);  // tail: one user event of 3 words
+      Put(b, g.DataOffset(), header::Make(3, true, c.type, 5));
+      Put(b, g.DataOffset() + 16, std::uint64_t{0x0101} << 48);  // a valid custom pad count
+      std::memset(b.data() + g.CustomEventsOffset() + 5 * kUserEventNameBytes, 'n',
+                  full ? kUserEventNameBytes : kUserEventNameBytes - 1);
+      for (Verdicts v : {Verdicts::kStrict, Verdicts::kOcaml53}) {
+        const Outcome o = Read(b, v);
+        const bool ok = v == Verdicts::kStrict || !full || c.ocaml_ok;
+        EXPECT_EQ(o.status.ok(), ok) << c.type << " " << full << " " << o.status.ToString();
+        if (!ok) EXPECT_EQ(o.status.field(), "ring 0: user event");
+      }
     }
   }
 }

@@ -75,6 +75,13 @@ TEST(Declared, KnownPeerBugsFile) {
   EXPECT_EQ(MatchDeclared(rules, "oracle=reject(packet header: magic) impl=accept"), nullptr);
   EXPECT_EQ(MatchDeclared(rules, "oracle=accept impl=accept differs=stream"), nullptr);
   EXPECT_NE(MatchDeclared(rules, "oracle=accept impl=accept differs=/buckets/#"), nullptr);
+  // OCaml 5.3 accepting a ring the oracle refuses is declared for short allocs only.
+  EXPECT_NE(MatchDeclared(rules, "oracle=reject(ring 0: alloc event) impl=accept"), nullptr);
+  EXPECT_EQ(MatchDeclared(rules, "oracle=reject(ring 0: custom event) impl=accept"), nullptr);
+  EXPECT_EQ(MatchDeclared(rules, "oracle=reject(ring 0: event) impl=accept"), nullptr);
+  // The lap class passes the output cap as often as it times out; nothing else does.
+  EXPECT_NE(MatchDeclared(rules, "oracle=reject(ring 0: event) impl=output-cap"), nullptr);
+  EXPECT_EQ(MatchDeclared(rules, "oracle=reject(ring 0: alloc event) impl=output-cap"), nullptr);
 }
 
 }  // namespace
