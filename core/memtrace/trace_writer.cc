@@ -4,15 +4,11 @@
 #include <string>
 
 #include "core/memtrace/common_prefix.h"
+#include "core/memtrace/writer_rules.h"
 
 namespace mpo::memtrace {
 
 namespace {
-// Upper bound on an event's fixed-size part plus its backtrace or location body.
-constexpr std::size_t kMaxEventSize = 100 + kMaxBacktraceLength;
-static_assert(kMaxBacktraceLength >= kMaxLocationLength);
-constexpr std::size_t kMaxPendingLocations = 128;
-
 Status Invalid(std::string m) { return Status(ErrorCode::kInvalidArgument, std::move(m)); }
 
 // The per-event errors, built out of line so that the inlined event path stays small.
@@ -37,7 +33,7 @@ struct TraceWriter::DomainWriter {
   std::uint16_t domain;
   LocationWriter locations;
   BacktraceWriter backtraces;
-  std::vector<std::pair<OcamlInt, const std::vector<Location>*>> new_locs;
+  std::vector<PendingLocation> new_locs;
   // The previous backtrace is last_backtrace[0, last_len): the vector only grows (to the
   // deepest backtrace seen), so that a new suffix is one copy, never a resize.
   std::vector<OcamlInt> last_backtrace;
@@ -66,21 +62,8 @@ Result<std::unique_ptr<TraceWriter>> TraceWriter::Create(ByteSink& sink, const I
     return Invalid("format v2 has no domains; initial_domain must be 0");
   std::unique_ptr<TraceWriter> w(new TraceWriter(sink, info, std::move(options)));
   w->pid_ = w->options_.getpid ? w->options_.getpid() : info.pid;
-  const int version = w->options_.format_version;
-  // The trace-info packet.
   ByteWriter b(kMaxPacketSize);
-  PacketHeaderSlots h =
-      WritePacketHeader(b, version, w->pid_, info.initial_domain, CacheVerifier{});
-  WriteEventHeader(b, static_cast<unsigned>(EventCode::kTraceInfo), info.start_time);
-  b.Float(info.sample_rate);
-  b.U8(info.word_size);
-  b.String(info.executable_name);
-  b.String(info.host_name);
-  b.String(info.ocaml_runtime_params);
-  b.U64(static_cast<std::uint64_t>(info.pid));
-  b.String(info.context ? *info.context : std::string());
-  if (!b.ok()) return Status(b.status()).WithField("trace info");
-  FinishPacketHeader(b, h, info.start_time, info.start_time, 0, 0);
+  MPO_RETURN_IF_ERROR(WriteInfoPacket(b, info, w->options_.format_version, w->pid_));
   MPO_RETURN_IF_ERROR(sink.Write(b.bytes()));
   auto first = w->WriterFor(info.initial_domain);
   if (!first.ok()) return first.status();
@@ -129,22 +112,12 @@ Status TraceWriter::FlushAt(DomainWriter& w, std::int64_t now) {
     return stopped_;
   }
   const int version = options_.format_version;
-  std::size_t i = 0;
-  while (i < w.new_locs.size()) {
-    ByteWriter& b = location_packet_;
-    b.Reset();
-    PacketHeaderSlots h = WritePacketHeader(b, version, pid_, w.domain, CacheVerifier{});
-    while (i < w.new_locs.size() && b.remaining() > kMaxLocationLength) {
-      WriteEventHeader(b, static_cast<unsigned>(EventCode::kLocation), w.time_start);
-      w.locations.Put(b, w.new_locs[i].first, *w.new_locs[i].second);
-      ++i;
-    }
-    FinishPacketHeader(b, h, w.time_start, w.time_start, w.start_id, w.start_id);
-    Status s = b.ok() ? sink_.Write(b.bytes()) : b.status();
-    if (!s.ok()) return stopped_ = s;
-  }
+  Status s = WriteLocationPackets(
+      location_packet_, w.locations, version, pid_, w.domain, w.time_start, w.start_id, w.new_locs,
+      [this](std::span<const std::uint8_t> bytes) { return sink_.Write(bytes); });
+  if (!s.ok()) return stopped_ = s;
   FinishPacketHeader(w.packet, w.header, w.time_start, w.time_end, w.start_id, w.next_id);
-  Status s = w.packet.ok() ? sink_.Write(w.packet.bytes()) : w.packet.status();
+  s = w.packet.ok() ? sink_.Write(w.packet.bytes()) : w.packet.status();
   if (!s.ok()) return stopped_ = s;
   w.time_start = now;
   w.time_end = now;
@@ -157,13 +130,8 @@ Status TraceWriter::FlushAt(DomainWriter& w, std::int64_t now) {
 
 [[gnu::always_inline]] inline bool TraceWriter::NeedsFlush(const DomainWriter& w,
                                                            std::int64_t now) const {
-  return w.packet.remaining() < kMaxEventSize || w.new_locs.size() > kMaxPendingLocations ||
-         // now >= time_start (CheckUsable), so the unsigned difference is exact even
-         // for a gap of 2^63 us or more (a signed one would turn negative: no flush, and
-         // the event's 25-bit time would wrap).
-         static_cast<std::uint64_t>(now) - static_cast<std::uint64_t>(w.time_start) >
-             static_cast<std::uint64_t>(kPacketMaxTime) ||
-         (HasDomainStreams(options_.format_version) && !(w.next_id < w.last_id));
+  return StartsNewPacket(w.packet.remaining(), w.new_locs.size(), now, w.time_start,
+                         HasDomainStreams(options_.format_version) && !(w.next_id < w.last_id));
 }
 
 // The per-event helpers return bool (or nullptr) and assign *err only on failure; *err
@@ -245,8 +213,7 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
   std::copy(bt.begin() + static_cast<std::ptrdiff_t>(common), bt.end(),
             w.last_backtrace.begin() + static_cast<std::ptrdiff_t>(common));
   w.last_len = bt.size();
-  const bool is_short = 1 <= length && length <= kShortAllocMaxLength &&
-                        source == AllocationSource::kMinor && nsamples == 1 && new_len < 256;
+  const bool is_short = UsesShortAlloc(length, nsamples, source, new_len);
   std::uint8_t* p = BeginEvent(w,
                                is_short ? ShortAllocCode(static_cast<unsigned>(length))
                                         : static_cast<unsigned>(EventCode::kAlloc),
