@@ -105,9 +105,15 @@ Result<AtomicOutput> AtomicOutput::Create(const std::string& path, std::span<con
 }
 
 Status AtomicOutput::Flush() {
+  const Status s = WriteThrough(buffer_);
+  buffer_.clear();
+  return s;
+}
+
+Status AtomicOutput::WriteThrough(std::span<const std::uint8_t> bytes) {
   std::size_t done = 0;
-  while (error_.ok() && done < buffer_.size()) {
-    const ssize_t n = ::write(fd_.get(), buffer_.data() + done, buffer_.size() - done);
+  while (error_.ok() && done < bytes.size()) {
+    const ssize_t n = ::write(fd_.get(), bytes.data() + done, bytes.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
       error_ = IoError("cannot write", path_, errno);
@@ -116,7 +122,6 @@ Status AtomicOutput::Flush() {
     done += static_cast<std::size_t>(n);
   }
   written_ += done;
-  buffer_.clear();
   if (error_.ok() && written_ - writeback_from_ >= kWritebackBytes) {
     // Only a hint to start writing back (it waits for nothing); Commit's fsync is what
     // makes the data durable and checks for errors, so a failure here is ignored.
@@ -131,14 +136,11 @@ Status AtomicOutput::Write(std::span<const std::uint8_t> bytes) {
   if (!error_.ok()) return error_;
   if (!fd_.valid()) return Status(ErrorCode::kFailedPrecondition, "output already committed");
   if (buffer_.size() + bytes.size() > kBufferBytes) MPO_RETURN_IF_ERROR(Flush());
-  if (bytes.size() >= kBufferBytes) {
-    buffer_.assign(bytes.begin(), bytes.end());
-    return Flush();
-  }
+  // A span as large as the buffer goes to the file as it is, not through the buffer.
+  if (bytes.size() >= kBufferBytes) return WriteThrough(bytes);
   buffer_.insert(buffer_.end(), bytes.begin(), bytes.end());
   return Status::Ok();
 }
-
 Status AtomicOutput::Write(std::string_view text) {
   return Write(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()),
                                              text.size()));

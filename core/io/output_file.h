@@ -42,6 +42,8 @@ class AtomicOutput {
  private:
   AtomicOutput() = default;
   Status Flush();
+  // Writes `bytes` to the temporary file (all of them, or a sticky error).
+  Status WriteThrough(std::span<const std::uint8_t> bytes);
   void Discard();
 
   std::string path_;

@@ -115,6 +115,93 @@ std::uint8_t* BacktraceWriter::PutUnchecked(std::uint8_t* p, OcamlInt alloc_id,
   return p;
 }
 
+const std::uint8_t* BacktraceWriter::Matches(const std::uint8_t* p, const std::uint8_t* const end,
+                                             OcamlInt alloc_id, std::span<const OcamlInt> bt,
+                                             std::size_t first, std::uint32_t ncodes,
+                                             std::vector<std::size_t>* misses) {
+  constexpr std::size_t kMaxEntry = 2 + 8;
+  // PutUnchecked codes another entry while it has written at most this many bytes.
+  constexpr std::size_t kLimit = kMaxBacktraceLength - kMaxEntry;
+  const std::uint8_t* const start = p;
+  OcamlInt* const cached = codes_.get();
+  OcamlInt* const dates = dates_.get();
+  std::uint16_t* const next = next_.get();
+  const OcamlInt* const codes = bt.data();
+  const std::size_t n = bt.size();
+  std::uint32_t left = ncodes;  // codewords not matched yet
+  std::uint32_t predictor = 0;
+  std::size_t i = first;
+  // PutUnchecked's loops, each store replaced by a comparison with what is at p.
+  while (true) {
+    if (i >= n || static_cast<std::size_t>(p - start) > kLimit) break;
+    // PutUnchecked writes another codeword: there must be one.
+    if (left == 0 || end - p < 2) return nullptr;
+    const OcamlInt code = codes[i];
+    const std::uint32_t h1 = CacheHash1(code);
+    const std::uint32_t h2 = CacheHash2(code);
+    std::uint32_t hit;
+    if (cached[h1] == code) {
+      hit = h1;
+    } else if (cached[h2] == code) {
+      hit = h2;
+    } else {
+      const std::uint32_t bucket = dates[h1] < dates[h2] ? h1 : h2;
+      if (LoadLe<std::uint16_t>(p) != ((bucket << 2) | kMiss) ||
+          end - p < static_cast<std::ptrdiff_t>(kMaxEntry) ||
+          LoadLe<std::uint64_t>(p + 2) != static_cast<std::uint64_t>(code))
+        return nullptr;
+      misses->push_back(i);
+      cached[bucket] = code;
+      dates[bucket] = alloc_id;
+      next[predictor] = static_cast<std::uint16_t>(bucket);
+      p += kMaxEntry;
+      predictor = bucket;
+      ++i;
+      --left;
+      continue;
+    }
+    while (true) {
+      const bool room = static_cast<std::size_t>(p - start) + 2 <= kLimit;
+      dates[hit] = alloc_id;
+      next[predictor] = static_cast<std::uint16_t>(hit);
+      ++i;
+      std::uint32_t pred = hit;
+      std::uint32_t ncorrect = 0;
+      if (room) {
+        const OcamlInt* q = codes + i;
+        const OcamlInt* const stop = q + std::min<std::size_t>(n - i, 255);
+        while (q < stop) {
+          const std::uint32_t pb = next[pred];
+          if (cached[pb] != *q) break;
+          pred = pb;
+          ++q;
+        }
+        ncorrect = static_cast<std::uint32_t>(q - (codes + i));
+        i = static_cast<std::size_t>(q - codes);
+      }
+      // PutHit's codeword.
+      if (ncorrect <= 1) {
+        if (LoadLe<std::uint16_t>(p) != ((hit << 2) | ncorrect)) return nullptr;
+        p += 2;
+      } else {
+        if (end - p < 3 || LoadLe<std::uint16_t>(p) != ((hit << 2) | kHitN) || p[2] != ncorrect)
+          return nullptr;
+        p += 3;
+      }
+      --left;
+      if (!room || i >= n) return left == 0 ? p : nullptr;
+      predictor = pred;
+      if (ncorrect == 255 && cached[next[pred]] == codes[i]) {
+        if (left == 0 || end - p < 2) return nullptr;
+        hit = next[pred];
+        continue;
+      }
+      break;
+    }
+  }
+  return left == 0 ? p : nullptr;
+}
+
 CacheVerifier BacktraceWriter::NextVerifier() {
   CacheVerifier v;
   v.ix = next_verify_ix_;
@@ -129,6 +216,45 @@ BacktraceReader::BacktraceReader() = default;
 void BacktraceReader::AllocateCache() {
   next_ = std::make_unique<std::uint16_t[]>(kCacheSize);
   loc_ = std::make_unique<OcamlInt[]>(kCacheSize);
+  if (checking_) dates_ = std::make_unique<OcamlInt[]>(kCacheSize);
+}
+
+// BacktraceWriter::PutUnchecked's choices, from the codeword's side.
+bool BacktraceReader::CanonicalStep(std::uint32_t predicted, int prev_run, std::uint32_t bucket,
+                                    std::uint32_t tag, OcamlInt code, std::uint64_t raw,
+                                    std::size_t rel, std::uint32_t npredicted, bool last) {
+  constexpr std::size_t kLimit = kCanonicalLimit;
+  const OcamlInt* const loc = loc_.get();
+  std::uint32_t want;
+  bool miss = false;
+  if (prev_run == 255 && loc[predicted] == code) {
+    // A full block whose next entry is predicted too starts a new block there.
+    want = predicted;
+  } else {
+    if (rel > kLimit) return false;
+    // A run that stopped early stopped at an entry the cache did not predict.
+    if (prev_run >= 0 && prev_run < 255 && loc[predicted] == code) return false;
+    const std::uint32_t h1 = CacheHash1(code);
+    const std::uint32_t h2 = CacheHash2(code);
+    if (loc[h1] == code) {
+      want = h1;
+    } else if (loc[h2] == code) {
+      want = h2;
+    } else {
+      miss = true;
+      want = dates_[h1] < dates_[h2] ? h1 : h2;
+    }
+  }
+  if (bucket != want || (tag == kMiss) != miss) return false;
+  if (miss) {
+    if (raw != static_cast<std::uint64_t>(code)) return false;
+  } else {
+    // hitN only for two predictions or more; without room for predictions, a lone last hit.
+    if (tag == kHitN && npredicted < 2) return false;
+    if (rel + 2 > kLimit && (npredicted != 0 || !last)) return false;
+  }
+  dates_[bucket] = alloc_id_;
+  return true;
 }
 
 bool BacktraceReader::Buffer::Reserve(std::size_t n, std::uint64_t* budget) {

@@ -80,6 +80,15 @@ class BacktraceWriter {
   std::uint8_t* PutUnchecked(std::uint8_t* p, OcamlInt alloc_id,
                              std::span<const OcamlInt> backtrace, std::size_t first,
                              std::uint32_t* ncodes, std::vector<std::size_t>* misses);
+  // Whether PutUnchecked(…, alloc_id, backtrace, first, …) would write exactly the
+  // `ncodes` codewords at [p, end). If so, the state moves on as that call moves it, the
+  // index of every miss is appended to `*misses`, and the position after the codewords
+  // is returned; otherwise nullptr, and this writer must not be used again. It reads
+  // the codewords where PutUnchecked would write them, so it makes the same choices at
+  // the same cost, less the stores (the identity copy, canonical_check.h).
+  const std::uint8_t* Matches(const std::uint8_t* p, const std::uint8_t* end, OcamlInt alloc_id,
+                              std::span<const OcamlInt> backtrace, std::size_t first,
+                              std::uint32_t ncodes, std::vector<std::size_t>* misses);
   // The verifier for the next event packet header (advances the index).
   CacheVerifier NextVerifier();
 
@@ -107,9 +116,13 @@ class BacktraceReader {
   BacktraceReader();
   // Decodes `nencoded` codewords after a common prefix of `common_prefix` entries. The
   // result (caller first) stays valid until the next call. On failure `in` holds it.
-  std::span<const OcamlInt> Get(ByteReader& in, std::uint32_t nencoded, OcamlInt common_prefix) {
+  // `alloc_id` (the allocation's object id) matters only to CheckCanonical.
+  std::span<const OcamlInt> Get(ByteReader& in, std::uint32_t nencoded, OcamlInt common_prefix,
+                                OcamlInt alloc_id = 0) {
     std::span<const OcamlInt> bt;
-    const std::uint8_t* p = GetAt(in, in.cursor(), nencoded, common_prefix, &bt);
+    const std::uint8_t* p =
+        checking_ ? GetAt<true>(in, in.cursor(), nencoded, common_prefix, alloc_id, &bt)
+                  : GetAt<false>(in, in.cursor(), nencoded, common_prefix, alloc_id, &bt);
     if (p != nullptr) in.Advance(p);
     return bt;
   }
@@ -117,26 +130,43 @@ class BacktraceReader {
   // (in.cursor() <= p <= in.limit(); the cursor itself need not be there). Returns the
   // position after them, or nullptr when a check fails, after recording the error in `in`
   // (positioned at the failing field). Inline so that the position stays in a register.
+  // kCanonical: CheckCanonical was called.
+  template <bool kCanonical>
   [[gnu::always_inline]] const std::uint8_t* GetAt(ByteReader& in, const std::uint8_t* p,
                                                    std::uint32_t nencoded, OcamlInt common_prefix,
+                                                   OcamlInt alloc_id,
                                                    std::span<const OcamlInt>* bt) {
     if (nencoded != 0 && next_ == nullptr) [[unlikely]]
       AllocateCache();
     if (common_prefix >= 0 && static_cast<std::uint64_t>(common_prefix) <= last_.len) [[likely]] {
+      if (kCanonical && canonical_)
+        return GetCanonical(in, p, nencoded, static_cast<std::size_t>(common_prefix), alloc_id, bt);
       last_.len = static_cast<std::size_t>(common_prefix);
       if (Roomy(in, p, nencoded, last_)) [[likely]]
-        p = Decode<false>(in, p, nencoded, last_);
+        p = Decode<false, false>(in, p, nencoded, last_);
       else
-        p = Decode<true>(in, p, nencoded, last_);
+        p = Decode<true, false>(in, p, nencoded, last_);
     } else {
       // A prefix longer than what we hold (the previous backtrace was truncated, or the
       // trace lies): decode to keep the cache in step, return the previous backtrace.
+      // The writer never writes one.
+      canonical_ = false;
       scratch_.len = 0;
-      p = Decode<true>(in, p, nencoded, scratch_);
+      p = Decode<true, false>(in, p, nencoded, scratch_);
     }
     *bt = {last_.data.get(), last_.len};
     return p;
   }
+  // From now on, also check that every backtrace decoded is coded exactly as
+  // BacktraceWriter (fed the same backtraces and object ids) codes it: each entry in the
+  // bucket the writer would pick, each prediction run as long as the writer makes it,
+  // each miss code in full, the 4096-byte limit, and a common prefix that is the longest
+  // one. Call before the first Get. canonical() stays true while that holds, and
+  // misses() lists the codes the last backtrace wrote as misses (the writer's location
+  // lookups). Checking stops at the first difference.
+  void CheckCanonical() { canonical_ = checking_ = true; }
+  bool canonical() const { return canonical_ || !checking_; }
+  const std::vector<OcamlInt>& misses() const { return misses_; }
   // Skips `nencoded` codewords without touching the cache (memtrace's fast path).
   static void Skip(ByteReader& in, std::uint32_t nencoded);
   // Backtraces longer than this fail with kOutOfRange instead of growing without bound
@@ -150,6 +180,11 @@ class BacktraceReader {
     budget_limit_ = limit;
   }
   bool Check(const CacheVerifier& v) const;
+  // Slot `ix` (< kCacheSize) as a cache verifier states it.
+  CacheVerifier Slot(std::uint16_t ix) const {
+    if (next_ == nullptr) return {ix, 0, 0};  // all slots 0
+    return {ix, next_[ix], static_cast<std::uint64_t>(loc_[ix])};
+  }
 
  private:
   // A growable array without zero-filling (entries past `len` are garbage).
@@ -169,7 +204,8 @@ class BacktraceReader {
   // Whether no check in Decode can fail for these codewords, whatever they hold: they
   // fit in the packet at their largest and cannot pass max_len_. Then `out` is grown up
   // front (capacity only), so that Decode<false> needs no checks at all.
-  bool Roomy(const ByteReader& in, const std::uint8_t* p, std::uint32_t nencoded, Buffer& out) {
+  [[gnu::always_inline]] bool Roomy(const ByteReader& in, const std::uint8_t* p,
+                                    std::uint32_t nencoded, Buffer& out) {
     if (nencoded > kMaxRoomyCodewords) return false;
     if (static_cast<std::size_t>(in.limit() - p) < nencoded * kMaxCodewordBytes) return false;
     if (out.len + std::size_t{nencoded} * 256 > max_len_) return false;
@@ -178,10 +214,43 @@ class BacktraceReader {
   }
   // What stopped Decode early; DecodeFailed records it in the ByteReader.
   enum class Failure : std::uint8_t { kCodeword, kHitNCount, kMissCode, kTooLong, kBudget };
-  // kChecked = false only after Roomy said yes.
-  template <bool kChecked>
+  // kChecked = false only after Roomy said yes. kCanonical: also the checks of
+  // CheckCanonical, codeword by codeword (CanonicalStep).
+  template <bool kChecked, bool kCanonical>
   [[gnu::always_inline]] const std::uint8_t* Decode(ByteReader& in, const std::uint8_t* p,
                                                     std::uint32_t nencoded, Buffer& out);
+  // GetAt's work while CheckCanonical holds.
+  [[gnu::always_inline]] const std::uint8_t* GetCanonical(ByteReader& in, const std::uint8_t* p,
+                                                          std::uint32_t nencoded,
+                                                          std::size_t common, OcamlInt alloc_id,
+                                                          std::span<const OcamlInt>* bt) {
+    // The writer's common prefix is the longest: the entry after it differs.
+    const bool shorter = common < last_.len;
+    const OcamlInt previous = shorter ? last_.data[common] : 0;
+    last_.len = common;
+    alloc_id_ = alloc_id;
+    misses_.clear();
+    if (Roomy(in, p, nencoded, last_)) [[likely]]
+      p = Decode<false, true>(in, p, nencoded, last_);
+    else
+      p = Decode<true, true>(in, p, nencoded, last_);
+    if (p != nullptr && shorter && last_.len > common && last_.data[common] == previous)
+      canonical_ = false;
+    *bt = {last_.data.get(), last_.len};
+    return p;
+  }
+  // The writer codes another entry of a backtrace while it has written at most this
+  // many bytes of it.
+  static constexpr std::size_t kCanonicalLimit = kMaxBacktraceLength - 10;
+  // Whether the writer would write this codeword (every case; Decode checks the common
+  // one inline): at `rel` bytes into the backtrace,
+  // `tag` in `bucket` for `code` (a miss's 8 bytes: `raw`) with `npredicted` more, the
+  // `last` one. It follows a hit with `prev_run` predictions (-1: at the start, or after
+  // a miss) whose last bucket predicted `predicted`. Called before the codeword changes
+  // loc_ (next_ of that bucket excepted).
+  [[gnu::noinline]] bool CanonicalStep(std::uint32_t predicted, int prev_run, std::uint32_t bucket,
+                                       std::uint32_t tag, OcamlInt code, std::uint64_t raw,
+                                       std::size_t rel, std::uint32_t npredicted, bool last);
   [[gnu::cold, gnu::noinline]] void DecodeFailed(ByteReader& in, const std::uint8_t* at,
                                                  Failure why) const;
   // Allocates the cache (zeroed) on the first codeword: a trace without backtraces, or a
@@ -194,6 +263,13 @@ class BacktraceReader {
   std::unique_ptr<OcamlInt[]> loc_;
   Buffer last_;
   Buffer scratch_;
+  // CheckCanonical: the writer's dates (the object id that last used each slot), the
+  // misses of the last backtrace, the allocation being decoded.
+  bool checking_ = false;
+  bool canonical_ = false;
+  std::unique_ptr<OcamlInt[]> dates_;
+  std::vector<OcamlInt> misses_;
+  OcamlInt alloc_id_ = 0;
   std::size_t max_len_ = std::size_t{1} << 20;
   std::uint64_t* budget_ = nullptr;
   std::uint64_t budget_limit_ = 0;
@@ -202,9 +278,11 @@ class BacktraceReader {
 // Hot loop: raw pointers checked against the end of the packet, the output length and
 // capacity in registers; `out.len` is stored once at the end, or at the failing field on
 // error.
-template <bool kChecked>
+template <bool kChecked, bool kCanonical>
 inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::uint8_t* p,
                                                    std::uint32_t nencoded, Buffer& out) {
+  const std::uint8_t* const start = p;
+  int prev_run = -1;
   const std::uint8_t* const end = in.limit();
   std::uint16_t* const next = next_.get();
   OcamlInt* const loc = loc_.get();
@@ -231,6 +309,8 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
       cap = out.cap;
     }
     const std::uint32_t bucket = codeword >> 2;
+    // The prediction the writer would have followed from the previous run's end.
+    [[maybe_unused]] const std::uint32_t predicted = kCanonical ? next[prev] : 0;
     next[prev] = static_cast<std::uint16_t>(bucket);
     std::uint32_t npredicted;
     const std::uint32_t tag = codeword & 3;
@@ -245,7 +325,16 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
         DecodeFailed(in, p - 2, Failure::kTooLong);
         return nullptr;
       }
-      const OcamlInt lit = OcamlIntOfInt64(LoadLe<std::uint64_t>(p));
+      const std::uint64_t raw = LoadLe<std::uint64_t>(p);
+      const OcamlInt lit = OcamlIntOfInt64(raw);
+      if constexpr (kCanonical) {
+        if (canonical_ &&
+            !CanonicalStep(predicted, prev_run, bucket, tag, lit, raw,
+                           static_cast<std::size_t>(p - 2 - start), 0, i + 1 == nencoded))
+          canonical_ = false;
+        misses_.push_back(lit);
+        prev_run = -1;
+      }
       p += 8;
       loc[bucket] = lit;
       data[len++] = lit;
@@ -266,6 +355,25 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
       out.len = len;
       DecodeFailed(in, p - 2 - (tag == kHitN), Failure::kTooLong);
       return nullptr;
+    }
+    if constexpr (kCanonical) {
+      if (canonical_) {
+        const OcamlInt code = loc[bucket];
+        const auto rel = static_cast<std::size_t>(p - 2 - (tag == kHitN) - start);
+        // The common case inline: a hit looked up by hash (not a block after a full
+        // one), with room for its predictions. It must be the first of the code's two
+        // buckets that holds it, and not the entry the previous run would have reached.
+        const std::uint32_t h1 = CacheHash1(code);
+        const bool plain =
+            prev_run < 255 && rel + 2 <= kCanonicalLimit && (tag != kHitN || npredicted >= 2);
+        if (plain && (loc[h1] == code ? h1 : CacheHash2(code)) == bucket &&
+            (prev_run < 0 || loc[predicted] != code)) [[likely]]
+          dates_[bucket] = alloc_id_;
+        else if (plain || !CanonicalStep(predicted, prev_run, bucket, tag, code, 0, rel, npredicted,
+                                         i + 1 == nencoded))
+          canonical_ = false;
+      }
+      prev_run = static_cast<int>(npredicted);
     }
     OcamlInt* const dst = data + len;
     std::uint32_t b = bucket;

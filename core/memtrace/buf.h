@@ -93,6 +93,19 @@ inline std::uint8_t* PutVintUnchecked(std::uint8_t* p, OcamlInt v) {
   return p + 9;
 }
 
+// Whether the vint at `p`, which reads as `v`, is the form PutVintUnchecked writes: the
+// shortest, and for a 255 payload the 64 bits OCaml's 63-bit int gives.
+inline bool VintIsCanonical(const std::uint8_t* p, OcamlInt v) {
+  switch (p[0]) {
+    case 253: return v > 252;
+    case 254: return v < 0 || v > 0xffff;
+    case 255:
+      return v != static_cast<std::int32_t>(v) &&
+             LoadLe<std::uint64_t>(p + 1) == static_cast<std::uint64_t>(v);
+    default: return true;
+  }
+}
+
 class ByteReader {
  public:
   ByteReader() = default;

@@ -221,6 +221,111 @@ TEST(BacktraceCodec, ReaderRefusesBacktracesOverItsLimit) {
   EXPECT_EQ(in.status().byte_offset(), std::optional<std::uint64_t>(29 * 10));
 }
 
+// Backtraces that use every codeword: misses into both buckets (4,000 distinct codes in
+// a 16 Ki-slot cache), hit0/hit1/hitN, blocks of 255 predictions and their continuation
+// (a recursion of one code), and stacks deep enough to reach the 4096-byte limit.
+std::vector<std::vector<OcamlInt>> MatchWorkload() {
+  std::vector<std::vector<OcamlInt>> bts;
+  std::uint64_t x = 12345;
+  auto rnd = [&x] { return (x = x * 6364136223846793005u + 1442695040888963407u) >> 33; };
+  std::vector<OcamlInt> bt;
+  for (int k = 0; k < 2000; ++k) {
+    bt.resize(bt.empty() ? 0 : rnd() % bt.size());
+    const std::size_t add = rnd() % 9 == 0 ? 300 + rnd() % 900 : 1 + rnd() % 6;
+    const bool recursion = rnd() % 3 == 0;
+    for (std::size_t j = 0; j < add; ++j)
+      bt.push_back(recursion ? OcamlInt{7} : static_cast<OcamlInt>(1000 + rnd() % 4000));
+    if (bt.size() > 5000) bt.resize(40);
+    bts.push_back(bt);
+  }
+  return bts;
+}
+
+std::size_t CommonWithPrevious(const std::vector<std::vector<OcamlInt>>& bts, std::size_t k) {
+  std::size_t f = 0;
+  if (k > 0)
+    while (f < bts[k].size() && f < bts[k - 1].size() && bts[k][f] == bts[k - 1][f]) ++f;
+  return f;
+}
+
+// `w` after PutUnchecked of bts[0, k).
+void Replay(BacktraceWriter& w, const std::vector<std::vector<OcamlInt>>& bts, std::size_t k) {
+  std::vector<std::uint8_t> out(kMaxBacktraceLength);
+  std::vector<std::size_t> misses;
+  std::uint32_t n = 0;
+  for (std::size_t j = 0; j < k; ++j)
+    w.PutUnchecked(out.data(), static_cast<OcamlInt>(j), bts[j], CommonWithPrevious(bts, j), &n,
+                   &misses);
+}
+
+TEST(BacktraceCodec, MatchesAcceptsWhatPutUncheckedWrites) {
+  const auto bts = MatchWorkload();
+  BacktraceWriter enc, ref;
+  std::vector<std::uint8_t> out(kMaxBacktraceLength);
+  std::vector<std::size_t> misses, seen;
+  std::size_t tags[4] = {0, 0, 0, 0};
+  std::size_t at_limit = 0;
+  for (std::size_t k = 0; k < bts.size(); ++k) {
+    const std::size_t first = CommonWithPrevious(bts, k);
+    const auto id = static_cast<OcamlInt>(k);
+    misses.clear();
+    seen.clear();
+    std::uint32_t n = 0;
+    const std::uint8_t* end = enc.PutUnchecked(out.data(), id, bts[k], first, &n, &misses);
+    for (const std::uint8_t* p = out.data(); p < end;) {
+      const unsigned tag = p[0] & 3;
+      ++tags[tag];
+      p += tag == kHitN ? 3 : tag == kMiss ? 10 : 2;
+    }
+    if (end - out.data() > static_cast<std::ptrdiff_t>(kMaxBacktraceLength - 20)) ++at_limit;
+    ASSERT_EQ(ref.Matches(out.data(), end, id, bts[k], first, n, &seen), end) << "backtrace " << k;
+    ASSERT_EQ(seen, misses) << "backtrace " << k;
+  }
+  for (const std::size_t t : tags) EXPECT_GT(t, 0u);
+  EXPECT_GT(at_limit, 0u);
+}
+
+TEST(BacktraceCodec, MatchesRefusesEveryOtherEncoding) {
+  const auto bts = MatchWorkload();
+  std::uint64_t x = 7;
+  std::vector<std::uint8_t> out(kMaxBacktraceLength);
+  std::vector<std::size_t> misses;
+  for (std::size_t k = 1; k < bts.size(); k += 71) {
+    const std::size_t first = CommonWithPrevious(bts, k);
+    const auto id = static_cast<OcamlInt>(k);
+    BacktraceWriter enc;
+    Replay(enc, bts, k);
+    std::uint32_t n = 0;
+    const std::uint8_t* begin = out.data();
+    const std::uint8_t* end = enc.PutUnchecked(out.data(), id, bts[k], first, &n, &misses);
+    const auto len = static_cast<std::size_t>(end - begin);
+    if (len == 0) continue;
+    // One bit changed anywhere, one codeword more or fewer declared, one byte short.
+    x = x * 6364136223846793005u + 1;
+    std::vector<std::uint8_t> flipped(begin, end);
+    flipped[(x >> 33) % len] ^= static_cast<std::uint8_t>(1u << ((x >> 20) % 8));
+    struct Variant {
+      std::vector<std::uint8_t> bytes;
+      std::uint32_t ncodes;
+    };
+    const std::vector<std::uint8_t> same(begin, end);
+    const Variant variants[] = {
+        {flipped, n},
+        {same, n + 1},
+        {same, n - 1},
+        {std::vector<std::uint8_t>(begin, end - 1), n},
+    };
+    for (const Variant& v : variants) {
+      BacktraceWriter w;
+      Replay(w, bts, k);
+      EXPECT_EQ(w.Matches(v.bytes.data(), v.bytes.data() + v.bytes.size(), id, bts[k], first,
+                          v.ncodes, &misses),
+                nullptr)
+          << "backtrace " << k;
+    }
+  }
+}
+
 TEST(BacktraceCodec, VerifierSequenceAndHashes) {
   BacktraceWriter w;
   EXPECT_EQ(w.NextVerifier().ix, 4242);

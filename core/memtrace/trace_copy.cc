@@ -1,14 +1,75 @@
 #include "core/memtrace/trace_copy.h"
 
-#include "core/memtrace/text_dump.h"
+#include <memory>
+
+#include "core/memtrace/canonical_check.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/trace_writer.h"
 
 namespace mpo::memtrace {
 
+namespace {
+
+// Progress every 4096 events: a call per event through std::function costs as much as
+// writing a collect event.
+constexpr std::uint64_t kProgressEvery = 4096;
+
+// Writes all of `in` to `out`.
+Status WriteAll(ByteSource& in, ByteSink& out) {
+  const std::span<const std::uint8_t> whole = in.InMemory();
+  if (!whole.empty()) return out.Write(whole);
+  constexpr std::size_t kChunk = std::size_t{1} << 18;
+  const auto buf = std::make_unique_for_overwrite<std::uint8_t[]>(kChunk);
+  for (std::uint64_t off = 0; off < in.size();) {
+    auto got = in.ReadAt(off, {buf.get(), kChunk});
+    if (!got.ok()) return got.status();
+    if (*got == 0) return Status(ErrorCode::kIo, "short read inside the file").AtOffset(off);
+    MPO_RETURN_IF_ERROR(out.Write({buf.get(), *got}));
+    off += *got;
+  }
+  return Status::Ok();
+}
+
+// The identity copy: true when `in` was canonical and has been written to `out` as it
+// is; false (nothing written) when it must be encoded again.
+Result<bool> CopyIfCanonical(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats,
+                             const std::function<void(std::uint64_t, std::uint64_t)>& progress,
+                             const Limits& limits) {
+  ReaderOptions ropts;
+  ropts.limits = limits;
+  ropts.check_canonical = true;
+  auto reader = TraceReader::Open(BorrowSource(in), ropts);
+  if (!reader.ok() || (*reader)->version() != format_version) return false;
+  TraceReader& r = **reader;
+  CanonicalCheck check(r, in);
+  if (!check.Start()) return false;
+  std::uint64_t n = 0;
+  while (const Event* ev = r.NextCheckedEvent()) {
+    if (progress && n % kProgressEvery == 0) progress(r.offset(), r.file_size());
+    if (!check.OnEvent(*ev)) return false;
+    ++n;
+  }
+  if (!check.Finish()) return false;
+  MPO_RETURN_IF_ERROR(WriteAll(in, out));
+  if (progress) progress(r.offset(), r.file_size());
+  if (stats) {
+    stats->events = n;
+    stats->warnings.clear();
+    stats->unchanged = true;
+  }
+  return true;
+}
+
+}  // namespace
+
 Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats,
                  const std::function<void(std::uint64_t, std::uint64_t)>& progress,
-                 const Limits& limits, bool trust_common_prefix) {
+                 const Limits& limits, CopyMode mode) {
+  if (mode == CopyMode::kFast) {
+    Result<bool> copied = CopyIfCanonical(in, out, format_version, stats, progress, limits);
+    if (!copied.ok()) return copied.status();
+    if (*copied) return Status::Ok();
+  }
   ReaderOptions ropts;
   ropts.limits = limits;
   auto reader = TraceReader::Open(BorrowSource(in), ropts);
@@ -17,7 +78,8 @@ Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* s
   WriterOptions opts;
   opts.format_version = format_version;
   opts.adopt_object_ids = true;
-  opts.trust_common_prefix = trust_common_prefix;  // every event read is written, in order
+  // Every event read is written, in order.
+  opts.trust_common_prefix = mode != CopyMode::kReference;
   auto writer = TraceWriter::Create(out, r.info(), opts);
   if (!writer.ok()) return writer.status();
   TraceWriter& w = **writer;
@@ -31,9 +93,7 @@ Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* s
     return nullptr;
   };
   std::uint64_t n = 0;
-  // NextEvent, not Next: no Result per event. Progress every 4096 events: a call per
-  // event through std::function costs as much as writing a collect event.
-  constexpr std::uint64_t kProgressEvery = 4096;
+  // NextEvent, not Next: no Result per event.
   while (const Event* ev = r.NextEvent()) {
     if (progress && n % kProgressEvery == 0) progress(r.offset(), r.file_size());
     Status s = w.PutEvent(*ev, lookup);

@@ -20,17 +20,32 @@ struct CopyStats {
   // same packets. A caller that must not hide damage refuses the copy when it is not
   // empty, without reading the input again.
   std::vector<ReaderWarning> warnings;
+  // The input was already what the writer writes (CopyMode::kFast's identity copy), and
+  // its own bytes were written.
+  bool unchanged = false;
+};
+
+// How CopyTrace writes. Every mode writes the same bytes; the slower ones are the
+// references that tests and the copy fuzzer hold the faster ones to.
+enum class CopyMode : std::uint8_t {
+  // A trace that is already what the writer would write (CanonicalCheck: v2 or v3, one
+  // stream, the format version asked for) is copied as it is, after being decoded and
+  // checked in full; any other is encoded again as kReencode does.
+  kFast,
+  // Every event encoded again; the writer compares each backtrace with the previous one
+  // only past the reader's common prefix (WriterOptions::trust_common_prefix).
+  kReencode,
+  // Every event encoded again, backtraces compared whole.
+  kReference,
 };
 
 // Reads `in` and writes the same events to `out` in format `format_version` (2 or 3).
 // Streaming. Fails with the reader's or the writer's typed error; every event keeps its
 // exact time (the writer flushes on any gap the 25-bit event time cannot carry).
-// `progress` (optional) gets (bytes read so far, input size) now and then.
-// The writer compares each backtrace with the previous one only past the reader's common
-// prefix (WriterOptions::trust_common_prefix); `trust_common_prefix = false` compares
-// them whole, the reference that tests and the copy fuzzer hold the fast path to.
+// `progress` (optional) gets (bytes read so far, input size) now and then; with kFast
+// it may start again from 0 once, when a trace turns out to need encoding.
 Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats = nullptr,
                  const std::function<void(std::uint64_t, std::uint64_t)>& progress = {},
-                 const Limits& limits = {}, bool trust_common_prefix = true);
+                 const Limits& limits = {}, CopyMode mode = CopyMode::kFast);
 
 }  // namespace mpo::memtrace

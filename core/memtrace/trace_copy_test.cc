@@ -25,7 +25,8 @@ namespace {
 void ExpectSameCopy(const std::vector<std::uint8_t>& in, int version, const std::string& what) {
   VectorSink trusted, reference;
   const Status s = CopyTrace(*MemorySource(in), trusted, version);
-  const Status r = CopyTrace(*MemorySource(in), reference, version, nullptr, {}, {}, false);
+  const Status r =
+      CopyTrace(*MemorySource(in), reference, version, nullptr, {}, {}, CopyMode::kReference);
   ASSERT_EQ(s.ToString(), r.ToString()) << what;
   if (!s.ok()) return;
   EXPECT_TRUE(trusted.data == reference.data)

@@ -5,17 +5,9 @@
 #include <string>
 
 #include "core/base/splitmix64.h"
+#include "core/memtrace/writer_rules.h"
 
 namespace mpo::memtrace {
-
-const char* AllocationSourceName(AllocationSource s) {
-  switch (s) {
-    case AllocationSource::kMinor: return "minor";
-    case AllocationSource::kMajor: return "major";
-    case AllocationSource::kExternal: return "external";
-  }
-  return "?";
-}
 
 namespace {
 
@@ -126,6 +118,7 @@ Result<TraceReader::DomainState*> TraceReader::Domain(std::uint16_t id) {
   st->last_timestamp = info_.start_time;
   st->backtraces.set_max_length(options_.max_backtrace_length);
   st->backtraces.set_budget(&held_left_, options_.limits.max_held_frames);
+  if (options_.check_canonical) st->backtraces.CheckCanonical();
   DomainState* p = st.get();
   domains_.emplace(id, std::move(st));
   return p;
@@ -259,6 +252,13 @@ Status TraceReader::LoadPacket(bool* end) {
           e < b ? -1 : static_cast<std::int64_t>(std::min<std::uint64_t>(span, INT64_MAX));
     }
     in_packet_ = true;
+    if (options_.check_canonical) {
+      // The writer's packets hold locations only, or events only.
+      packet_locations_ = packet_events_ = false;
+      // The cache slot a header's verifier states, as it stands before the packet.
+      const std::uint16_t ix = packet_.verifier.ix;
+      packet_slot_ = ix < kCacheSize ? d->backtraces.Slot(ix) : CacheVerifier{ix, 0, 0};
+    }
     return Status::Ok();
   }
 }
@@ -285,6 +285,10 @@ bool TraceReader::ParseEvent(bool* produced) {
     case static_cast<unsigned>(EventCode::kTraceInfo):
       return Bad(Corrupt("event header: code", "multiple trace-info events present", ev_off));
     case static_cast<unsigned>(EventCode::kLocation): {
+      if (options_.check_canonical) {
+        if (packet_events_) canonical_ = false;
+        packet_locations_ = true;
+      }
       OcamlInt code;
       const std::uint64_t body_off = in.offset();
       d.locations.GetCompact(in, strings_, &code, &loc_scratch_);
@@ -309,8 +313,10 @@ bool TraceReader::ParseEvent(bool* produced) {
     case static_cast<unsigned>(EventCode::kCollect): {
       const bool promote = h.code == static_cast<unsigned>(EventCode::kPromote);
       const std::uint64_t at = in.offset();
+      const std::uint8_t* const vint = in.cursor();
       const OcamlInt delta = in.Vint(promote ? "promote: obj_id_delta" : "collect: obj_id_delta");
       if (!in.ok()) return Bad(in.status());
+      if (options_.check_canonical) NoteCanonicalEvent(VintIsCanonical(vint, delta));
       if (delta < 0 && (promote || legacy_))
         return Bad(Corrupt(promote ? "promote: promote id sync" : "collect: collect id sync",
                            "negative id delta " + std::to_string(delta), at));
@@ -326,8 +332,14 @@ bool TraceReader::ParseEvent(bool* produced) {
   std::uint32_t nencoded;
   OcamlInt common;
   std::uint64_t common_off;
-  if (h.code == static_cast<unsigned>(EventCode::kAlloc)) {
+  // The vints as read, for check_canonical (checked once all of them are known to be in
+  // the packet).
+  const std::uint8_t* vints[3] = {nullptr, nullptr, nullptr};
+  const bool is_short = h.code != static_cast<unsigned>(EventCode::kAlloc);
+  if (!is_short) {
+    vints[0] = in.cursor();
     e.length = in.Vint("alloc: length");
+    vints[1] = in.cursor();
     e.nsamples = in.Vint("alloc: nsamples");
     const std::uint64_t src_off = in.offset();
     const std::uint8_t src = in.U8("alloc: source");
@@ -337,6 +349,7 @@ bool TraceReader::ParseEvent(bool* produced) {
                          "allocation source " + std::to_string(src) + " is not 0..2", src_off));
     e.source = static_cast<AllocationSource>(src);
     common_off = in.offset();
+    vints[2] = in.cursor();
     common = in.Vint("alloc: common_prefix");
     nencoded = in.U16("alloc: new_suffix");
   } else {
@@ -344,20 +357,26 @@ bool TraceReader::ParseEvent(bool* produced) {
     e.nsamples = 1;
     e.source = AllocationSource::kMinor;
     common_off = in.offset();
+    vints[2] = in.cursor();
     common = in.Vint("short alloc: common_prefix");
     nencoded = in.U8("short alloc: new_suffix");
   }
   if (!in.ok()) return Bad(in.status());
+  if (options_.check_canonical)
+    NoteCanonicalEvent((vints[0] == nullptr || VintIsCanonical(vints[0], e.length)) &&
+                       (vints[1] == nullptr || VintIsCanonical(vints[1], e.nsamples)) &&
+                       VintIsCanonical(vints[2], common));
   e.common_prefix = common;
   if (options_.parse_backtraces) {
     if (common < 0)
       return Bad(Corrupt("alloc: common_prefix", "negative common prefix " + std::to_string(common),
                          common_off));
-    e.backtrace = d.backtraces.Get(in, nencoded, common);
+    e.backtrace = d.backtraces.Get(in, nencoded, common, alloc_id_);
   } else {
     BacktraceReader::Skip(in, nencoded);
   }
   if (!in.ok()) return Bad(in.status());
+  if (options_.check_canonical) CheckAllocForm(is_short, e);
   if (!ChargeFrames(e.backtrace.size())) [[unlikely]]
     return false;
   e.obj_id = alloc_id_;
@@ -384,6 +403,7 @@ constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
 // Whenever a check would fail, or the event is of another kind, it declines before
 // changing any state, and ParseEvent reads the same event with every check and its
 // typed error.
+template <bool kCanonical>
 [[gnu::always_inline]] inline TraceReader::Step TraceReader::FastEvent() {
   event_off_ = cursor_.offset();
   const std::uint8_t* p = cursor_.cursor();
@@ -402,19 +422,28 @@ constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
   Event& e = event_;
   std::uint32_t nencoded;
   OcamlInt common;
-  if (IsShortAllocCode(code)) {
+  const bool is_short = IsShortAllocCode(code);
+  if (is_short) {
+    const std::uint8_t* const vint = p;
     common = VintUnchecked(p);
+    if (kCanonical) NoteCanonicalEvent(VintIsCanonical(vint, common));
     nencoded = *p++;
     e.length = ShortAllocLength(code);
     e.nsamples = 1;
     e.source = AllocationSource::kMinor;
   } else if (code == static_cast<unsigned>(EventCode::kAlloc)) {
+    const std::uint8_t* const vint = p;
     const OcamlInt length = VintUnchecked(p);
+    const std::uint8_t* const vint2 = p;
     const OcamlInt nsamples = VintUnchecked(p);
     const std::uint8_t src = *p++;
     if (src > 2) [[unlikely]]
       return Step::kAgain;
+    const std::uint8_t* const vint3 = p;
     common = VintUnchecked(p);
+    if (kCanonical)
+      NoteCanonicalEvent(VintIsCanonical(vint, length) && VintIsCanonical(vint2, nsamples) &&
+                         VintIsCanonical(vint3, common));
     nencoded = LoadLe<std::uint16_t>(p);
     p += 2;
     e.length = length;
@@ -423,9 +452,11 @@ constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
   } else if (code == static_cast<unsigned>(EventCode::kPromote) ||
              code == static_cast<unsigned>(EventCode::kCollect)) {
     const bool promote = code == static_cast<unsigned>(EventCode::kPromote);
+    const std::uint8_t* const vint = p;
     const OcamlInt delta = VintUnchecked(p);
     if (delta < 0 && (promote || legacy_)) [[unlikely]]
       return Step::kAgain;
+    if (kCanonical) NoteCanonicalEvent(VintIsCanonical(vint, delta));
     cursor_.Advance(p);
     d.last_timestamp = time;
     e.time = time;
@@ -448,7 +479,7 @@ constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
   if (options_.parse_backtraces) {
     // The position stays in a register; on failure GetAt leaves the cursor at the
     // failing field.
-    p = d.backtraces.GetAt(cursor_, p, nencoded, common, &e.backtrace);
+    p = d.backtraces.GetAt<kCanonical>(cursor_, p, nencoded, common, alloc_id_, &e.backtrace);
     if (p == nullptr) [[unlikely]] {
       error_ = cursor_.status();
       return Step::kStop;
@@ -456,6 +487,7 @@ constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
     cursor_.Advance(p);
     if (!ChargeFrames(e.backtrace.size())) [[unlikely]]
       return Step::kStop;
+    if (kCanonical) CheckAllocForm(is_short, e);
   } else {
     cursor_.Advance(p);
     e.backtrace = {};
@@ -470,7 +502,9 @@ constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
   return Step::kEvent;
 }
 
+template <bool kCanonical>
 TraceReader::Step TraceReader::SlowStep() {
+  if (!kCanonical) canonical_ &= !options_.check_canonical;
   if (!error_.ok() || done_) return Step::kStop;
   if (!in_packet_) {
     bool end;
@@ -503,20 +537,25 @@ TraceReader::Step TraceReader::SlowStep() {
   return produced ? Step::kEvent : Step::kAgain;
 }
 
-const Event* TraceReader::NextEvent() {
+template <bool kCanonical>
+[[gnu::always_inline]] inline const Event* TraceReader::NextEventOf() {
   while (true) {
     Step step = Step::kAgain;
     // (After an error or at the end, in_packet_ is false, error_ is set, or the cursor
     // has no bytes left: SlowStep handles those.)
     if (in_packet_ && cursor_.remaining() >= kMaxFastEventBytes && error_.ok()) [[likely]]
-      step = FastEvent();
+      step = FastEvent<kCanonical>();
     if (step == Step::kAgain) [[unlikely]]
-      step = SlowStep();
+      step = SlowStep<kCanonical>();
     if (step == Step::kEvent) [[likely]]
       return &event_;
     if (step == Step::kStop) return nullptr;
   }
 }
+
+const Event* TraceReader::NextEvent() { return NextEventOf<false>(); }
+
+const Event* TraceReader::NextCheckedEvent() { return NextEventOf<true>(); }
 
 bool TraceReader::SkipToNextPacket() {
   // Only when the failing packet's header (and so its size) was valid.

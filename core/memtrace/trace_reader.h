@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -44,6 +45,7 @@
 #include "core/memtrace/location.h"
 #include "core/memtrace/location_codec.h"
 #include "core/memtrace/packet_header.h"
+#include "core/memtrace/writer_rules.h"
 
 namespace mpo::memtrace {
 
@@ -61,6 +63,11 @@ struct ReaderOptions {
   Limits limits;
   // Whose verdict malformed input gets (core/base/verdicts.h, conformance/VERDICTS.md).
   Verdicts verdicts = Verdicts::kStrict;
+  // Also check, event by event, that each event is coded exactly as TraceWriter codes it
+  // (the shortest vints, the short alloc form exactly when the writer takes it, the
+  // longest common prefix, BacktraceWriter's codewords: BacktraceReader::CheckCanonical);
+  // see canonical(). Packets and their order are CanonicalCheck's part.
+  bool check_canonical = false;
 };
 
 struct ReaderWarning {
@@ -87,6 +94,10 @@ class TraceReader {
   // The same without a Result per event (hot loops): nullptr at the end of the trace or on
   // error; `status()` tells them apart (OK at the end).
   const Event* NextEvent();
+  // NextEvent with the checks of ReaderOptions::check_canonical, which are compiled
+  // into this loop only: a reader opened with them reads with this (canonical() is false
+  // once NextEvent has been used). On another reader it is NextEvent.
+  [[gnu::noinline]] const Event* NextCheckedEvent();
   const Status& status() const { return error_; }
 
   // After an error inside a packet whose bounds are known: forgets the error and moves
@@ -113,6 +124,23 @@ class TraceReader {
                                                        std::uint64_t event_offset) const;
   // The byte offset of the event Next/NextEvent returned last (its event header).
   std::uint64_t event_offset() const { return event_off_; }
+  // That event's bytes, header to last codeword (valid until the next call), and the
+  // offset of the packet that holds it.
+  std::span<const std::uint8_t> event_bytes() const {
+    const auto n = static_cast<std::size_t>(cursor_.offset() - event_off_);
+    return {cursor_.cursor() - n, n};
+  }
+  std::uint64_t packet_offset() const { return packet_off_; }
+  // With ReaderOptions::check_canonical: whether every event so far was coded as the
+  // writer codes it, and the codes the last alloc's backtrace wrote as misses (in order;
+  // what the writer looks up and puts in its next location packet).
+  bool canonical() const { return canonical_ && (dom_ == nullptr || dom_->backtraces.canonical()); }
+  const std::vector<OcamlInt>& event_misses() const { return dom_->backtraces.misses(); }
+  // The header of the packet the last event came from, and (check_canonical) the cache
+  // slot its verifier names as it stood before that packet was read (the writer's
+  // verifier, if the trace is canonical).
+  const PacketHeader& packet_header() const { return packet_; }
+  const CacheVerifier& packet_cache_slot() const { return packet_slot_; }
   // Every location code defined so far (unordered).
   std::vector<OcamlInt> LocationCodes() const;
 
@@ -140,7 +168,27 @@ class TraceReader {
   // reads the common events with one bounds check (kAgain: declined, nothing changed);
   // SlowStep does everything else with every check.
   enum class Step : std::uint8_t { kEvent, kStop, kAgain };
+  template <bool kCanonical>
   Step FastEvent();
+  // The writer's form for an alloc (short or long) given its decoded backtrace (one
+  // shorter than its common prefix was refused by the backtrace check).
+  void CheckAllocForm(bool is_short, const Event& e) {
+    const std::size_t new_entries = e.backtrace.size() - static_cast<std::size_t>(e.common_prefix);
+    canonical_ &= UsesShortAlloc(e.length, e.nsamples, e.source, new_entries) == is_short ||
+                  !dom_->backtraces.canonical();
+  }
+  // NextEvent and NextCheckedEvent.
+  template <bool kCanonical>
+  const Event* NextEventOf();
+  // check_canonical: an alloc, promote or collect whose fields are coded as the writer
+  // codes them (`fields`), in a packet of such events only.
+  void NoteCanonicalEvent(bool fields) {
+    canonical_ &= fields & !packet_locations_;
+    packet_events_ = true;
+  }
+  // kCanonical: called from NextCheckedEvent (from NextEvent, a reader opened with
+  // check_canonical can no longer say canonical()).
+  template <bool kCanonical>
   [[gnu::noinline]] Step SlowStep();
   bool Bad(Status s);
   // Charges an event's backtrace to limits.max_frames; false (error_ set) past it.
@@ -206,6 +254,12 @@ class TraceReader {
   std::uint64_t event_off_ = 0;
   Status error_;
   bool done_ = false;
+  // ReaderOptions::check_canonical: so far (sticky); what the current packet holds; the
+  // cache slot its verifier names, before the packet.
+  bool canonical_ = true;
+  bool packet_locations_ = false;
+  bool packet_events_ = false;
+  CacheVerifier packet_slot_;
 };
 
 }  // namespace mpo::memtrace

@@ -44,8 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const mpo::Status s = CopyTrace(*src, out, version, nullptr, {}, mpo::fuzz::FuzzLimits());
     VectorSink whole;
     auto src2 = MemorySource(in);
-    const mpo::Status w =
-        CopyTrace(*src2, whole, version, nullptr, {}, mpo::fuzz::FuzzLimits(), false);
+    const mpo::Status w = CopyTrace(*src2, whole, version, nullptr, {}, mpo::fuzz::FuzzLimits(),
+                                    CopyMode::kReference);
     if (s.ToString() != w.ToString() || out.data != whole.data) __builtin_trap();
     if (!s.ok()) continue;
     const std::vector<Key> a = Events(in), b = Events(out.data);
