@@ -80,15 +80,6 @@ class BacktraceWriter {
   std::uint8_t* PutUnchecked(std::uint8_t* p, OcamlInt alloc_id,
                              std::span<const OcamlInt> backtrace, std::size_t first,
                              std::uint32_t* ncodes, std::vector<std::size_t>* misses);
-  // Whether PutUnchecked(…, alloc_id, backtrace, first, …) would write exactly the
-  // `ncodes` codewords at [p, end). If so, the state moves on as that call moves it, the
-  // index of every miss is appended to `*misses`, and the position after the codewords
-  // is returned; otherwise nullptr, and this writer must not be used again. It reads
-  // the codewords where PutUnchecked would write them, so it makes the same choices at
-  // the same cost, less the stores (the identity copy, canonical_check.h).
-  const std::uint8_t* Matches(const std::uint8_t* p, const std::uint8_t* end, OcamlInt alloc_id,
-                              std::span<const OcamlInt> backtrace, std::size_t first,
-                              std::uint32_t ncodes, std::vector<std::size_t>* misses);
   // The verifier for the next event packet header (advances the index).
   CacheVerifier NextVerifier();
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -223,12 +224,18 @@ TEST(BacktraceCodec, ReaderRefusesBacktracesOverItsLimit) {
 
 // Backtraces that use every codeword: misses into both buckets (4,000 distinct codes in
 // a 16 Ki-slot cache), hit0/hit1/hitN, blocks of 255 predictions and their continuation
-// (a recursion of one code), and stacks deep enough to reach the 4096-byte limit.
+// (a recursion of one code), and stacks deep enough to reach the 4096-byte limit. Each
+// is what a reader holds after decoding the writer's bytes (a stack cut at the limit
+// loses its callee end), so that the sequence is what a copy encodes again.
 std::vector<std::vector<OcamlInt>> MatchWorkload() {
-  std::vector<std::vector<OcamlInt>> bts;
   std::uint64_t x = 12345;
   auto rnd = [&x] { return (x = x * 6364136223846793005u + 1442695040888963407u) >> 33; };
+  std::vector<std::vector<OcamlInt>> held;
   std::vector<OcamlInt> bt;
+  BacktraceWriter w;
+  BacktraceReader r;
+  std::vector<std::uint8_t> out(kMaxBacktraceLength);
+  std::vector<std::size_t> misses;
   for (int k = 0; k < 2000; ++k) {
     bt.resize(bt.empty() ? 0 : rnd() % bt.size());
     const std::size_t add = rnd() % 9 == 0 ? 300 + rnd() % 900 : 1 + rnd() % 6;
@@ -236,9 +243,17 @@ std::vector<std::vector<OcamlInt>> MatchWorkload() {
     for (std::size_t j = 0; j < add; ++j)
       bt.push_back(recursion ? OcamlInt{7} : static_cast<OcamlInt>(1000 + rnd() % 4000));
     if (bt.size() > 5000) bt.resize(40);
-    bts.push_back(bt);
+    std::size_t first = 0;
+    if (!held.empty())
+      while (first < bt.size() && first < held.back().size() && bt[first] == held.back()[first])
+        ++first;
+    std::uint32_t n = 0;
+    const std::uint8_t* end = w.PutUnchecked(out.data(), k, bt, first, &n, &misses);
+    ByteReader in({out.data(), static_cast<std::size_t>(end - out.data())}, 0);
+    const std::span<const OcamlInt> got = r.Get(in, n, static_cast<OcamlInt>(first));
+    held.emplace_back(got.begin(), got.end());
   }
-  return bts;
+  return held;
 }
 
 std::size_t CommonWithPrevious(const std::vector<std::vector<OcamlInt>>& bts, std::size_t k) {
@@ -258,72 +273,233 @@ void Replay(BacktraceWriter& w, const std::vector<std::vector<OcamlInt>>& bts, s
                    &misses);
 }
 
-TEST(BacktraceCodec, MatchesAcceptsWhatPutUncheckedWrites) {
+// Decodes `bytes` (n codewords after `first` entries of the previous backtrace) with
+// `r`; returns the backtrace, or nullopt on a decode error.
+std::optional<std::vector<OcamlInt>> Decode(BacktraceReader& r, std::span<const std::uint8_t> bytes,
+                                            std::uint32_t n, std::size_t first, OcamlInt id) {
+  ByteReader in(bytes, 0);
+  const std::span<const OcamlInt> bt = r.Get(in, n, static_cast<OcamlInt>(first), id);
+  if (!in.ok() || in.remaining() != 0) return std::nullopt;
+  return std::vector<OcamlInt>(bt.begin(), bt.end());
+}
+
+TEST(BacktraceCodec, CheckCanonicalAcceptsWhatPutUncheckedWrites) {
   const auto bts = MatchWorkload();
-  BacktraceWriter enc, ref;
+  BacktraceWriter enc;
+  BacktraceReader dec;
+  dec.CheckCanonical();
   std::vector<std::uint8_t> out(kMaxBacktraceLength);
-  std::vector<std::size_t> misses, seen;
+  std::vector<std::size_t> misses;
   std::size_t tags[4] = {0, 0, 0, 0};
   std::size_t at_limit = 0;
   for (std::size_t k = 0; k < bts.size(); ++k) {
     const std::size_t first = CommonWithPrevious(bts, k);
     const auto id = static_cast<OcamlInt>(k);
     misses.clear();
-    seen.clear();
     std::uint32_t n = 0;
     const std::uint8_t* end = enc.PutUnchecked(out.data(), id, bts[k], first, &n, &misses);
-    for (const std::uint8_t* p = out.data(); p < end;) {
-      const unsigned tag = p[0] & 3;
+    const auto len = static_cast<std::size_t>(end - out.data());
+    for (std::size_t p = 0; p < len;) {
+      const unsigned tag = out[p] & 3;
       ++tags[tag];
       p += tag == kHitN ? 3 : tag == kMiss ? 10 : 2;
     }
-    if (end - out.data() > static_cast<std::ptrdiff_t>(kMaxBacktraceLength - 20)) ++at_limit;
-    ASSERT_EQ(ref.Matches(out.data(), end, id, bts[k], first, n, &seen), end) << "backtrace " << k;
-    ASSERT_EQ(seen, misses) << "backtrace " << k;
+    if (len > kMaxBacktraceLength - 20) ++at_limit;
+    const auto bt = Decode(dec, {out.data(), len}, n, first, id);
+    ASSERT_TRUE(bt.has_value()) << "backtrace " << k;
+    ASSERT_EQ(*bt, bts[k]) << "backtrace " << k;
+    ASSERT_TRUE(dec.canonical()) << "backtrace " << k;
+    std::vector<OcamlInt> missed;
+    for (const std::size_t i : misses) missed.push_back(bts[k][i]);
+    ASSERT_EQ(dec.misses(), missed) << "backtrace " << k;
   }
   for (const std::size_t t : tags) EXPECT_GT(t, 0u);
   EXPECT_GT(at_limit, 0u);
 }
 
-TEST(BacktraceCodec, MatchesRefusesEveryOtherEncoding) {
+// Whatever the bytes, canonical() holds only if the writer, given the backtrace they
+// decode to, writes exactly them.
+TEST(BacktraceCodec, CheckCanonicalHoldsOnlyForTheWritersBytes) {
   const auto bts = MatchWorkload();
   std::uint64_t x = 7;
-  std::vector<std::uint8_t> out(kMaxBacktraceLength);
+  std::vector<std::uint8_t> out(kMaxBacktraceLength), again(kMaxBacktraceLength);
   std::vector<std::size_t> misses;
-  for (std::size_t k = 1; k < bts.size(); k += 71) {
+  std::size_t refused = 0, accepted = 0;
+  // Every 47th backtrace, and every one coded up to the byte limit.
+  std::vector<std::size_t> picked;
+  {
+    BacktraceWriter w;
+    for (std::size_t k = 0; k < bts.size(); ++k) {
+      std::uint32_t n = 0;
+      const std::uint8_t* e = w.PutUnchecked(out.data(), static_cast<OcamlInt>(k), bts[k],
+                                             CommonWithPrevious(bts, k), &n, &misses);
+      if (k > 0 && (k % 47 == 1 || e - out.data() > 4000)) picked.push_back(k);
+    }
+  }
+  for (const std::size_t k : picked) {
     const std::size_t first = CommonWithPrevious(bts, k);
     const auto id = static_cast<OcamlInt>(k);
+    // Writers and readers in the state before backtrace k.
     BacktraceWriter enc;
     Replay(enc, bts, k);
     std::uint32_t n = 0;
-    const std::uint8_t* begin = out.data();
     const std::uint8_t* end = enc.PutUnchecked(out.data(), id, bts[k], first, &n, &misses);
-    const auto len = static_cast<std::size_t>(end - begin);
+    const auto len = static_cast<std::size_t>(end - out.data());
     if (len == 0) continue;
-    // One bit changed anywhere, one codeword more or fewer declared, one byte short.
-    x = x * 6364136223846793005u + 1;
-    std::vector<std::uint8_t> flipped(begin, end);
-    flipped[(x >> 33) % len] ^= static_cast<std::uint8_t>(1u << ((x >> 20) % 8));
-    struct Variant {
-      std::vector<std::uint8_t> bytes;
-      std::uint32_t ncodes;
-    };
-    const std::vector<std::uint8_t> same(begin, end);
-    const Variant variants[] = {
-        {flipped, n},
-        {same, n + 1},
-        {same, n - 1},
-        {std::vector<std::uint8_t>(begin, end - 1), n},
-    };
-    for (const Variant& v : variants) {
+    for (int variant = 0; variant < 16; ++variant) {
+      x = x * 6364136223846793005u + 1;
+      std::vector<std::uint8_t> bytes(out.data(), out.data() + len);
+      std::uint32_t ncodes = n;
+      std::size_t prefix = first;
+      switch (variant) {
+        case 0: ncodes = n + 1; break;
+        case 1: ncodes = n - 1; break;
+        case 2: bytes.pop_back(); break;
+        case 3: prefix = first == 0 ? 1 : first - 1; break;
+        case 4: {
+          // A miss stored in its code's other candidate bucket (the writer takes the one
+          // with the older date).
+          std::vector<std::size_t> at;
+          for (std::size_t q = 0; q < len;) {
+            const unsigned tag = bytes[q] & 3;
+            if (tag == kMiss) at.push_back(q);
+            q += tag == kHitN ? 3 : tag == kMiss ? 10 : 2;
+          }
+          if (at.empty()) continue;
+          const std::size_t q = at[(x >> 33) % at.size()];
+          const auto code = OcamlIntOfInt64(LoadLe<std::uint64_t>(&bytes[q + 2]));
+          const std::uint32_t bucket = LoadLe<std::uint16_t>(&bytes[q]) >> 2;
+          const std::uint32_t other =
+              bucket == CacheHash1(code) ? CacheHash2(code) : CacheHash1(code);
+          StoreLe(&bytes[q], static_cast<std::uint16_t>((other << 2) | kMiss));
+          break;
+        }
+        case 5: {
+          // One codeword more: the last one again (past the byte limit, the writer stops).
+          std::size_t last = 0;
+          for (std::size_t q = 0; q < len;) {
+            last = q;
+            const unsigned tag = bytes[q] & 3;
+            q += tag == kHitN ? 3 : tag == kMiss ? 10 : 2;
+          }
+          bytes.insert(bytes.end(), out.data() + last, out.data() + len);
+          ++ncodes;
+          break;
+        }
+        case 6: {
+          // A hit0 or hit1 written as hitN with the same count (the writer uses hitN for
+          // two or more).
+          std::size_t q = 0;
+          while (q < bytes.size() && (bytes[q] & 3) >= kHitN) q += (bytes[q] & 3) == kHitN ? 3 : 10;
+          if (q >= bytes.size()) continue;
+          const std::uint8_t count = bytes[q] & 3;
+          bytes[q] = static_cast<std::uint8_t>((bytes[q] & ~3u) | kHitN);
+          bytes.insert(bytes.begin() + static_cast<std::ptrdiff_t>(q) + 2, count);
+          break;
+        }
+        case 7: {
+          // A miss code's bit 63, which the 63-bit code does not hold (the writer
+          // writes the sign extension).
+          std::size_t q = 0;
+          while (q < bytes.size() && (bytes[q] & 3) != kMiss) q += (bytes[q] & 3) == kHitN ? 3 : 2;
+          if (q >= bytes.size()) continue;
+          bytes[q + 9] ^= 0x80;
+          break;
+        }
+        case 8:
+        case 9: {
+          // One or two hits more, in the bucket of the first new entry (one past the byte
+          // limit; two where only a last hit without predictions would fit).
+          const auto hit =
+              static_cast<std::uint16_t>((LoadLe<std::uint16_t>(out.data()) & ~3u) | kHit0);
+          for (int j = 8; j <= variant; ++j) {
+            bytes.resize(bytes.size() + 2);
+            StoreLe(&bytes[bytes.size() - 2], hit);
+            ++ncodes;
+          }
+          break;
+        }
+        default: bytes[(x >> 33) % len] ^= static_cast<std::uint8_t>(1u << ((x >> 20) % 8));
+      }
+      if (prefix > bts[k - 1].size()) continue;
+      BacktraceReader dec;
+      dec.CheckCanonical();
+      {
+        BacktraceWriter w;
+        std::vector<std::uint8_t> b(kMaxBacktraceLength);
+        for (std::size_t j = 0; j < k; ++j) {
+          std::uint32_t m = 0;
+          const std::size_t f = CommonWithPrevious(bts, j);
+          const std::uint8_t* e =
+              w.PutUnchecked(b.data(), static_cast<OcamlInt>(j), bts[j], f, &m, &misses);
+          ASSERT_TRUE(Decode(dec, {b.data(), static_cast<std::size_t>(e - b.data())}, m, f,
+                             static_cast<OcamlInt>(j)));
+        }
+      }
+      const auto bt = Decode(dec, bytes, ncodes, prefix, id);
+      if (!bt || !dec.canonical()) {
+        ++refused;
+        continue;
+      }
+      ++accepted;
+      // Accepted: the writer, given what the bytes decode to after the same history and
+      // the longest common prefix, writes them.
       BacktraceWriter w;
       Replay(w, bts, k);
-      EXPECT_EQ(w.Matches(v.bytes.data(), v.bytes.data() + v.bytes.size(), id, bts[k], first,
-                          v.ncodes, &misses),
-                nullptr)
-          << "backtrace " << k;
+      std::size_t f = 0;
+      while (f < bt->size() && f < bts[k - 1].size() && (*bt)[f] == bts[k - 1][f]) ++f;
+      std::uint32_t m = 0;
+      const std::uint8_t* e = w.PutUnchecked(again.data(), id, *bt, f, &m, &misses);
+      const std::uint8_t* begin = again.data();
+      EXPECT_EQ(std::vector<std::uint8_t>(begin, e), bytes) << "backtrace " << k;
+      EXPECT_EQ(m, ncodes) << "backtrace " << k;
+      EXPECT_EQ(f, prefix) << "backtrace " << k;
     }
   }
+  EXPECT_GT(refused, 100u);
+}
+
+// At the byte limit: a hit with no room left for predictions is written last and
+// without them, and nothing is written after the limit.
+TEST(BacktraceCodec, CheckCanonicalKnowsTheByteLimit) {
+  // The codes C1..C6 enter the cache apart from each other, so that none predicts the
+  // next; then 408 new codes (4080 bytes of misses) and C1..C6 as hits: C1..C3 have
+  // room, C4 (at byte 4086) is written alone, C5 and C6 are dropped.
+  std::vector<OcamlInt> warm, deep;
+  for (OcamlInt c = 1; c <= 6; ++c) {
+    warm.push_back(100 + c);
+    warm.push_back(200 + c);
+  }
+  for (OcamlInt c = 0; c < 408; ++c) deep.push_back(1000 + c);
+  for (OcamlInt c = 1; c <= 6; ++c) deep.push_back(100 + c);
+  BacktraceWriter w;
+  std::vector<std::uint8_t> a(kMaxBacktraceLength), b(kMaxBacktraceLength);
+  std::vector<std::size_t> misses;
+  std::uint32_t na = 0, nb = 0;
+  const auto la =
+      static_cast<std::size_t>(w.PutUnchecked(a.data(), 0, warm, 0, &na, &misses) - a.data());
+  const auto lb =
+      static_cast<std::size_t>(w.PutUnchecked(b.data(), 1, deep, 0, &nb, &misses) - b.data());
+  ASSERT_EQ(lb, 4088u);
+  ASSERT_EQ(nb, 408u + 4u);
+  ASSERT_EQ(b[4086] & 3, kHit0);
+  auto read = [&](std::vector<std::uint8_t> last, std::uint32_t n) {
+    BacktraceReader r;
+    r.CheckCanonical();
+    EXPECT_TRUE(Decode(r, {a.data(), la}, na, 0, 0).has_value());
+    const auto bt = Decode(r, last, n, 0, 1);
+    return bt.has_value() && r.canonical();
+  };
+  const std::vector<std::uint8_t> bytes(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(lb));
+  EXPECT_TRUE(read(bytes, nb));
+  // The last hit with a prediction (there is no room for one).
+  std::vector<std::uint8_t> predicted = bytes;
+  predicted[4086] = static_cast<std::uint8_t>((predicted[4086] & ~3u) | kHit1);
+  EXPECT_FALSE(read(predicted, nb));
+  // A hit after it (the writer had stopped).
+  std::vector<std::uint8_t> more = bytes;
+  more.insert(more.end(), bytes.end() - 2, bytes.end());
+  EXPECT_FALSE(read(more, nb + 1));
 }
 
 TEST(BacktraceCodec, VerifierSequenceAndHashes) {
