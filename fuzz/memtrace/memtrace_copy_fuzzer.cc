@@ -1,9 +1,11 @@
 // `memtrace copy` (core/memtrace/trace_copy) over arbitrary bytes: a typed error, or a
 // copy whose events have exactly the input's kinds and times, and the same result, byte
-// for byte, as the copy that compares backtraces whole instead of trusting the reader's
-// common prefixes. (When the copy reads back with another number of events, e.g. v1/v2
-// rules skipping a packet, the times are not compared: only a time changed in place is a
-// failure.)
+// for byte, in every CopyMode: the fast one (a trace the writer would write is copied as
+// it is, and only such a trace) and the one trusting the reader's common prefixes, held
+// to the reference that encodes every event again and compares backtraces whole. (When
+// the copy reads back with another number of events, e.g. v1/v2 rules skipping a
+// packet, the times are not compared: only a time changed in place is a failure.)
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -39,16 +41,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace mpo::memtrace;
   const std::span<const std::uint8_t> in(data, size);
   for (int version : {2, 3}) {
-    VectorSink out;
-    auto src = MemorySource(in);
-    const mpo::Status s = CopyTrace(*src, out, version, nullptr, {}, mpo::fuzz::FuzzLimits());
+    // The reference first; then every faster mode must give its status and bytes.
     VectorSink whole;
-    auto src2 = MemorySource(in);
-    const mpo::Status w = CopyTrace(*src2, whole, version, nullptr, {}, mpo::fuzz::FuzzLimits(),
-                                    CopyMode::kReference);
-    if (s.ToString() != w.ToString() || out.data != whole.data) __builtin_trap();
-    if (!s.ok()) continue;
-    const std::vector<Key> a = Events(in), b = Events(out.data);
+    const mpo::Status w = CopyTrace(*MemorySource(in), whole, version, nullptr, {},
+                                    mpo::fuzz::FuzzLimits(), CopyMode::kReference);
+    for (const CopyMode mode : {CopyMode::kFast, CopyMode::kReencode}) {
+      VectorSink out;
+      CopyStats stats;
+      const mpo::Status s =
+          CopyTrace(*MemorySource(in), out, version, &stats, {}, mpo::fuzz::FuzzLimits(), mode);
+      if (s.ToString() != w.ToString() || out.data != whole.data) __builtin_trap();
+      // Copied as it is only when the copy is the input.
+      if (stats.unchanged && !std::equal(in.begin(), in.end(), out.data.begin(), out.data.end()))
+        __builtin_trap();
+    }
+    if (!w.ok()) continue;
+    const std::vector<Key> a = Events(in), b = Events(whole.data);
     if (a.size() == b.size() && a != b) __builtin_trap();
   }
   return 0;
