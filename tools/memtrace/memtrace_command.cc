@@ -467,9 +467,10 @@ void AddCopy(CLI::App& mt) {
   auto copy = std::make_shared<CopyOptions>();
   CLI::App* cp = mt.add_subcommand(
       "copy",
-      "Decode and re-encode a trace. OUT is written beside its name and renamed into place "
-      "only when complete; OUT may not be IN (nor a link to it), and an input the reader "
-      "skips data of (a truncated final packet) is refused (exit 1)");
+      "Decode and re-encode a trace (one that re-encoding would give back byte for byte is "
+      "decoded and checked in full, then copied as it is). OUT is written beside its name "
+      "and renamed into place only when complete; OUT may not be IN (nor a link to it), and "
+      "an input the reader skips data of (a truncated final packet) is refused (exit 1)");
   cp->add_option("in", copy->in, "input trace")->required();
   cp->add_option("out", copy->out, "output trace")->required();
   cp->add_option("--format-version", copy->version, "2 or 3 (default: the input's)")
