@@ -7,8 +7,9 @@
 #   bash bench/peers/run.sh            (at least PAIRS=7 pairs per row; more for short runs)
 #   BASE=OLD_BINARY bash bench/peers/run.sh
 #                                      (before/after: the copy rows of issue 14's three traces
-#                                       and start-up, OLD_BINARY and the new build and the real
-#                                       program in rotating rounds; see before_after.py)
+#                                       and the large one, and start-up, OLD_BINARY and the new
+#                                       build and the real program in rotating rounds; see
+#                                       before_after.py)
 #
 # Prints "SKIPPED: ..." and exits 0 when ../shared (the peers and their testdata) is not
 # there. Nothing it generates is kept: every trace lives in a temporary folder.
@@ -98,7 +99,7 @@ if [ -n "${BASE:-}" ]; then
   echo
   python3 "$repo/bench/peers/before_after.py" --ours "$ours" --base "$work/memprof-oracle-base" \
     --peers "$work/peers" --work "$work" --pairs "$pairs" --tiny "$work/empty.ctf" \
-    --trace "${traces[1]}" --trace "${traces[2]}" --trace "${traces[4]}"
+    --trace "${traces[1]}" --trace "${traces[2]}" --trace "${traces[4]}" --trace "${traces[5]}"
   echo
   echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
   exit 0

@@ -105,7 +105,7 @@ Result<AtomicOutput> AtomicOutput::Create(const std::string& path, std::span<con
 }
 
 Status AtomicOutput::Flush() {
-  const Status s = WriteThrough(buffer_);
+  Status s = WriteThrough(buffer_);
   buffer_.clear();
   return s;
 }

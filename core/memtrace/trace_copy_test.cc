@@ -277,45 +277,36 @@ std::vector<std::uint8_t> Header(const PacketHeader& h, std::size_t size) {
   return {w.bytes().begin(), w.bytes().end()};
 }
 
+// Forty allocs of one backtrace, one a microsecond: with `flush_after_20`, an explicit
+// flush after the 21st; with `gap`, the last twenty that much later.
+std::vector<std::uint8_t> FortyAllocs(int version, bool flush_after_20, std::int64_t gap) {
+  VectorSink sink;
+  WriterOptions opts;
+  opts.format_version = version;
+  auto w = TraceWriter::Create(sink, TestInfo(), opts);
+  EXPECT_TRUE(w.ok());
+  const LocationLookup lookup = [](OcamlInt c) { return Frames(c); };
+  const std::vector<OcamlInt> bt = {100, 101, 102};
+  for (int i = 0; i < 40; ++i) {
+    const std::int64_t t = TestInfo().start_time + i + (i >= 20 ? gap : 0);
+    EXPECT_TRUE((*w)->PutAlloc(0, t, 3, 1, AllocationSource::kMinor, bt, lookup).ok());
+    if (i == 20 && flush_after_20) EXPECT_TRUE((*w)->Flush().ok());
+  }
+  EXPECT_TRUE((*w)->Flush().ok());
+  return sink.data;
+}
+
 // Valid traces that another writer could have written, cut into packets where this one
 // would not: the copy encodes them, and the fast copy must not pass them off as its own.
 TEST(CopyModes, PacketsCutOtherwiseAreEncodedAgain) {
   for (int version : {2, 3}) {
     const std::string tag = " v" + std::to_string(version);
     // A flush the copy would not make.
-    {
-      VectorSink sink;
-      WriterOptions opts;
-      opts.format_version = version;
-      auto w = TraceWriter::Create(sink, TestInfo(), opts);
-      ASSERT_TRUE(w.ok());
-      const LocationLookup lookup = [](OcamlInt c) { return Frames(c); };
-      const std::vector<OcamlInt> bt = {100, 101, 102};
-      for (int i = 0; i < 40; ++i) {
-        ASSERT_TRUE(
-            (*w)->PutAlloc(0, TestInfo().start_time + i, 3, 1, AllocationSource::kMinor, bt, lookup)
-                .ok());
-        if (i == 20) ASSERT_TRUE((*w)->Flush().ok());
-      }
-      ASSERT_TRUE((*w)->Flush().ok());
-      EXPECT_FALSE(ExpectSameCopy(sink.data, version, "an early flush" + tag));
-    }
+    EXPECT_FALSE(ExpectSameCopy(FortyAllocs(version, true, 0), version, "an early flush" + tag));
     // Two event packets the writer cut 31 s apart, merged into one (still within the 2^25
     // us an event time can say).
     {
-      VectorSink sink;
-      WriterOptions opts;
-      opts.format_version = version;
-      auto w = TraceWriter::Create(sink, TestInfo(), opts);
-      ASSERT_TRUE(w.ok());
-      const LocationLookup lookup = [](OcamlInt c) { return Frames(c); };
-      const std::vector<OcamlInt> bt = {100, 101, 102};
-      for (int i = 0; i < 40; ++i)
-        ASSERT_TRUE((*w)->PutAlloc(0, TestInfo().start_time + i + (i >= 20 ? 31'000'000 : 0), 3, 1,
-                                   AllocationSource::kMinor, bt, lookup)
-                        .ok());
-      ASSERT_TRUE((*w)->Flush().ok());
-      const std::vector<std::uint8_t> trace = sink.data;
+      const std::vector<std::uint8_t> trace = FortyAllocs(version, false, 31'000'000);
       ASSERT_TRUE(ExpectSameCopy(trace, version, "cut at 31 s" + tag));
       const auto packets = Packets(trace);
       ASSERT_GE(packets.size(), 3u);  // info, locations, events, events
