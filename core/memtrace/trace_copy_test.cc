@@ -290,7 +290,9 @@ std::vector<std::uint8_t> FortyAllocs(int version, bool flush_after_20, std::int
   for (int i = 0; i < 40; ++i) {
     const std::int64_t t = TestInfo().start_time + i + (i >= 20 ? gap : 0);
     EXPECT_TRUE((*w)->PutAlloc(0, t, 3, 1, AllocationSource::kMinor, bt, lookup).ok());
-    if (i == 20 && flush_after_20) EXPECT_TRUE((*w)->Flush().ok());
+    if (i == 20 && flush_after_20) {
+      EXPECT_TRUE((*w)->Flush().ok());
+    }
   }
   EXPECT_TRUE((*w)->Flush().ok());
   return sink.data;
