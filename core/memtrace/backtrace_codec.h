@@ -25,6 +25,10 @@
 //    is longer than the previous (truncated) backtrace, memtrace still decodes the
 //    codewords (to keep the cache in step) but returns the previous backtrace unchanged;
 //    so do we.
+// 6. Canonical decoding (BacktraceReader::CheckCanonical, for the identity copy): the
+//    reader also keeps the encoder's dates and checks, codeword by codeword, that the
+//    encoder would have written each one (point 3), so that a trace it accepts would be
+//    encoded again into the same bytes.
 // Threading: one state per stream (per domain); not thread-safe.
 #pragma once
 

@@ -557,6 +557,13 @@ const Event* TraceReader::NextEvent() { return NextEventOf<false>(); }
 
 const Event* TraceReader::NextCheckedEvent() { return NextEventOf<true>(); }
 
+bool TraceReader::canonical() const {
+  if (!canonical_ || !options_.parse_backtraces) return false;
+  for (const auto& [id, d] : domains_)
+    if (!d->backtraces.canonical()) return false;
+  return true;
+}
+
 bool TraceReader::SkipToNextPacket() {
   // Only when the failing packet's header (and so its size) was valid.
   if (error_.ok() || next_packet_off_ <= packet_off_) return false;

@@ -31,7 +31,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -65,8 +64,9 @@ struct ReaderOptions {
   Verdicts verdicts = Verdicts::kStrict;
   // Also check, event by event, that each event is coded exactly as TraceWriter codes it
   // (the shortest vints, the short alloc form exactly when the writer takes it, the
-  // longest common prefix, BacktraceWriter's codewords: BacktraceReader::CheckCanonical);
-  // see canonical(). Packets and their order are CanonicalCheck's part.
+  // longest common prefix, BacktraceWriter's codewords: BacktraceReader::CheckCanonical,
+  // packets of events or of locations only); read with NextCheckedEvent, see
+  // canonical(). Needs parse_backtraces. Packets and their order are CanonicalCheck's part.
   bool check_canonical = false;
 };
 
@@ -124,17 +124,12 @@ class TraceReader {
                                                        std::uint64_t event_offset) const;
   // The byte offset of the event Next/NextEvent returned last (its event header).
   std::uint64_t event_offset() const { return event_off_; }
-  // That event's bytes, header to last codeword (valid until the next call), and the
-  // offset of the packet that holds it.
-  std::span<const std::uint8_t> event_bytes() const {
-    const auto n = static_cast<std::size_t>(cursor_.offset() - event_off_);
-    return {cursor_.cursor() - n, n};
-  }
+  // The offset of the packet that holds that event.
   std::uint64_t packet_offset() const { return packet_off_; }
   // With ReaderOptions::check_canonical: whether every event so far was coded as the
   // writer codes it, and the codes the last alloc's backtrace wrote as misses (in order;
   // what the writer looks up and puts in its next location packet).
-  bool canonical() const { return canonical_ && (dom_ == nullptr || dom_->backtraces.canonical()); }
+  bool canonical() const;
   const std::vector<OcamlInt>& event_misses() const { return dom_->backtraces.misses(); }
   // The header of the packet the last event came from, and (check_canonical) the cache
   // slot its verifier names as it stood before that packet was read (the writer's
