@@ -42,7 +42,12 @@ check "copy v3 is byte-identical" 0 "$bin" memtrace copy $v3.ctf "$tmp/copy3.ctf
 cmp -s "$tmp/copy3.ctf" $v3.ctf || fail "v3 copy differs"
 check "copy v2 is byte-identical" 0 "$bin" memtrace copy $v2.ctf "$tmp/copy2.ctf"
 cmp -s "$tmp/copy2.ctf" $v2.ctf || fail "v2 copy differs"
+# --reencode writes the same bytes without the identity copy.
+check "copy --reencode is byte-identical" 0 "$bin" memtrace copy --reencode $v2.ctf "$tmp/re2.ctf"
+cmp -s "$tmp/re2.ctf" $v2.ctf || fail "v2 copy --reencode differs"
 check "copy to v3" 0 "$bin" memtrace copy --format-version 3 $v2.ctf "$tmp/v2to3.ctf"
+check "copy --reencode to v3" 0 "$bin" memtrace copy --reencode --format-version 3 $v2.ctf "$tmp/re3.ctf"
+cmp -s "$tmp/re3.ctf" "$tmp/v2to3.ctf" || fail "v3 conversions differ"
 check "diff of a conversion is empty" 0 "$bin" memtrace diff $v2.ctf "$tmp/v2to3.ctf"
 check "copy bad version" 2 "$bin" memtrace copy --format-version 4 $v2.ctf "$tmp/x.ctf"
 check "diff different traces" 1 "$bin" memtrace diff $v2.ctf $v3.ctf

@@ -246,6 +246,7 @@ void RunCheck(const CheckOptions& o) {
 struct CopyOptions {
   std::string in, out;
   int version = 0;
+  bool reencode = false;
   Limits limits;
 };
 
@@ -284,7 +285,8 @@ void RunCopy(const CopyOptions& o) {
   }
   CopyStats stats;
   Progress bar("memtrace copy", "bytes", src->size());
-  Status s = CopyTrace(*src, **sink, version, &stats, BytesProgress(bar), o.limits);
+  Status s = CopyTrace(*src, **sink, version, &stats, BytesProgress(bar), o.limits,
+                       o.reencode ? CopyMode::kReencode : CopyMode::kFast);
   if (s.ok()) s = RefuseSkippedData(stats.warnings);
   bar.Clear();
   if (!s.ok()) return ReportError("memtrace copy: " + o.in, s);
@@ -475,6 +477,9 @@ void AddCopy(CLI::App& mt) {
   cp->add_option("out", copy->out, "output trace")->required();
   cp->add_option("--format-version", copy->version, "2 or 3 (default: the input's)")
       ->check(UnsignedIn(2, 3));
+  cp->add_flag("--reencode", copy->reencode,
+               "encode every event again, even when the trace is already what the writer "
+               "writes (the same bytes; the input is read once instead of twice)");
   AddLimitOptions(cp, &copy->limits);
   cp->callback([copy] { RunCopy(*copy); });
 }
