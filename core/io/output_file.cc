@@ -141,6 +141,7 @@ Status AtomicOutput::Write(std::span<const std::uint8_t> bytes) {
   buffer_.insert(buffer_.end(), bytes.begin(), bytes.end());
   return Status::Ok();
 }
+
 Status AtomicOutput::Write(std::string_view text) {
   return Write(std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()),
                                              text.size()));

@@ -118,7 +118,7 @@ std::uint8_t* BacktraceWriter::PutUnchecked(std::uint8_t* p, OcamlInt alloc_id,
 CacheVerifier BacktraceWriter::NextVerifier() {
   CacheVerifier v;
   v.ix = next_verify_ix_;
-  next_verify_ix_ = static_cast<std::uint16_t>((next_verify_ix_ + kVerifierStep) & kCacheMask);
+  next_verify_ix_ = NextVerifierIndex(next_verify_ix_);
   v.pred = next_[v.ix];
   v.value = static_cast<std::uint64_t>(codes_[v.ix]);
   return v;

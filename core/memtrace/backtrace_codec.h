@@ -51,6 +51,10 @@ inline constexpr std::size_t kMaxBacktraceLength = 4096;  // bytes per encoded b
 inline constexpr std::uint16_t kVerifierFirstIndex = 4242;
 inline constexpr std::uint16_t kVerifierStep = 5413;
 inline constexpr std::uint16_t kDummyVerifierIndex = 0xffff;
+// The slot the verifier after `ix` names.
+constexpr std::uint16_t NextVerifierIndex(std::uint16_t ix) {
+  return static_cast<std::uint16_t>((ix + kVerifierStep) & kCacheMask);
+}
 
 enum BacktraceTag : std::uint16_t { kHit0 = 0, kHit1 = 1, kHitN = 2, kMiss = 3 };
 

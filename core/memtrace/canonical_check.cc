@@ -28,18 +28,8 @@ bool CanonicalCheck::Start() {
   flush_from_ = scratch_.pos();
   time_start_ = time_end_ = info.start_time;
   // TraceWriter::WriterFor, for the first domain.
-  if (HasDomainStreams(version_)) NewPacket();
+  if (HasDomainStreams(version_)) ids_.StartPacket(version_, &global_ids_, kIdsPerChunk);
   return true;
-}
-
-// TraceWriter::NewPacket.
-void CanonicalCheck::NewPacket() {
-  if (IdsSpent()) {
-    next_id_ = global_ids_;
-    global_ids_ = OcamlAdd(global_ids_, kIdsPerChunk);
-    last_id_ = OcamlAdd(next_id_, kIdsPerChunk);
-  }
-  start_id_ = next_id_;
 }
 
 bool CanonicalCheck::FirstOfPacket(const Event& ev) {
@@ -48,8 +38,8 @@ bool CanonicalCheck::FirstOfPacket(const Event& ev) {
   // event packet, or the empty first one) cannot take it. Only the first packet may
   // take its first event.
   const std::size_t pos = events_seen_ ? packet_size_ : PacketHeaderSize(version_);
-  const bool fresh =
-      StartsNewPacket(kMaxPacketSize - pos, pending_.size(), ev.time, time_start_, IdsSpent());
+  const bool fresh = StartsNewPacket(kMaxPacketSize - pos, pending_.size(), ev.time, time_start_,
+                                     ids_.Spent(version_));
   if (events_seen_ && !fresh) return false;
   if (fresh && !Flush(ev.time)) return false;
   events_seen_ = true;
@@ -76,7 +66,7 @@ bool CanonicalCheck::Flush(std::int64_t now) {
   std::uint64_t at = flush_from_;
   bool same = true;
   const Status s =
-      WriteLocationPackets(scratch_, locations_, version_, pid_, domain_, time_start_, start_id_,
+      WriteLocationPackets(scratch_, locations_, version_, pid_, domain_, time_start_, ids_.start,
                            pending_, [this, &at, &same](std::span<const std::uint8_t> b) {
                              same = SameBytes(at, b);
                              at += b.size();
@@ -100,15 +90,15 @@ bool CanonicalCheck::Flush(std::int64_t now) {
           : CacheVerifier{verifier_ix_, packet_slot_.pred, packet_slot_.value};
   scratch_.Reset();
   const PacketHeaderSlots h = WritePacketHeader(scratch_, version_, pid_, domain_, verifier);
-  FinishPacketHeader(scratch_, h, time_start_, time_end_, start_id_, next_id_);
+  FinishPacketHeader(scratch_, h, time_start_, time_end_, ids_.start, ids_.next);
   scratch_.Update32(h.size, static_cast<std::uint32_t>(packet_size_ * 8));
   if (!scratch_.ok() || !SameBytes(packet_off_, scratch_.bytes())) return false;
   flush_from_ = packet_off_ + packet_size_;
   time_start_ = time_end_ = now;
   pending_.clear();
-  NewPacket();
+  ids_.StartPacket(version_, &global_ids_, kIdsPerChunk);
   verifier_ix_ = next_verifier_ix_;
-  next_verifier_ix_ = static_cast<std::uint16_t>((next_verifier_ix_ + kVerifierStep) & kCacheMask);
+  next_verifier_ix_ = NextVerifierIndex(next_verifier_ix_);
   packet_off_ = kUnknown;
   return true;
 }

@@ -44,7 +44,7 @@ class CanonicalCheck {
       return FirstOfPacket(ev);
     // Not the first of its packet: the writer did not start a new one before it.
     if (StartsNewPacket(kMaxPacketSize - (reader_.event_offset() - packet_off_), pending_.size(),
-                        ev.time, time_start_, IdsSpent()))
+                        ev.time, time_start_, ids_.Spent(version_)))
       return false;
     return Put(ev);
   }
@@ -54,11 +54,10 @@ class CanonicalCheck {
  private:
   static constexpr std::uint64_t kUnknown = ~std::uint64_t{0};
 
-  bool IdsSpent() const { return HasDomainStreams(version_) && !(next_id_ < last_id_); }
   bool Put(const Event& ev) {
     time_end_ = ev.time;
     if (ev.kind != EventKind::kAlloc) return true;
-    next_id_ = OcamlAdd(next_id_, 1);
+    ids_.next = OcamlAdd(ids_.next, 1);
     return reader_.event_misses().empty() || AddMisses();
   }
   bool FirstOfPacket(const Event& ev);
@@ -66,7 +65,6 @@ class CanonicalCheck {
   // TraceWriter::FlushAt: the location packets from flush_from_ on, then the event
   // packet's header; a new packet starts at `now`.
   bool Flush(std::int64_t now);
-  void NewPacket();
   bool SameBytes(std::uint64_t off, std::span<const std::uint8_t> want);
 
   const TraceReader& reader_;
@@ -80,9 +78,7 @@ class CanonicalCheck {
   std::vector<PendingLocation> pending_;
   std::int64_t time_start_ = 0;
   std::int64_t time_end_ = 0;
-  OcamlInt start_id_ = 0;
-  OcamlInt next_id_ = 0;
-  OcamlInt last_id_ = 0;
+  PacketIds ids_;
   OcamlInt global_ids_ = 0;
   std::uint16_t verifier_ix_ = kDummyVerifierIndex;  // of the packet being filled
   std::uint16_t next_verifier_ix_ = kVerifierFirstIndex;

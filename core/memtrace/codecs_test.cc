@@ -263,16 +263,6 @@ std::size_t CommonWithPrevious(const std::vector<std::vector<OcamlInt>>& bts, st
   return f;
 }
 
-// `w` after PutUnchecked of bts[0, k).
-void Replay(BacktraceWriter& w, const std::vector<std::vector<OcamlInt>>& bts, std::size_t k) {
-  std::vector<std::uint8_t> out(kMaxBacktraceLength);
-  std::vector<std::size_t> misses;
-  std::uint32_t n = 0;
-  for (std::size_t j = 0; j < k; ++j)
-    w.PutUnchecked(out.data(), static_cast<OcamlInt>(j), bts[j], CommonWithPrevious(bts, j), &n,
-                   &misses);
-}
-
 // Decodes `bytes` (n codewords after `first` entries of the previous backtrace) with
 // `r`; returns the backtrace, or nullopt on a decode error.
 std::optional<std::vector<OcamlInt>> Decode(BacktraceReader& r, std::span<const std::uint8_t> bytes,
@@ -281,6 +271,22 @@ std::optional<std::vector<OcamlInt>> Decode(BacktraceReader& r, std::span<const 
   const std::span<const OcamlInt> bt = r.Get(in, n, static_cast<OcamlInt>(first), id);
   if (!in.ok() || in.remaining() != 0) return std::nullopt;
   return std::vector<OcamlInt>(bt.begin(), bt.end());
+}
+
+// `w` after PutUnchecked of bts[0, k); `r` (if any) after decoding what it wrote.
+void Replay(BacktraceWriter& w, const std::vector<std::vector<OcamlInt>>& bts, std::size_t k,
+            BacktraceReader* r = nullptr) {
+  std::vector<std::uint8_t> out(kMaxBacktraceLength);
+  std::vector<std::size_t> misses;
+  std::uint32_t n = 0;
+  for (std::size_t j = 0; j < k; ++j) {
+    const std::size_t first = CommonWithPrevious(bts, j);
+    const auto id = static_cast<OcamlInt>(j);
+    const std::uint8_t* end = w.PutUnchecked(out.data(), id, bts[j], first, &n, &misses);
+    if (r != nullptr)
+      EXPECT_TRUE(
+          Decode(*r, {out.data(), static_cast<std::size_t>(end - out.data())}, n, first, id));
+  }
 }
 
 TEST(BacktraceCodec, CheckCanonicalAcceptsWhatPutUncheckedWrites) {
@@ -426,15 +432,7 @@ TEST(BacktraceCodec, CheckCanonicalHoldsOnlyForTheWritersBytes) {
       dec.CheckCanonical();
       {
         BacktraceWriter w;
-        std::vector<std::uint8_t> b(kMaxBacktraceLength);
-        for (std::size_t j = 0; j < k; ++j) {
-          std::uint32_t m = 0;
-          const std::size_t f = CommonWithPrevious(bts, j);
-          const std::uint8_t* e =
-              w.PutUnchecked(b.data(), static_cast<OcamlInt>(j), bts[j], f, &m, &misses);
-          ASSERT_TRUE(Decode(dec, {b.data(), static_cast<std::size_t>(e - b.data())}, m, f,
-                             static_cast<OcamlInt>(j)));
-        }
+        Replay(w, bts, k, &dec);
       }
       const auto bt = Decode(dec, bytes, ncodes, prefix, id);
       if (!bt || !dec.canonical()) {

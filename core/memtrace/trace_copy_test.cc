@@ -15,6 +15,7 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <set>
 #include <string>
@@ -80,6 +81,17 @@ const std::vector<Location>* Frames(OcamlInt code) {
   return &v;
 }
 
+// A writer of format `version` into `sink`, with TestInfo(); null (and a test failure)
+// if it cannot be created. Its lookups go to Frames().
+std::unique_ptr<TraceWriter> TestWriter(VectorSink& sink, int version) {
+  WriterOptions opts;
+  opts.format_version = version;
+  auto w = TraceWriter::Create(sink, TestInfo(), opts);
+  EXPECT_TRUE(w.ok()) << w.status().ToString();
+  return w.ok() ? std::move(*w) : nullptr;
+}
+const LocationLookup kFrames = [](OcamlInt c) { return Frames(c); };
+
 TEST(CopyModes, RealTracesAreByteIdentical) {
   MPO_REQUIRE_SHARED_TESTDATA(dir);
   int n = 0;
@@ -102,11 +114,8 @@ TEST(CopyModes, RealTracesAreByteIdentical) {
 TEST(CopyModes, GeneratedTracesAreByteIdentical) {
   for (int version : {2, 3}) {
     VectorSink sink;
-    WriterOptions opts;
-    opts.format_version = version;
-    auto w = TraceWriter::Create(sink, TestInfo(), opts);
-    ASSERT_TRUE(w.ok());
-    const LocationLookup lookup = [](OcamlInt c) { return Frames(c); };
+    const auto w = TestWriter(sink, version);
+    ASSERT_NE(w, nullptr);
     std::int64_t t = TestInfo().start_time;
     for (int i = 0; i < 3000; ++i) {
       const int domains = version == 3 ? 3 : 1;
@@ -114,13 +123,13 @@ TEST(CopyModes, GeneratedTracesAreByteIdentical) {
       std::vector<OcamlInt> bt((i * 37) % 700 + (i % 50 == 0 ? 5000 : 0));
       std::iota(bt.begin(), bt.end(), OcamlInt{100 + (i / 200) % 3});
       if (!bt.empty()) bt.back() = i % 17;
-      auto id = (*w)->PutAlloc(dom, ++t, 1 + i % 20, 1, AllocationSource::kMinor, bt, lookup);
+      auto id = w->PutAlloc(dom, ++t, 1 + i % 20, 1, AllocationSource::kMinor, bt, kFrames);
       ASSERT_TRUE(id.ok()) << id.status().ToString();
       if (i % 4 == 0) {
-        ASSERT_TRUE((*w)->PutCollect(dom, ++t, *id).ok());
+        ASSERT_TRUE(w->PutCollect(dom, ++t, *id).ok());
       }
     }
-    ASSERT_TRUE((*w)->Flush().ok());
+    ASSERT_TRUE(w->Flush().ok());
     for (int out : {2, 3}) {
       if (out < version) continue;
       ExpectSameCopy(sink.data, out, "generated");
@@ -143,11 +152,8 @@ struct Shape {
 
 std::vector<std::uint8_t> Write(const Shape& sh) {
   VectorSink sink;
-  WriterOptions opts;
-  opts.format_version = sh.version;
-  auto w = TraceWriter::Create(sink, TestInfo(), opts);
-  EXPECT_TRUE(w.ok());
-  const LocationLookup lookup = [](OcamlInt c) { return Frames(c); };
+  const auto w = TestWriter(sink, sh.version);
+  if (w == nullptr) return {};
   std::int64_t t = TestInfo().start_time + sh.first_gap;
   std::vector<OcamlInt> live;
   std::uint64_t x = 1;
@@ -158,18 +164,18 @@ std::vector<std::uint8_t> Write(const Shape& sh) {
     const std::uint64_t r = rnd();
     if (!live.empty() && r % 5 == 0) {
       const std::size_t k = rnd() % live.size();
-      EXPECT_TRUE((*w)->PutCollect(0, t, live[k]).ok());
+      EXPECT_TRUE(w->PutCollect(0, t, live[k]).ok());
       live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
       continue;
     }
     if (!live.empty() && r % 7 == 0) {
-      EXPECT_TRUE((*w)->PutPromote(0, t, live[rnd() % live.size()]).ok());
+      EXPECT_TRUE(w->PutPromote(0, t, live[rnd() % live.size()]).ok());
       continue;
     }
     if (sh.collect_ahead && r % 11 == 0) {
-      auto next = (*w)->NextAllocId(0);
+      auto next = w->NextAllocId(0);
       EXPECT_TRUE(next.ok());
-      EXPECT_TRUE((*w)->PutCollect(0, t, *next + 70000).ok());
+      EXPECT_TRUE(w->PutCollect(0, t, *next + 70000).ok());
       continue;
     }
     std::vector<OcamlInt> bt(1 + rnd() % sh.depth);
@@ -183,11 +189,11 @@ std::vector<std::uint8_t> Write(const Shape& sh) {
       nsamples = 1 + static_cast<OcamlInt>(rnd() % 3);
       src = static_cast<AllocationSource>(rnd() % 3);
     }
-    auto id = (*w)->PutAlloc(0, t, length, nsamples, src, bt, lookup);
+    auto id = w->PutAlloc(0, t, length, nsamples, src, bt, kFrames);
     EXPECT_TRUE(id.ok()) << id.status().ToString();
     if (id.ok()) live.push_back(*id);
   }
-  EXPECT_TRUE((*w)->Flush().ok());
+  EXPECT_TRUE(w->Flush().ok());
   return sink.data;
 }
 
@@ -281,20 +287,17 @@ std::vector<std::uint8_t> Header(const PacketHeader& h, std::size_t size) {
 // flush after the 21st; with `gap`, the last twenty that much later.
 std::vector<std::uint8_t> FortyAllocs(int version, bool flush_after_20, std::int64_t gap) {
   VectorSink sink;
-  WriterOptions opts;
-  opts.format_version = version;
-  auto w = TraceWriter::Create(sink, TestInfo(), opts);
-  EXPECT_TRUE(w.ok());
-  const LocationLookup lookup = [](OcamlInt c) { return Frames(c); };
+  const auto w = TestWriter(sink, version);
+  if (w == nullptr) return {};
   const std::vector<OcamlInt> bt = {100, 101, 102};
   for (int i = 0; i < 40; ++i) {
     const std::int64_t t = TestInfo().start_time + i + (i >= 20 ? gap : 0);
-    EXPECT_TRUE((*w)->PutAlloc(0, t, 3, 1, AllocationSource::kMinor, bt, lookup).ok());
+    EXPECT_TRUE(w->PutAlloc(0, t, 3, 1, AllocationSource::kMinor, bt, kFrames).ok());
     if (i == 20 && flush_after_20) {
-      EXPECT_TRUE((*w)->Flush().ok());
+      EXPECT_TRUE(w->Flush().ok());
     }
   }
-  EXPECT_TRUE((*w)->Flush().ok());
+  EXPECT_TRUE(w->Flush().ok());
   return sink.data;
 }
 

@@ -43,9 +43,7 @@ struct TraceWriter::DomainWriter {
   PacketHeaderSlots header{};
   std::int64_t time_start;
   std::int64_t time_end;
-  OcamlInt start_id = 0;  // first object id of this packet
-  OcamlInt next_id = 0;
-  OcamlInt last_id = 0;  // end of the current chunk (v3)
+  PacketIds ids;
 };
 
 TraceWriter::TraceWriter(ByteSink& sink, const Info& info, WriterOptions options)
@@ -70,15 +68,8 @@ Result<std::unique_ptr<TraceWriter>> TraceWriter::Create(ByteSink& sink, const I
   return w;
 }
 
-void TraceWriter::TakeChunk(DomainWriter& w) {
-  w.next_id = global_ids_;
-  global_ids_ = OcamlAdd(global_ids_, options_.obj_ids_per_chunk);
-  w.last_id = OcamlAdd(w.next_id, options_.obj_ids_per_chunk);
-}
-
 void TraceWriter::NewPacket(DomainWriter& w) {
-  if (HasDomainStreams(options_.format_version) && !(w.next_id < w.last_id)) TakeChunk(w);
-  w.start_id = w.next_id;
+  w.ids.StartPacket(options_.format_version, &global_ids_, options_.obj_ids_per_chunk);
 }
 
 Result<TraceWriter::DomainWriter*> TraceWriter::WriterFor(std::uint16_t domain) {
@@ -113,10 +104,10 @@ Status TraceWriter::FlushAt(DomainWriter& w, std::int64_t now) {
   }
   const int version = options_.format_version;
   Status s = WriteLocationPackets(
-      location_packet_, w.locations, version, pid_, w.domain, w.time_start, w.start_id, w.new_locs,
+      location_packet_, w.locations, version, pid_, w.domain, w.time_start, w.ids.start, w.new_locs,
       [this](std::span<const std::uint8_t> bytes) { return sink_.Write(bytes); });
   if (!s.ok()) return stopped_ = s;
-  FinishPacketHeader(w.packet, w.header, w.time_start, w.time_end, w.start_id, w.next_id);
+  FinishPacketHeader(w.packet, w.header, w.time_start, w.time_end, w.ids.start, w.ids.next);
   s = w.packet.ok() ? sink_.Write(w.packet.bytes()) : w.packet.status();
   if (!s.ok()) return stopped_ = s;
   w.time_start = now;
@@ -131,7 +122,7 @@ Status TraceWriter::FlushAt(DomainWriter& w, std::int64_t now) {
 [[gnu::always_inline]] inline bool TraceWriter::NeedsFlush(const DomainWriter& w,
                                                            std::int64_t now) const {
   return StartsNewPacket(w.packet.remaining(), w.new_locs.size(), now, w.time_start,
-                         HasDomainStreams(options_.format_version) && !(w.next_id < w.last_id));
+                         w.ids.Spent(options_.format_version));
 }
 
 // The per-event helpers return bool (or nullptr) and assign *err only on failure; *err
@@ -186,9 +177,8 @@ Result<OcamlInt> TraceWriter::NextAllocId(std::uint16_t domain) {
   auto w = WriterFor(domain);
   if (!w.ok()) return w.status();
   DomainWriter& d = **w;
-  if (HasDomainStreams(options_.format_version) && !(d.next_id < d.last_id))
-    MPO_RETURN_IF_ERROR(FlushAt(d, d.time_end));
-  return d.next_id;
+  if (d.ids.Spent(options_.format_version)) MPO_RETURN_IF_ERROR(FlushAt(d, d.time_end));
+  return d.ids.next;
 }
 
 Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, OcamlInt length,
@@ -219,8 +209,8 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
                                         : static_cast<unsigned>(EventCode::kAlloc),
                                time, err);
   if (p == nullptr) return false;
-  const OcamlInt id = w.next_id;
-  w.next_id = OcamlAdd(w.next_id, 1);
+  const OcamlInt id = w.ids.next;
+  w.ids.next = OcamlAdd(w.ids.next, 1);
   // At most 4 + 30 bytes of fields and kMaxBacktraceLength of codewords: within the
   // kMaxEventSize that BeginEvent made room for, so no write below is checked.
   std::uint8_t* len_at;
@@ -273,7 +263,7 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
   Status result;
   if (!CheckUsable(domain, time, &result)) return result;
   DomainWriter& w = *last_;
-  const OcamlInt delta = OcamlSub(OcamlSub(w.next_id, 1), obj_id);
+  const OcamlInt delta = OcamlSub(OcamlSub(w.ids.next, 1), obj_id);
   if (delta < 0 && (promote || !HasDomainStreams(options_.format_version))) [[unlikely]] {
     result = NotAllocatedYet(promote, obj_id);
     return result;
@@ -282,7 +272,7 @@ Result<OcamlInt> TraceWriter::PutAlloc(std::uint16_t domain, std::int64_t time, 
       w, static_cast<unsigned>(promote ? EventCode::kPromote : EventCode::kCollect), time, &result);
   if (p == nullptr) return result;
   // The delta is taken after a possible flush, as memtrace does (a new chunk moves next_id).
-  w.packet.Advance(PutVintUnchecked(p, OcamlSub(OcamlSub(w.next_id, 1), obj_id)));
+  w.packet.Advance(PutVintUnchecked(p, OcamlSub(OcamlSub(w.ids.next, 1), obj_id)));
   return result;
 }
 
@@ -301,8 +291,8 @@ Status TraceWriter::PutCollect(std::uint16_t domain, std::int64_t time, OcamlInt
   if (!CheckUsable(ev.domain, ev.time, &result)) return result;
   DomainWriter& w = *last_;
   // The id this alloc will get: a flush before it takes a new chunk when this one is spent.
-  OcamlInt expected = w.next_id;
-  if (HasDomainStreams(options_.format_version) && !(w.next_id < w.last_id)) expected = global_ids_;
+  OcamlInt expected = w.ids.next;
+  if (w.ids.Spent(options_.format_version)) expected = global_ids_;
   if (expected != ev.obj_id) [[unlikely]] {
     if (!options_.adopt_object_ids) {
       result = WrongAllocId(ev.obj_id, expected);
@@ -341,9 +331,9 @@ Status TraceWriter::PutEvent(const Event& ev, const LocationLookup& lookup) {
   }
   const OcamlInt chunk = options_.obj_ids_per_chunk;
   const OcamlInt rem = obj_id % chunk;
-  w.start_id = w.next_id = obj_id;
-  w.last_id = OcamlAdd(OcamlSub(obj_id, rem < 0 ? rem + chunk : rem), chunk);
-  if (w.last_id > global_ids_) global_ids_ = w.last_id;
+  w.ids.start = w.ids.next = obj_id;
+  w.ids.last = OcamlAdd(OcamlSub(obj_id, rem < 0 ? rem + chunk : rem), chunk);
+  if (w.ids.last > global_ids_) global_ids_ = w.ids.last;
   return true;
 }
 

@@ -100,7 +100,6 @@ class TraceWriter {
   std::uint8_t* BeginEvent(DomainWriter& w, unsigned code, std::int64_t now, Status* err);
   bool NeedsFlush(const DomainWriter& w, std::int64_t now) const;
   void NewPacket(DomainWriter& w);
-  void TakeChunk(DomainWriter& w);
   bool CheckUsable(std::uint16_t domain, std::int64_t time, Status* err);
   bool CheckUsableSlow(std::uint16_t domain, std::int64_t time, Status* err);
   Status PutIdEvent(std::uint16_t domain, std::int64_t time, OcamlInt obj_id, bool promote);

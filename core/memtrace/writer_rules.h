@@ -38,6 +38,26 @@ inline bool StartsNewPacket(std::size_t packet_remaining, std::size_t pending_lo
          ids_spent;
 }
 
+// The object ids of the packet a stream is filling. v2 counts them on; v3 takes them in
+// chunks from a counter shared by every domain, a new chunk when a packet starts with
+// the last one spent.
+struct PacketIds {
+  OcamlInt start = 0;  // the packet's first id
+  OcamlInt next = 0;   // the next alloc's
+  OcamlInt last = 0;   // the end of the current chunk (v3)
+
+  bool Spent(int version) const { return HasDomainStreams(version) && !(next < last); }
+  // A new packet, its chunk (v3) taken from `*global` in steps of `chunk` when needed.
+  void StartPacket(int version, OcamlInt* global, OcamlInt chunk) {
+    if (Spent(version)) {
+      next = *global;
+      *global = OcamlAdd(*global, chunk);
+      last = OcamlAdd(next, chunk);
+    }
+    start = next;
+  }
+};
+
 // Whether an allocation takes the short form (codes 101..116): minor, one sample, 1..16
 // words, and fewer than 256 backtrace entries after the common prefix.
 constexpr bool UsesShortAlloc(OcamlInt length, OcamlInt nsamples, AllocationSource source,
