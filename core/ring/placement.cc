@@ -6,6 +6,8 @@
 namespace mpo::ring {
 namespace {
 
+constexpr std::uint64_t kRingHeadAndTailBytes = 2 * sizeof(std::uint64_t);
+
 Status HeaderError(ErrorCode code, MetadataWord word, const char* field, const std::string& why) {
   return Status(code, "E_CORRUPT_STREAM: " + why)
       .WithField(std::string("metadata header: ") + field)
@@ -106,11 +108,20 @@ Status ValidateMetadata(const MetadataHeader& m, std::uint64_t file_size, Verdic
 
 Result<DomainPlace> PlaceDomain(const MetadataHeader& m, std::uint64_t file_size, std::uint64_t d) {
   const auto header = Place(m.headers_offset, d, m.ring_header_size_bytes, file_size);
-  // Head and tail are read whatever ring_header_size_bytes says.
-  if (!header || file_size - *header < 2 * sizeof(std::uint64_t)) {
+  if (!header) {
     return HeaderError(ErrorCode::kCorrupt, kHeadersOffsetWord, "headers_offset",
                        "ring " + std::to_string(d) + "'s header is not inside the file (" +
                            std::to_string(file_size) + " bytes)");
+  }
+  // Head and tail are read whatever ring_header_size_bytes says: OCaml's bounds hold a
+  // header below 16 bytes, and it reads past the file's end. Reported apart, as the size's
+  // fault, so that the difference can be declared alone.
+  if (file_size - *header < kRingHeadAndTailBytes) {
+    return HeaderError(ErrorCode::kCorrupt, kRingHeaderSizeWord, "ring_header_size_bytes",
+                       "ring " + std::to_string(d) + "'s head and tail at " +
+                           std::to_string(*header) + " end past the file (" +
+                           std::to_string(file_size) + " bytes): a header of " +
+                           std::to_string(m.ring_header_size_bytes) + " bytes is below 16");
   }
   const auto data = Place(m.data_offset, d, m.ring_size_bytes, file_size);
   if (!data) {

@@ -31,8 +31,9 @@ struct DomainPlace {
 };
 
 // Where domain `d` lies, computed as OCaml does (offset + d * size in 64-bit arithmetic);
-// kCorrupt if the header's ring_header_size_bytes (and its 16 bytes of head and tail) or
-// the ring's ring_size_bytes do not lie inside the file.
+// kCorrupt if the header's ring_header_size_bytes or the ring's ring_size_bytes do not lie
+// inside the file (field headers_offset or data_offset), or if they do but the 16 bytes of
+// head and tail do not (field ring_header_size_bytes: only a size below 16 allows it).
 Result<DomainPlace> PlaceDomain(const MetadataHeader& m, std::uint64_t file_size, std::uint64_t d);
 
 // The byte offset of user event `id`'s 128-byte name slot; kCorrupt if it is not entirely

@@ -207,7 +207,15 @@ TEST(RingVerdicts, RingHeaderReadPastTheFileIsAnErrorInEveryMode) {
   Put(b, 8 * kHeadersOffsetWord, b.size() - 8);
   const Outcome o = Read(b, Verdicts::kOcaml53);
   EXPECT_EQ(o.status.code(), ErrorCode::kCorrupt);
-  EXPECT_EQ(o.status.field(), "metadata header: headers_offset");
+  EXPECT_EQ(o.status.field(), "metadata header: ring_header_size_bytes");
+  EXPECT_EQ(o.status.byte_offset(), 8 * kRingHeaderSizeWord);
+  // Size 0 at an odd offset 13 bytes from the end (corpus fuzz, seed 1795705747): the same.
+  Put(b, 8 * kRingHeaderSizeWord, 0);
+  Put(b, 8 * kHeadersOffsetWord, b.size() - 13);
+  EXPECT_EQ(Read(b, Verdicts::kOcaml53).status.field(), "metadata header: ring_header_size_bytes");
+  // Past OCaml's own bounds, the headers_offset it blames.
+  Put(b, 8 * kHeadersOffsetWord, b.size());
+  EXPECT_EQ(Read(b, Verdicts::kOcaml53).status.field(), "metadata header: headers_offset");
 }
 
 TEST(RingVerdicts, NameSlotsBeyondTheFileFailAtTheFirstUserEvent) {

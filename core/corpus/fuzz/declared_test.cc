@@ -75,6 +75,13 @@ TEST(Declared, KnownPeerBugsFile) {
   EXPECT_EQ(MatchDeclared(rules, "oracle=reject(packet header: magic) impl=accept"), nullptr);
   EXPECT_EQ(MatchDeclared(rules, "oracle=accept impl=accept differs=stream"), nullptr);
   EXPECT_NE(MatchDeclared(rules, "oracle=accept impl=accept differs=/buckets/#"), nullptr);
+  // Head and tail read past the file's end: declared under the size's field alone.
+  EXPECT_NE(MatchDeclared(rules,
+                          "oracle=reject(metadata header: ring_header_size_bytes) "
+                          "impl=accept"),
+            nullptr);
+  EXPECT_EQ(MatchDeclared(rules, "oracle=reject(metadata header: headers_offset) impl=accept"),
+            nullptr);
   // OCaml 5.3 accepting a ring the oracle refuses is declared for short allocs only.
   EXPECT_NE(MatchDeclared(rules, "oracle=reject(ring 0: alloc event) impl=accept"), nullptr);
   EXPECT_EQ(MatchDeclared(rules, "oracle=reject(ring 0: custom event) impl=accept"), nullptr);
