@@ -71,6 +71,24 @@ TEST_F(FilesTest, UncommittedOutputLeavesTargetAndNoTemporary) {
   EXPECT_EQ(EntriesInDir(), 1);  // "b" only: the hidden temporary is gone
 }
 
+TEST_F(FilesTest, SyncThenCommitAndRestartForgetsWhatWasWritten) {
+  WriteFile(Path("b"), "old");
+  auto out = AtomicOutput::Create(Path("b"));
+  ASSERT_TRUE(out.ok());
+  // Past the 64 KiB buffer, so that bytes reach the temporary file before the restart.
+  ASSERT_TRUE(out->Write(std::string(300000, 'x')).ok());
+  ASSERT_TRUE(out->Sync().ok());
+  EXPECT_EQ(ReadFile(Path("b")), "old");  // a sync commits nothing
+  ASSERT_TRUE(out->Restart().ok());
+  ASSERT_TRUE(out->Write(std::string_view("again")).ok());
+  ASSERT_TRUE(out->Sync().ok());
+  ASSERT_TRUE(out->Commit().ok());
+  EXPECT_EQ(ReadFile(Path("b")), "again");
+  EXPECT_EQ(EntriesInDir(), 1);
+  EXPECT_EQ(out->Restart().code(), ErrorCode::kFailedPrecondition);
+  EXPECT_EQ(out->Sync().code(), ErrorCode::kFailedPrecondition);
+}
+
 TEST_F(FilesTest, RefusesInputThroughSymlinkAndHardLink) {
   WriteFile(Path("a"), "input");
   auto in = OpenInput(Path("a"));

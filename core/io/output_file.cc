@@ -147,6 +147,24 @@ Status AtomicOutput::Write(std::string_view text) {
                                              text.size()));
 }
 
+Status AtomicOutput::Sync() {
+  if (!fd_.valid()) return Status(ErrorCode::kFailedPrecondition, "output already committed");
+  MPO_RETURN_IF_ERROR(Flush());
+  if (::fsync(fd_.get()) != 0) error_ = IoError("cannot sync", path_, errno);
+  return error_;
+}
+
+Status AtomicOutput::Restart() {
+  if (!fd_.valid()) return Status(ErrorCode::kFailedPrecondition, "output already committed");
+  buffer_.clear();
+  if (::ftruncate(fd_.get(), 0) != 0 || ::lseek(fd_.get(), 0, SEEK_SET) != 0) {
+    return error_ = IoError("cannot empty the temporary file", path_, errno);
+  }
+  error_ = Status::Ok();
+  written_ = writeback_from_ = 0;
+  return error_;
+}
+
 Status AtomicOutput::Commit() {
   if (!fd_.valid()) return Status(ErrorCode::kFailedPrecondition, "output already committed");
   Status s = Flush();

@@ -33,6 +33,14 @@ class AtomicOutput {
   Status Write(std::span<const std::uint8_t> bytes);
   Status Write(std::string_view text);
 
+  // Flushes and fsyncs what was written so far (a later Commit then has little left to
+  // wait for). An error is sticky.
+  Status Sync();
+
+  // Empties the temporary file and forgets any write error: written again from the
+  // start, the output is as if created now. kFailedPrecondition once committed.
+  Status Restart();
+
   // Flushes, fsyncs, closes (all checked) and renames over the target, which keeps mode
   // 0644 less the umask. After an error the temporary file is already removed.
   Status Commit();

@@ -34,6 +34,7 @@ class FileSource : public ByteSource {
     return done;
   }
   std::uint64_t size() const override { return size_; }
+  bool ConcurrentReads() const override { return true; }
 
  private:
   UniqueFd fd_;
@@ -50,6 +51,7 @@ class Borrowed : public ByteSource {
   }
   std::uint64_t size() const override { return s_.size(); }
   std::span<const std::uint8_t> InMemory() const override { return s_.InMemory(); }
+  bool ConcurrentReads() const override { return s_.ConcurrentReads(); }
 
  private:
   ByteSource& s_;
@@ -66,6 +68,7 @@ class MemSource : public ByteSource {
   }
   std::uint64_t size() const override { return b_.size(); }
   std::span<const std::uint8_t> InMemory() const override { return b_; }
+  bool ConcurrentReads() const override { return true; }
 
  private:
   std::span<const std::uint8_t> b_;

@@ -6,7 +6,8 @@
 // error, never a hang). Tools write through AtomicFileSink, so that a failed or refused
 // write leaves any existing file untouched.
 // Failure: every operation returns a typed kIo error naming the path and errno text.
-// Threading: an instance is used by one thread at a time.
+// Threading: an instance is used by one thread at a time, except a source whose
+// ConcurrentReads() is true, whose ReadAt may run on several threads at once.
 #pragma once
 
 #include <cstdint>
@@ -32,12 +33,24 @@ class ByteSource {
   // All the bytes, when they already sit in memory that outlives this source (readers
   // then decode in place instead of copying each packet); empty otherwise.
   virtual std::span<const std::uint8_t> InMemory() const { return {}; }
+  // Whether ReadAt may run on two threads at once (it keeps no state: pread, memory).
+  virtual bool ConcurrentReads() const { return false; }
 };
 
 class ByteSink {
  public:
   virtual ~ByteSink() = default;
   virtual Status Write(std::span<const std::uint8_t> bytes) = 0;
+  // Whether Restart() can take back what was written (nothing is final yet).
+  virtual bool CanRestart() const { return false; }
+  // Forgets every byte written so far, and any write error: the sink is as new.
+  // kFailedPrecondition where CanRestart() is false.
+  virtual Status Restart() {
+    return Status(ErrorCode::kFailedPrecondition, "this output cannot be restarted");
+  }
+  // Makes what was written so far durable where that means something (a file: written
+  // out and fsynced), so that a caller may pay for it early, on another thread.
+  virtual Status Sync() { return Status::Ok(); }
 };
 
 // A regular file opened read-only; its size is taken at open. `id` (optional) receives
@@ -62,6 +75,9 @@ class AtomicFileSink : public ByteSink {
   static Result<std::unique_ptr<AtomicFileSink>> Create(const std::string& path,
                                                         std::span<const io::FileId> inputs = {});
   Status Write(std::span<const std::uint8_t> bytes) override { return out_.Write(bytes); }
+  bool CanRestart() const override { return true; }
+  Status Restart() override { return out_.Restart(); }
+  Status Sync() override { return out_.Sync(); }
   Status Commit() { return out_.Commit(); }
   const std::string& path() const { return out_.path(); }
 
@@ -73,6 +89,11 @@ class VectorSink : public ByteSink {
  public:
   Status Write(std::span<const std::uint8_t> bytes) override {
     data.insert(data.end(), bytes.begin(), bytes.end());
+    return Status::Ok();
+  }
+  bool CanRestart() const override { return true; }
+  Status Restart() override {
+    data.clear();
     return Status::Ok();
   }
   std::vector<std::uint8_t> data;

@@ -44,6 +44,10 @@ enum class CopyMode : std::uint8_t {
 // exact time (the writer flushes on any gap the 25-bit event time cannot carry).
 // `progress` (optional) gets (bytes read so far, input size) now and then; with kFast
 // it may start again from 0 once, when a trace turns out to need encoding.
+// Threads: with kFast, an input of 64 KiB or more whose source reads concurrently is
+// written to a sink that can restart on a second thread while it is checked; if the
+// check fails, the sink is restarted and the trace encoded (what a failed Restart()
+// says is returned).
 Status CopyTrace(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats = nullptr,
                  const std::function<void(std::uint64_t, std::uint64_t)>& progress = {},
                  const Limits& limits = {}, CopyMode mode = CopyMode::kFast);
