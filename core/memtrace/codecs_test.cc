@@ -283,9 +283,10 @@ void Replay(BacktraceWriter& w, const std::vector<std::vector<OcamlInt>>& bts, s
     const std::size_t first = CommonWithPrevious(bts, j);
     const auto id = static_cast<OcamlInt>(j);
     const std::uint8_t* end = w.PutUnchecked(out.data(), id, bts[j], first, &n, &misses);
-    if (r != nullptr)
+    if (r != nullptr) {
       EXPECT_TRUE(
           Decode(*r, {out.data(), static_cast<std::size_t>(end - out.data())}, n, first, id));
+    }
   }
 }
 

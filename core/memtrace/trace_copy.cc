@@ -55,7 +55,9 @@ class WriteAhead {
   }
   WriteAhead(const WriteAhead&) = delete;
   WriteAhead& operator=(const WriteAhead&) = delete;
-  ~WriteAhead() { Join(); }
+  ~WriteAhead() {
+    if (thread_.joinable()) thread_.join();
+  }
 
   bool started() const { return thread_.joinable(); }
   Status Join() {
