@@ -315,10 +315,11 @@ Result<std::uint64_t> Cursor::ReadPoll(EventCallbacks& callbacks, std::uint64_t 
       std::string why = decoder.why();
       // The field names the message's kind when the decoder refused one ("ring 0: alloc
       // event"), so that a caller (or a declared difference) can tell the kinds apart.
-      // The decoder sets its kind and reason together: no reason, no kind ("event").
+      // The decoder sets its kind and reason together: no reason, no kind ("event"). A
+      // tail lapped too far is "lap": OCaml reads on there, a difference declared apart.
       std::string what = decoder.what().empty() ? "event" : decoder.what();
       if (r.lapped_too_far) {
-        what = "event";
+        what = "lap";
         why = "tail more than " + std::to_string(rules.max_lap_words) +
               " words beyond a lap of the ring (OCaml 5.3 re-reads the ring up to it)";
       } else if (why.empty()) {

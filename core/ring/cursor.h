@@ -13,7 +13,8 @@
 //   E_CURSOR_NOT_OPEN kFailedPrecondition
 // A corrupt message's field is "ring D: KIND", KIND naming what was refused ("alloc
 // event", "counter event", "user int event", "custom event", "user event", "lost
-// words"), or "event" for a header that does not fit or a tail lapped too far.
+// words"), "event" for a header that does not fit, or "lap" for a tail lapped too far
+// (ReadRules::max_lap_words).
 //
 // Threading: one poll at a time per cursor; a concurrent or re-entrant ReadPoll (from
 // a callback) is refused with kBusy. Close must not race with ReadPoll. Different

@@ -263,6 +263,7 @@ TEST(RingVerdicts, TailBeyondALapIsReReadThenBounded) {
   const Outcome lap = Read(b, Verdicts::kOcaml53);
   EXPECT_EQ(lap.status.code(), ErrorCode::kCorrupt);
   EXPECT_NE(lap.status.message().find("beyond a lap"), std::string::npos);
+  EXPECT_EQ(lap.status.field(), "ring 0: lap");
   EXPECT_TRUE(lap.seen.empty());
 }
 
