@@ -45,7 +45,7 @@ class WriteAhead {
  public:
   WriteAhead(ByteSource& in, ByteSink& out) {
     try {
-      thread_ = std::thread([this, &in, &out] {
+      thread_ = std::jthread([this, &in, &out] {
         status_ = WriteAll(in, out);
         if (status_.ok()) status_ = out.Sync();
       });
@@ -53,11 +53,9 @@ class WriteAhead {
       // No thread to be had: the caller writes after the check instead.
     }
   }
+  // The thread holds `this`: never copied nor moved.
   WriteAhead(const WriteAhead&) = delete;
   WriteAhead& operator=(const WriteAhead&) = delete;
-  ~WriteAhead() {
-    if (thread_.joinable()) thread_.join();
-  }
 
   bool started() const { return thread_.joinable(); }
   Status Join() {
@@ -67,7 +65,7 @@ class WriteAhead {
 
  private:
   Status status_;
-  std::thread thread_;
+  std::jthread thread_;  // last: joined (on destruction too) before status_ goes
 };
 
 // The identity copy: true when `in` was canonical and has been written to `out` as it

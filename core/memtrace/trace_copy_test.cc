@@ -14,14 +14,13 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <map>
-#include <memory>
 #include <numeric>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "core/memtrace/byte_io.h"
+#include "core/memtrace/copy_test_writer.h"
 #include "core/memtrace/packet_header.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/trace_writer.h"
@@ -29,6 +28,10 @@
 
 namespace mpo::memtrace {
 namespace {
+
+using copy_test::kFrames;
+using copy_test::TestInfo;
+using copy_test::TestWriter;
 
 // Whether every event of `in` is in one domain (CanonicalCheck's scope).
 bool OneStream(const std::vector<std::uint8_t>& in) {
@@ -64,33 +67,6 @@ bool ExpectSameCopy(const std::vector<std::uint8_t>& in, int version, const std:
   }
   return stats.unchanged;
 }
-
-Info TestInfo() {
-  Info i;
-  i.sample_rate = 0.01;
-  i.executable_name = "exec";
-  i.pid = 42;
-  i.start_time = 1000;
-  return i;
-}
-
-const std::vector<Location>* Frames(OcamlInt code) {
-  static std::map<OcamlInt, std::vector<Location>> m;
-  auto& v = m[code];
-  if (v.empty()) v = {{"f.ml", code % 1000, 1, 2, "d" + std::to_string(code)}};
-  return &v;
-}
-
-// A writer of format `version` into `sink`, with TestInfo(); null (and a test failure)
-// if it cannot be created. Its lookups go to Frames().
-std::unique_ptr<TraceWriter> TestWriter(VectorSink& sink, int version) {
-  WriterOptions opts;
-  opts.format_version = version;
-  auto w = TraceWriter::Create(sink, TestInfo(), opts);
-  EXPECT_TRUE(w.ok()) << w.status().ToString();
-  return w.ok() ? std::move(*w) : nullptr;
-}
-const LocationLookup kFrames = [](OcamlInt c) { return Frames(c); };
 
 TEST(CopyModes, RealTracesAreByteIdentical) {
   MPO_REQUIRE_SHARED_TESTDATA(dir);

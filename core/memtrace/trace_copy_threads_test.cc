@@ -10,42 +10,29 @@
 #include <vector>
 
 #include "core/memtrace/byte_io.h"
+#include "core/memtrace/copy_test_writer.h"
 #include "core/memtrace/trace_copy.h"
-#include "core/memtrace/trace_writer.h"
 #include "testing/scratch_dir.h"
 
 namespace mpo::memtrace {
 namespace {
 
-const std::vector<Location>* Frame(OcamlInt code) {
-  static const std::vector<Location> kLoc = {{"f.ml", 1, 1, 2, "d"}};
-  return code >= 100 ? &kLoc : nullptr;
-}
-
 // 20000 allocs (over 64 KiB) as the writer writes them; with `flush_near_end`, an explicit
 // flush ten allocs before the end: a packet cut the copy would not make, found only there.
 std::vector<std::uint8_t> Trace(int version, bool flush_near_end) {
   VectorSink sink;
-  Info info;
-  info.sample_rate = 0.01;
-  info.executable_name = "exec";
-  info.pid = 42;
-  info.start_time = 1000;
-  WriterOptions opts;
-  opts.format_version = version;
-  auto w = TraceWriter::Create(sink, info, opts);
-  EXPECT_TRUE(w.ok());
-  if (!w.ok()) return {};
+  const auto w = copy_test::TestWriter(sink, version);
+  if (w == nullptr) return {};
   for (int i = 0; i < 20000; ++i) {
     const std::vector<OcamlInt> bt = {100 + i % 7, 101, 102 + i % 3};
-    EXPECT_TRUE((*w)->PutAlloc(0, info.start_time + i, 3, 1, AllocationSource::kMinor, bt,
-                               [](OcamlInt c) { return Frame(c); })
+    EXPECT_TRUE(w->PutAlloc(0, copy_test::TestInfo().start_time + i, 3, 1, AllocationSource::kMinor,
+                            bt, copy_test::kFrames)
                     .ok());
     if (flush_near_end && i == 19990) {
-      EXPECT_TRUE((*w)->Flush().ok());
+      EXPECT_TRUE(w->Flush().ok());
     }
   }
-  EXPECT_TRUE((*w)->Flush().ok());
+  EXPECT_TRUE(w->Flush().ok());
   EXPECT_GT(sink.data.size(), std::size_t{64} << 10);
   return sink.data;
 }
