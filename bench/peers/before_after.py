@@ -6,7 +6,7 @@ row of every trace and the start-up row it runs rounds of three whole processes,
 new binary, the base binary and the real program, rotating which goes first, so that
 load from other processes falls on all three alike; it reports the medians of the
 per-round ratios new/real, base/real and new/base. Copies are first compared byte for
-byte (new, base and real must write identical files). Timing and fork/exec as pairs.py.
+byte (new, base and real must write identical files). Timing and process start (posix_spawn) as pairs.py.
 
 usage: before_after.py --ours BIN --base BIN --peers DIR --work DIR --pairs N
                        --trace LABEL=PATH [--trace ...] --tiny PATH

@@ -8,9 +8,13 @@ first so that a frequency ramp or a burst of load from other processes falls on 
 sides alike (rows whose runs take milliseconds get more pairs, see MAX_PAIRS), and reports the median of the per-pair ratios ours/real next to each
 side's median wall time and peak RSS.
 
-Wall time is measured around fork/exec/wait of the program itself (no shell or other
-process in between). Peak RSS is measured in separate runs under `/usr/bin/time -f %M`:
-Linux carries a process's RSS high-water mark across exec, so a child forked from this
+Wall time is measured around posix_spawn/wait of the program itself (no shell or other
+process in between). posix_spawn costs about what a shell's fork and exec cost (0.7-0.9 ms
+for /bin/true here); a fork of this Python process cost 2.5 ms, on both sides alike, which
+weighed most on the shorter side's ratio (runs before 26 Nov 2026 19:00 UTC used fork;
+BENCH_START=fork still does).
+Peak RSS is measured in separate runs under `/usr/bin/time -f %M`: Linux carries a
+process's RSS high-water mark across exec, so a child started from this
 Python process would report at least Python's own ~11 MB; time(1) is a small C program,
 so its floor is about 1.5 MB. Without /usr/bin/time the wait4 figure is used instead
 and the table says so. CPU time (user + system, from wait4) is reported beside the wall
@@ -30,19 +34,28 @@ import tempfile
 import time
 
 
+# BENCH_START=fork: start processes as runs before 26 Nov 2026 19:00 UTC did, to compare.
+FORK = os.environ.get("BENCH_START") == "fork"
+
+
 def run_once(argv, stdout_path=os.devnull):
     """Runs argv to completion; returns (wall seconds, peak RSS in KiB, exit code, CPU
     seconds: user + system)."""
     with open(stdout_path, "wb") as out, open(os.devnull, "wb") as err:
         start = time.monotonic()
-        pid = os.fork()
-        if pid == 0:
-            try:
-                os.dup2(out.fileno(), 1)
-                os.dup2(err.fileno(), 2)
-                os.execv(argv[0], argv)
-            finally:
-                os._exit(127)
+        if FORK:
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    os.dup2(out.fileno(), 1)
+                    os.dup2(err.fileno(), 2)
+                    os.execv(argv[0], argv)
+                finally:
+                    os._exit(127)
+        else:
+            pid = os.posix_spawn(argv[0], argv, os.environ,
+                                 file_actions=[(os.POSIX_SPAWN_DUP2, out.fileno(), 1),
+                                               (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])
         _, status, usage = os.wait4(pid, 0)
         wall = time.monotonic() - start
     return (wall, usage.ru_maxrss, os.waitstatus_to_exitcode(status),
