@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -14,12 +15,15 @@
 
 namespace mpo::memtrace::copy_test {
 
+// TestInfo()'s start time, the earliest time an event may have.
+inline constexpr std::int64_t kStartTime = 1000;
+
 inline Info TestInfo() {
   Info i;
   i.sample_rate = 0.01;
   i.executable_name = "exec";
   i.pid = 42;
-  i.start_time = 1000;
+  i.start_time = kStartTime;
   return i;
 }
 

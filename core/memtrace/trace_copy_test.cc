@@ -30,7 +30,7 @@ namespace mpo::memtrace {
 namespace {
 
 using copy_test::kFrames;
-using copy_test::TestInfo;
+using copy_test::kStartTime;
 using copy_test::TestWriter;
 
 // Whether every event of `in` is in one domain (CanonicalCheck's scope).
@@ -92,7 +92,7 @@ TEST(CopyModes, GeneratedTracesAreByteIdentical) {
     VectorSink sink;
     const auto w = TestWriter(sink, version);
     ASSERT_NE(w, nullptr);
-    std::int64_t t = TestInfo().start_time;
+    std::int64_t t = kStartTime;
     for (int i = 0; i < 3000; ++i) {
       const int domains = version == 3 ? 3 : 1;
       const auto dom = static_cast<std::uint16_t>(i % domains);
@@ -130,7 +130,7 @@ std::vector<std::uint8_t> Write(const Shape& sh) {
   VectorSink sink;
   const auto w = TestWriter(sink, sh.version);
   if (w == nullptr) return {};
-  std::int64_t t = TestInfo().start_time + sh.first_gap;
+  std::int64_t t = kStartTime + sh.first_gap;
   std::vector<OcamlInt> live;
   std::uint64_t x = 1;
   auto rnd = [&x] { return (x = x * 6364136223846793005u + 1442695040888963407u) >> 33; };
@@ -267,7 +267,7 @@ std::vector<std::uint8_t> FortyAllocs(int version, bool flush_after_20, std::int
   if (w == nullptr) return {};
   const std::vector<OcamlInt> bt = {100, 101, 102};
   for (int i = 0; i < 40; ++i) {
-    const std::int64_t t = TestInfo().start_time + i + (i >= 20 ? gap : 0);
+    const std::int64_t t = kStartTime + i + (i >= 20 ? gap : 0);
     EXPECT_TRUE(w->PutAlloc(0, t, 3, 1, AllocationSource::kMinor, bt, kFrames).ok());
     if (i == 20 && flush_after_20) {
       EXPECT_TRUE(w->Flush().ok());

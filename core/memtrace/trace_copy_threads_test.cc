@@ -25,8 +25,8 @@ std::vector<std::uint8_t> Trace(int version, bool flush_near_end) {
   if (w == nullptr) return {};
   for (int i = 0; i < 20000; ++i) {
     const std::vector<OcamlInt> bt = {100 + i % 7, 101, 102 + i % 3};
-    EXPECT_TRUE(w->PutAlloc(0, copy_test::TestInfo().start_time + i, 3, 1, AllocationSource::kMinor,
-                            bt, copy_test::kFrames)
+    EXPECT_TRUE(w->PutAlloc(0, copy_test::kStartTime + i, 3, 1, AllocationSource::kMinor, bt,
+                            copy_test::kFrames)
                     .ok());
     if (flush_near_end && i == 19990) {
       EXPECT_TRUE(w->Flush().ok());
