@@ -72,40 +72,84 @@ void BM_EncodeAnchor_Checksum(benchmark::State& state) {
   state.SetLabel(TraceName(static_cast<int>(state.range(0))));
 }
 
-// Every event of a trace as the writer takes it, held compactly: an alloc keeps only the
-// entries after its common prefix with the previous alloc of its domain (what a reader
-// hands over), so that replaying the trace touches about as much memory as decoding it.
+// Every event of a trace as the writer takes it, held compactly: 48 bytes an event (an
+// Event is 80), and an alloc keeps only the entries after its common prefix with the
+// previous alloc of its domain (what a reader hands over). Replaying still streams more
+// memory than the trace's bytes, which a writer fed by a reader or a tracer never does.
 struct Recorded {
   struct Rec {
-    Event ev;  // backtrace empty; rebuilt from `suffix` on replay
+    std::int64_t time = 0;
+    OcamlInt obj_id = 0;
+    OcamlInt length = 0;
+    OcamlInt nsamples = 0;
     std::uint32_t common = 0;
     std::uint32_t suffix_begin = 0;
     std::uint32_t suffix_len = 0;
+    std::uint8_t slot = 0;  // the domain's index in order of appearance: domain_ids[slot]
+    EventKind kind = EventKind::kAlloc;
+    AllocationSource source = AllocationSource::kMinor;
   };
   std::unique_ptr<TraceReader> reader;  // owns the locations the lookup returns
   std::vector<Rec> events;
   std::vector<OcamlInt> suffixes;
+  std::vector<std::uint16_t> domain_ids;
   std::size_t deepest = 0;
+
+  // The event `rec` stands for, its backtrace rebuilt in `bts[rec.slot]` (each as deep
+  // as `deepest`): the common prefix stays, the suffix is copied after it.
+  Event Replay(const Rec& rec, std::vector<std::vector<OcamlInt>>& bts) const {
+    Event ev;
+    ev.kind = rec.kind;
+    ev.time = rec.time;
+    ev.obj_id = rec.obj_id;
+    ev.domain = domain_ids[rec.slot];
+    if (rec.kind == EventKind::kAlloc) {
+      ev.length = rec.length;
+      ev.nsamples = rec.nsamples;
+      ev.source = rec.source;
+      ev.common_prefix = rec.common;
+      OcamlInt* const bt = bts[rec.slot].data();
+      std::copy_n(suffixes.data() + rec.suffix_begin, rec.suffix_len, bt + rec.common);
+      ev.backtrace = {bt, rec.common + rec.suffix_len};
+    }
+    return ev;
+  }
+  std::vector<std::vector<OcamlInt>> Buffers() const {
+    return std::vector<std::vector<OcamlInt>>(domain_ids.size(), std::vector<OcamlInt>(deepest));
+  }
 };
 
 Recorded Record(const std::vector<std::uint8_t>& b) {
   Recorded out;
   auto r = TraceReader::Open(MemorySource(b));
   if (!r.ok()) return out;
-  std::map<std::uint16_t, std::vector<OcamlInt>> prev;
+  std::map<std::uint16_t, std::pair<std::uint8_t, std::vector<OcamlInt>>> prev;
   while (const Event* ev = (*r)->NextEvent()) {
+    auto it = prev.find(ev->domain);
+    if (it == prev.end()) {
+      if (prev.size() > 255) return Recorded{};
+      out.domain_ids.push_back(ev->domain);
+      it = prev.emplace(ev->domain,
+                        std::pair{static_cast<std::uint8_t>(prev.size()), std::vector<OcamlInt>{}})
+               .first;
+    }
     Recorded::Rec rec;
-    rec.ev = *ev;
-    rec.ev.backtrace = {};
+    rec.kind = ev->kind;
+    rec.time = ev->time;
+    rec.obj_id = ev->obj_id;
+    rec.slot = it->second.first;
     if (ev->kind == EventKind::kAlloc) {
-      std::vector<OcamlInt>& last = prev[ev->domain];
+      rec.length = ev->length;
+      rec.nsamples = ev->nsamples;
+      rec.source = ev->source;
+      std::vector<OcamlInt>& last = it->second.second;
       std::size_t c = 0;
       while (c < last.size() && c < ev->backtrace.size() && last[c] == ev->backtrace[c]) ++c;
       rec.common = static_cast<std::uint32_t>(c);
-      rec.ev.common_prefix = static_cast<OcamlInt>(c);
       rec.suffix_begin = static_cast<std::uint32_t>(out.suffixes.size());
       rec.suffix_len = static_cast<std::uint32_t>(ev->backtrace.size() - c);
-      out.suffixes.insert(out.suffixes.end(), ev->backtrace.begin() + static_cast<std::ptrdiff_t>(c),
+      out.suffixes.insert(out.suffixes.end(),
+                          ev->backtrace.begin() + static_cast<std::ptrdiff_t>(c),
                           ev->backtrace.end());
       last.assign(ev->backtrace.begin(), ev->backtrace.end());
       out.deepest = std::max(out.deepest, last.size());
@@ -116,14 +160,7 @@ Recorded Record(const std::vector<std::uint8_t>& b) {
   out.reader = std::move(*r);
   return out;
 }
-
-// The backtrace of `rec` in `bt` (per domain), rebuilt from the previous one: the common
-// prefix stays, the suffix is copied after it.
-std::span<const OcamlInt> Rebuild(const Recorded& d, const Recorded::Rec& rec,
-                                  std::vector<OcamlInt>& bt) {
-  std::copy_n(d.suffixes.begin() + rec.suffix_begin, rec.suffix_len, bt.begin() + rec.common);
-  return {bt.data(), rec.common + rec.suffix_len};
-}
+static_assert(sizeof(Recorded::Rec) == 48);
 
 void BM_EncodeBacktraces(benchmark::State& state) {
   const auto& b = Trace(static_cast<int>(state.range(0)));
@@ -132,20 +169,19 @@ void BM_EncodeBacktraces(benchmark::State& state) {
   if (d.reader == nullptr) return state.SkipWithError("trace does not decode");
   std::vector<std::uint8_t> out(kMaxBacktraceLength);
   std::vector<std::size_t> misses;
-  std::map<std::uint16_t, std::vector<OcamlInt>> bts;
+  std::vector<std::vector<OcamlInt>> bts = d.Buffers();
   std::int64_t bytes = 0;
   std::int64_t frames = 0;
   for (auto _ : state) {
-    std::map<std::uint16_t, BacktraceWriter> writers;
+    std::vector<BacktraceWriter> writers(d.domain_ids.size());
     OcamlInt id = 0;
     for (const Recorded::Rec& rec : d.events) {
-      if (rec.ev.kind != EventKind::kAlloc) continue;
-      std::vector<OcamlInt>& bt = bts[rec.ev.domain];
-      if (bt.size() < d.deepest) bt.resize(d.deepest);
+      if (rec.kind != EventKind::kAlloc) continue;
+      const Event ev = d.Replay(rec, bts);
       misses.clear();
       std::uint32_t n = 0;
-      const std::uint8_t* end = writers[rec.ev.domain].PutUnchecked(
-          out.data(), id++, Rebuild(d, rec, bt), rec.common, &n, &misses);
+      const std::uint8_t* end =
+          writers[rec.slot].PutUnchecked(out.data(), id++, ev.backtrace, rec.common, &n, &misses);
       bytes += end - out.data();
       frames += rec.suffix_len;
       benchmark::DoNotOptimize(n);
@@ -171,20 +207,14 @@ void BM_EncodeTrace(benchmark::State& state) {
   opts.trust_common_prefix = true;
   VectorSink sink;
   sink.data.reserve(2 * b.size() + 65536);
-  std::map<std::uint16_t, std::vector<OcamlInt>> bts;
+  std::vector<std::vector<OcamlInt>> bts = d.Buffers();
   std::int64_t bytes = 0;
   for (auto _ : state) {
     sink.data.clear();
     auto w = TraceWriter::Create(sink, r.info(), opts);
     if (!w.ok()) return state.SkipWithError(w.status().ToString().c_str());
     for (const Recorded::Rec& rec : d.events) {
-      Event ev = rec.ev;
-      if (ev.kind == EventKind::kAlloc) {
-        std::vector<OcamlInt>& bt = bts[ev.domain];
-        if (bt.size() < d.deepest) bt.resize(d.deepest);
-        ev.backtrace = Rebuild(d, rec, bt);
-      }
-      Status s = (*w)->PutEvent(ev, lookup);
+      Status s = (*w)->PutEvent(d.Replay(rec, bts), lookup);
       if (!s.ok()) return state.SkipWithError(s.ToString().c_str());
     }
     Status s = (*w)->Flush();
