@@ -29,86 +29,80 @@ std::uint32_t BacktraceWriter::Put(ByteWriter& out, OcamlInt alloc_id, std::span
   return ncodes;
 }
 
+std::uint8_t* BacktraceWriter::PutMiss(std::uint8_t* p, OcamlInt code, OcamlInt alloc_id,
+                                       std::uint32_t predictor, std::uint32_t* bucket_out) {
+  const std::uint32_t h1 = CacheHash1(code);
+  const std::uint32_t h2 = CacheHash2(code);
+  const std::uint32_t bucket = dates_[h1] < dates_[h2] ? h1 : h2;
+  codes_[bucket] = code;
+  dates_[bucket] = alloc_id;
+  next_[predictor] = static_cast<std::uint16_t>(bucket);
+  StoreLe(p, static_cast<std::uint16_t>((bucket << 2) | kMiss));
+  StoreLe(p + 2, static_cast<std::uint64_t>(code));
+  *bucket_out = bucket;
+  return p + kMaxEntryBytes;
+}
+
 std::uint8_t* BacktraceWriter::PutUnchecked(std::uint8_t* p, OcamlInt alloc_id,
                                             std::span<const OcamlInt> bt, std::size_t first,
                                             std::uint32_t* ncodes_out,
                                             std::vector<std::size_t>* misses) {
-  constexpr std::size_t kMaxEntry = 2 + 8;
-  // Coding goes on while p <= limit, and one entry takes at most kMaxEntry bytes, so
+  // Coding goes on while p <= limit, and one entry takes at most kMaxEntryBytes, so
   // nothing is written past p + kMaxBacktraceLength.
-  const std::uint8_t* const limit = p + (kMaxBacktraceLength - kMaxEntry);
-  OcamlInt* const cached = codes_.get();
+  const std::uint8_t* const limit = p + (kMaxBacktraceLength - kMaxEntryBytes);
+  const OcamlInt* const cached = codes_.get();
   OcamlInt* const dates = dates_.get();
   std::uint16_t* const next = next_.get();
-  const OcamlInt* const codes = bt.data();
-  const std::size_t n = bt.size();
+  const OcamlInt* q = bt.data() + first;
+  const OcamlInt* const end = bt.data() + bt.size();
   std::uint32_t ncodes = 0;
   std::uint32_t predictor = 0;
-  std::size_t i = first;
   // The state machine of memtrace's code_no_prediction / code_cache_hit /
-  // code_with_prediction, as loops (backtraces can be thousands of frames deep).
-  while (true) {
+  // code_with_prediction, as loops over pointers (backtraces can be thousands of frames
+  // deep); the rare miss is out of line, so that the hits keep their values in registers.
+  while (q < end && p <= limit) {
     // code_no_prediction
-    if (i >= n || p > limit) break;
-    const OcamlInt code = codes[i];
-    const std::uint32_t h1 = CacheHash1(code);
-    const std::uint32_t h2 = CacheHash2(code);
-    std::uint32_t hit;
-    if (cached[h1] == code) {
-      hit = h1;
-    } else if (cached[h2] == code) {
-      hit = h2;
-    } else {
-      misses->push_back(i);
-      const std::uint32_t bucket = dates[h1] < dates[h2] ? h1 : h2;
-      cached[bucket] = code;
-      dates[bucket] = alloc_id;
-      next[predictor] = static_cast<std::uint16_t>(bucket);
-      StoreLe(p, static_cast<std::uint16_t>((bucket << 2) | kMiss));
-      StoreLe(p + 2, static_cast<std::uint64_t>(code));
-      p += kMaxEntry;
-      predictor = bucket;
-      ++i;
-      ++ncodes;
-      continue;
+    const OcamlInt code = *q;
+    std::uint32_t hit = CacheHash1(code);
+    if (cached[hit] != code) [[unlikely]] {
+      hit = CacheHash2(code);
+      if (cached[hit] != code) {
+        misses->push_back(static_cast<std::size_t>(q - bt.data()));
+        p = PutMiss(p, code, alloc_id, predictor, &predictor);
+        ++q;
+        ++ncodes;
+        continue;
+      }
     }
-    // code_cache_hit, repeated when a prediction block overflows at 255.
+    // code_cache_hit, repeated when a prediction block fills up at 255.
     while (true) {
-      // The position does not move while predictions are counted: one room check a block.
-      const bool room = p + 2 <= limit;
       dates[hit] = alloc_id;
       next[predictor] = static_cast<std::uint16_t>(hit);
       ++ncodes;
-      ++i;
-      std::uint32_t pred = hit;
-      std::uint32_t ncorrect = 0;
-      // code_with_prediction
-      if (room) {
-        // Follows the prediction chain while it matches, for at most 255 entries; only
-        // the chain through `next` is a dependent load.
-        const OcamlInt* q = codes + i;
-        const OcamlInt* const stop = q + std::min<std::size_t>(n - i, 255);
-        while (q < stop) {
-          const std::uint32_t pb = next[pred];
-          if (cached[pb] != *q) break;
-          pred = pb;
-          ++q;
-        }
-        ncorrect = static_cast<std::uint32_t>(q - (codes + i));
-        i = static_cast<std::size_t>(q - codes);
-      }
-      p = PutHit(p, hit, ncorrect);
-      if (!room || i >= n) {
+      ++q;
+      if (p + 2 > limit) {
+        // No room to count predictions: the entry alone, and the backtrace ends here.
+        p = PutHit(p, hit, 0);
         *ncodes_out = ncodes;
         return p;
       }
+      // code_with_prediction: follows the prediction chain while it matches, for at most
+      // 255 entries; only the chain through `next` is a dependent load.
+      const OcamlInt* const run = q;
+      const OcamlInt* const stop = q + std::min<std::ptrdiff_t>(end - q, 255);
+      std::uint32_t pred = hit;
+      while (q < stop) {
+        const std::uint32_t pb = next[pred];
+        if (cached[pb] != *q) break;
+        pred = pb;
+        ++q;
+      }
+      const auto ncorrect = static_cast<std::uint32_t>(q - run);
+      p = PutHit(p, hit, ncorrect);
       predictor = pred;
       // A full block whose next entry is predicted too starts a new block at it.
-      if (ncorrect == 255 && cached[next[pred]] == codes[i]) {
-        hit = next[pred];
-        continue;
-      }
-      break;
+      if (ncorrect != 255 || q >= end || cached[next[pred]] != *q) break;
+      hit = next[pred];
     }
   }
   *ncodes_out = ncodes;

@@ -92,6 +92,12 @@ class BacktraceWriter {
   CacheVerifier NextVerifier();
 
  private:
+  // A hit codeword takes at most 2 + 1 bytes, a miss 2 + 8.
+  static constexpr std::size_t kMaxEntryBytes = 2 + 8;
+  // A miss of `code`: stores it in the bucket with the older date, points `predictor` at
+  // it, writes the codeword; sets *bucket_out, returns the position after the codeword.
+  [[gnu::noinline]] std::uint8_t* PutMiss(std::uint8_t* p, OcamlInt code, OcamlInt alloc_id,
+                                          std::uint32_t predictor, std::uint32_t* bucket_out);
   static std::uint8_t* PutHit(std::uint8_t* p, std::uint32_t bucket, std::uint32_t ncorrect) {
     if (ncorrect <= 1) {
       StoreLe(p, static_cast<std::uint16_t>((bucket << 2) | ncorrect));
