@@ -53,9 +53,15 @@ def run_once(argv, stdout_path=os.devnull):
                 finally:
                     os._exit(127)
         else:
-            pid = os.posix_spawn(argv[0], argv, os.environ,
-                                 file_actions=[(os.POSIX_SPAWN_DUP2, out.fileno(), 1),
-                                               (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])
+            try:
+                pid = os.posix_spawn(argv[0], argv, os.environ,
+                                     file_actions=[(os.POSIX_SPAWN_DUP2, out.fileno(), 1),
+                                                   (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])
+            except OSError as e:
+                # A program that cannot be started fails as under a shell (exit 127),
+                # and the caller reports the row as failed, as the fork mode did.
+                print(f"  cannot start {argv[0]}: {e.strerror}", file=sys.stderr, flush=True)
+                return time.monotonic() - start, 0, 127, 0.0
         _, status, usage = os.wait4(pid, 0)
         wall = time.monotonic() - start
     return (wall, usage.ru_maxrss, os.waitstatus_to_exitcode(status),
