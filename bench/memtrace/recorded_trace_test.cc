@@ -93,8 +93,12 @@ TEST(RecordedTraceTest, ReplaysPackedAndWideEvents) {
     }
     auto id = (*w)->PutAlloc(dom, t, length, nsamples, AllocationSource::kMinor, bt, lookup);
     ASSERT_TRUE(id.ok()) << id.status().ToString();
-    if (i % 4 == 1) ASSERT_TRUE((*w)->PutPromote(dom, ++t, *id).ok());
-    if (i % 4 == 2) ASSERT_TRUE((*w)->PutCollect(dom, ++t, *id).ok());
+    if (i % 4 == 1) {
+      ASSERT_TRUE((*w)->PutPromote(dom, ++t, *id).ok());
+    }
+    if (i % 4 == 2) {
+      ASSERT_TRUE((*w)->PutCollect(dom, ++t, *id).ok());
+    }
   }
   ASSERT_TRUE((*w)->Flush().ok());
   const RecordedTrace d = Record(sink.data);
