@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/memtrace/byte_io.h"
+#include "core/memtrace/common_prefix.h"
 
 namespace mpo::memtrace::bench {
 
@@ -32,7 +33,6 @@ RecordedTrace Record(std::span<const std::uint8_t> trace) {
   std::map<std::uint16_t, DomainState> domains;
   std::unordered_map<OcamlInt, std::uint32_t> code_ids;
   std::int64_t prev_time = 0;
-  bool first = true;
   while (const Event* ev = (*r)->NextEvent()) {
     auto it = domains.find(ev->domain);
     if (it == domains.end()) {
@@ -43,10 +43,7 @@ RecordedTrace Record(std::span<const std::uint8_t> trace) {
       it = domains.emplace(ev->domain, std::move(d)).first;
     }
     DomainState& d = it->second;
-    if (first) {
-      out.first_time = prev_time = ev->time;
-      first = false;
-    }
+    if (out.events.empty()) out.first_time = prev_time = ev->time;
     RecordedTrace::Rec rec;
     rec.slot = d.slot;
     rec.flags = static_cast<std::uint8_t>(ev->kind);
@@ -59,7 +56,7 @@ RecordedTrace Record(std::span<const std::uint8_t> trace) {
     std::size_t len = 0;
     if (ev->kind == EventKind::kAlloc) {
       const std::span<const OcamlInt> bt = ev->backtrace;
-      while (common < d.last.size() && common < bt.size() && d.last[common] == bt[common]) ++common;
+      common = CommonPrefix(bt, d.last);
       len = bt.size() - common;
       for (std::size_t i = common; i < bt.size(); ++i) {
         auto [c, added] = code_ids.emplace(bt[i], static_cast<std::uint32_t>(out.codes.size()));
