@@ -5,7 +5,8 @@
 //     the harness of the next two.
 //   - BM_EncodeTrace: the whole writer, as `memtrace copy` drives it.
 //   - BM_EncodeBacktraces: the backtrace codec alone (BacktraceWriter::PutUnchecked) over
-//     every allocation's backtrace, common prefixes computed beforehand.
+//     every allocation's backtrace, common prefixes computed beforehand; its counters say
+//     how much work the trace gives the codec (codewords and misses per new entry).
 //   - BM_CopyInMemory: decode and re-encode the whole trace in memory (CopyTrace, what
 //     `memtrace copy` does without the file system), as v2 (v3 for a v3 trace).
 //
@@ -105,6 +106,8 @@ void BM_EncodeBacktraces(benchmark::State& state) {
   std::vector<std::vector<OcamlInt>> bts = d.Buffers();
   std::int64_t bytes = 0;
   std::int64_t frames = 0;
+  std::int64_t nmiss = 0;
+  std::int64_t ncw = 0;
   for (auto _ : state) {
     std::vector<BacktraceWriter> writers(d.domain_ids.size());
     OcamlInt id = 0;
@@ -116,11 +119,17 @@ void BM_EncodeBacktraces(benchmark::State& state) {
           writers[slot].PutUnchecked(out.data(), id++, ev.backtrace, common, &n, &misses);
       bytes += end - out.data();
       frames += static_cast<std::int64_t>(ev.backtrace.size() - common);
+      nmiss += static_cast<std::int64_t>(misses.size());
+      ncw += n;
       benchmark::DoNotOptimize(n);
     });
   }
   state.SetBytesProcessed(bytes);
   state.SetItemsProcessed(frames);
+  if (frames > 0) {
+    state.counters["codewords_per_entry"] = static_cast<double>(ncw) / static_cast<double>(frames);
+    state.counters["misses_per_entry"] = static_cast<double>(nmiss) / static_cast<double>(frames);
+  }
   state.SetLabel(TraceName(static_cast<int>(state.range(0))));
 }
 
