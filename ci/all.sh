@@ -41,6 +41,7 @@ export MPO_PEERS_BUILD_LOG
 MPO_PEERS_BUILD_LOG=$(mktemp)
 bash ci/build_peers.sh memtrace-0.2.3 ocaml-5.3 >"$MPO_PEERS_BUILD_LOG" 2>&1 &
 stage "fuzzing (oss-fuzz build)" bash ci/fuzz.sh "${FUZZ_SECONDS:-30}"
+stage "libc++ build" bash ci/libcxx.sh
 stage "lint" bash ci/tidy.sh
 stage "real peers" bash ci/real_peers.sh
 echo

@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   bazel-bootstrap bazel-rules-java          # Bazel 4.2.3 and the rules_java it needs
   g++ clang libclang-rt-14-dev              # compilers, sanitizer and libFuzzer runtimes
+  libc++-dev libc++abi-dev                  # LLVM's standard library (ci/libcxx.sh)
   googletest libgtest-dev librapidcheck-dev relacy-dev
   libbenchmark-dev libcli11-dev nlohmann-json3-dev
   clang-format clang-tidy

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/base/uninit_array.h"
+
 namespace mpo::memprof {
 
 void EntriesTable::Reallocate(std::size_t new_capacity) {
-  auto fresh = std::make_unique_for_overwrite<Entry[]>(new_capacity);
+  auto fresh = MakeUninitArray<Entry>(new_capacity);
   if (size_ > 0) std::memcpy(fresh.get(), t_.get(), size_ * sizeof(Entry));
   t_ = std::move(fresh);
   capacity_ = new_capacity;

@@ -5,6 +5,8 @@
 #include <bit>
 #include <cstring>
 
+#include "core/base/uninit_array.h"
+
 static_assert(std::endian::native == std::endian::little,
               "the backtrace decoder loads little-endian words directly");
 
@@ -172,7 +174,7 @@ bool BacktraceReader::Buffer::Reserve(std::size_t n, std::uint64_t* budget) {
     if (new_cap - cap > *budget) return false;
     *budget -= new_cap - cap;
   }
-  auto d = std::make_unique_for_overwrite<OcamlInt[]>(new_cap);
+  auto d = MakeUninitArray<OcamlInt>(new_cap);
   if (len > 0) std::memcpy(d.get(), data.get(), len * sizeof(OcamlInt));
   data = std::move(d);
   cap = new_cap;

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/base/uninit_array.h"
 #include "core/memtrace/ocaml_int.h"
 
 namespace mpo::memtrace {
@@ -222,7 +223,7 @@ class ByteWriter {
  public:
   // The buffer is not zero-filled: only bytes already written are ever read back.
   explicit ByteWriter(std::size_t capacity)
-      : buf_(std::make_unique_for_overwrite<std::uint8_t[]>(capacity)), cap_(capacity) {}
+      : buf_(MakeUninitArray<std::uint8_t>(capacity)), cap_(capacity) {}
 
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/base/splitmix64.h"
+#include "core/base/uninit_array.h"
 
 namespace mpo::memtrace {
 
@@ -89,7 +90,7 @@ std::string_view StringInterner::Store(std::string_view s) {
   if (s.empty()) return {};  // no block needed (and there may be none yet)
   if (blocks_.empty() || s.size() > block_cap_ - block_used_) {
     block_cap_ = std::max(kBlock, s.size());
-    blocks_.push_back(std::make_unique_for_overwrite<char[]>(block_cap_));
+    blocks_.push_back(MakeUninitArray<char>(block_cap_));
     block_used_ = 0;
   }
   char* dst = blocks_.back().get() + block_used_;

@@ -5,6 +5,7 @@
 #include <system_error>
 #include <thread>
 
+#include "core/base/uninit_array.h"
 #include "core/memtrace/canonical_check.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/trace_writer.h"
@@ -22,7 +23,7 @@ Status WriteAll(ByteSource& in, ByteSink& out) {
   const std::span<const std::uint8_t> whole = in.InMemory();
   if (!whole.empty()) return out.Write(whole);
   constexpr std::size_t kChunk = std::size_t{1} << 18;
-  const auto buf = std::make_unique_for_overwrite<std::uint8_t[]>(kChunk);
+  const auto buf = MakeUninitArray<std::uint8_t>(kChunk);
   for (std::uint64_t off = 0; off < in.size();) {
     auto got = in.ReadAt(off, {buf.get(), kChunk});
     if (!got.ok()) return got.status();
@@ -45,7 +46,7 @@ class WriteAhead {
  public:
   WriteAhead(ByteSource& in, ByteSink& out) {
     try {
-      thread_ = std::jthread([this, &in, &out] {
+      thread_ = std::thread([this, &in, &out] {
         status_ = WriteAll(in, out);
         if (status_.ok()) status_ = out.Sync();
       });
@@ -56,6 +57,12 @@ class WriteAhead {
   // The thread holds `this`: never copied nor moved.
   WriteAhead(const WriteAhead&) = delete;
   WriteAhead& operator=(const WriteAhead&) = delete;
+  WriteAhead(WriteAhead&&) = delete;
+  WriteAhead& operator=(WriteAhead&&) = delete;
+  // Joined before any member goes (std::jthread would do the same; older libc++ lacks it).
+  ~WriteAhead() {
+    if (thread_.joinable()) thread_.join();
+  }
 
   bool started() const { return thread_.joinable(); }
   Status Join() {
@@ -65,7 +72,7 @@ class WriteAhead {
 
  private:
   Status status_;
-  std::jthread thread_;  // last: joined (on destruction too) before status_ goes
+  std::thread thread_;
 };
 
 // The identity copy: true when `in` was canonical and has been written to `out` as it

@@ -1,6 +1,8 @@
 // The production Ring of ring_protocol.h: one domain's head/tail header and data words
-// inside a mapped runtime events file, accessed through std::atomic_ref so that the
-// producer and out-of-process consumers can share them without data races in C++ terms.
+// inside a mapped runtime events file, accessed through std::atomic_ref (or, with a
+// standard library that lacks it, the compiler's __atomic builtins, which it is made of)
+// so that the producer and out-of-process consumers can share them without data races in
+// C++ terms.
 #pragma once
 
 #include <atomic>
@@ -13,8 +15,41 @@
 
 namespace mpo::ring {
 
+namespace internal {
+
+#if defined(__cpp_lib_atomic_ref)
 static_assert(std::atomic_ref<std::uint64_t>::required_alignment == alignof(std::uint64_t));
 static_assert(std::atomic_ref<std::uint64_t>::is_always_lock_free);
+
+// A T&, as atomic_ref<T> takes (a load does not write through it).
+inline std::uint64_t AtomicLoad(std::uint64_t& word, sync::MemoryOrder mo) {
+  return std::atomic_ref<std::uint64_t>(word).load(sync::StdPlatform::ToStd(mo));
+}
+inline void AtomicStore(std::uint64_t& word, std::uint64_t v, sync::MemoryOrder mo) {
+  std::atomic_ref<std::uint64_t>(word).store(v, sync::StdPlatform::ToStd(mo));
+}
+#else
+static_assert(__atomic_always_lock_free(sizeof(std::uint64_t), nullptr));
+
+constexpr int BuiltinOrder(sync::MemoryOrder mo) {
+  switch (mo) {
+    case sync::MemoryOrder::kRelaxed: return __ATOMIC_RELAXED;
+    case sync::MemoryOrder::kAcquire: return __ATOMIC_ACQUIRE;
+    case sync::MemoryOrder::kRelease: return __ATOMIC_RELEASE;
+    case sync::MemoryOrder::kAcqRel: return __ATOMIC_ACQ_REL;
+    case sync::MemoryOrder::kSeqCst: return __ATOMIC_SEQ_CST;
+  }
+  return __ATOMIC_SEQ_CST;
+}
+inline std::uint64_t AtomicLoad(std::uint64_t& word, sync::MemoryOrder mo) {
+  return __atomic_load_n(&word, BuiltinOrder(mo));
+}
+inline void AtomicStore(std::uint64_t& word, std::uint64_t v, sync::MemoryOrder mo) {
+  __atomic_store_n(&word, v, BuiltinOrder(mo));
+}
+#endif
+
+}  // namespace internal
 
 class MappedRing {
  public:
@@ -26,10 +61,10 @@ class MappedRing {
 
   std::uint64_t SizeWords() const { return size_words_; }
   std::uint64_t LoadWord(std::uint64_t i, sync::MemoryOrder mo) const {
-    return std::atomic_ref<std::uint64_t>(data_[i]).load(sync::StdPlatform::ToStd(mo));
+    return internal::AtomicLoad(data_[i], mo);
   }
   void StoreWord(std::uint64_t i, std::uint64_t v, sync::MemoryOrder mo) {
-    std::atomic_ref<std::uint64_t>(data_[i]).store(v, sync::StdPlatform::ToStd(mo));
+    internal::AtomicStore(data_[i], v, mo);
   }
   std::uint64_t LoadHead(sync::MemoryOrder mo) const { return Load(0, mo); }
   void StoreHead(std::uint64_t v, sync::MemoryOrder mo) { Store(0, v, mo); }
@@ -38,10 +73,10 @@ class MappedRing {
 
  private:
   std::uint64_t Load(int w, sync::MemoryOrder mo) const {
-    return std::atomic_ref<std::uint64_t>(header_[w]).load(sync::StdPlatform::ToStd(mo));
+    return internal::AtomicLoad(header_[w], mo);
   }
   void Store(int w, std::uint64_t v, sync::MemoryOrder mo) {
-    std::atomic_ref<std::uint64_t>(header_[w]).store(v, sync::StdPlatform::ToStd(mo));
+    internal::AtomicStore(header_[w], v, mo);
   }
 
   std::uint64_t* header_;

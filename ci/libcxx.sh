@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The library under LLVM's libc++ (what OSS-Fuzz links, and Apple's toolchains ship):
+# every fuzz target of fuzz/oss-fuzz/build.sh built with clang++ -stdlib=libc++ and the
+# replay main (fuzz/standalone_main.cc) instead of libFuzzer, whose Debian build is tied to
+# libstdc++; then each replays its seed corpus zip. A libc++ as old as Debian 12's (14)
+# lacks make_unique_for_overwrite, atomic_ref and jthread, which the library only uses
+# behind fallbacks (core/base/uninit_array.h, core/ring/mapped_ring.h); this stage keeps
+# them honest. Prints "libcxx: N passed, N failed" (one per target).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v clang++ >/dev/null || ! echo '#include <vector>' |
+    clang++ -x c++ -std=c++20 -stdlib=libc++ -fsyntax-only - 2>/dev/null; then
+  echo "SKIPPED: ci/libcxx.sh needs clang++ and libc++ (libc++-dev, libc++abi-dev)"
+  exit 0
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+flags="-stdlib=libc++ -O0 -g0"
+clang++ -std=c++20 $flags -c fuzz/standalone_main.cc -o "$work/replay_main.o"
+start=$SECONDS
+CXX=clang++ CXXFLAGS="$flags" LIB_FUZZING_ENGINE="$work/replay_main.o -stdlib=libc++" \
+  OUT="$work/out" WORK="$work/build" bash fuzz/oss-fuzz/build.sh
+echo "build: $((SECONDS - start)) s"
+passed=0
+failed=0
+for t in $(grep -v '^#' fuzz/oss-fuzz/sources.txt | awk 'NF { print $2 }'); do
+  seeds="$work/seeds/$t"
+  mkdir -p "$seeds"
+  if [ ! -f "$work/out/${t}_seed_corpus.zip" ]; then
+    echo "FAILED: $t has no seed corpus zip"
+    failed=$((failed + 1))
+    continue
+  fi
+  python3 -m zipfile -e "$work/out/${t}_seed_corpus.zip" "$seeds"
+  if out=$("$work/out/$t" "$seeds" 2>&1); then
+    echo "ok $t: ${out##*$'\n'}"
+    passed=$((passed + 1))
+  else
+    echo "FAILED: $t"
+    echo "$out" | tail -30
+    failed=$((failed + 1))
+  fi
+done
+echo "libcxx: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
