@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Deep model checking (not part of every CI run): every Relacy model's random-scheduler
-# runs with at least ITERATIONS iterations each (default 10^6), then its search mode.
+# runs with at least ITERATIONS iterations each (default 10^6), then its search mode with
+# the deep bounds (`--search --deep`).
 # Usage: ci/models_deep.sh [ITERATIONS]. Prints executions and time per model, and
 # "N passed, N failed" (one per model binary and mode).
 set -euo pipefail
@@ -36,7 +37,7 @@ run() {
 }
 for t in $targets; do
   MPO_MODEL_ITERATIONS="$iterations" run "$t" random "random, >= $iterations iterations"
-  run "$t" search "exhaustive/context-bounded search" --search
+  run "$t" search "exhaustive/context-bounded search, deep bounds" --search --deep
 done
 echo "models_deep: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -9,7 +9,8 @@
 //   least N iterations;
 // - search (`--search`, the `<model>_search` tests): the model runs its smallest
 //   configurations under Relacy's exhaustive (sched_full) or context-bounded
-//   (sched_bound) scheduler, which stop only when every schedule was explored.
+//   (sched_bound) scheduler, which stop only when every schedule was explored; with
+//   `--deep` too (ci/models_deep.sh), a model may search larger bounds than CI affords.
 // Each outcome line reports the executions explored and the time taken.
 #pragma once
 
@@ -32,12 +33,17 @@ inline unsigned DeepIterations() {
   return static_cast<unsigned>(value);
 }
 
-// True when the binary was asked for the exhaustive/bounded configurations.
-inline bool SearchMode(int argc, char** argv) {
+inline bool HasFlag(int argc, char** argv, const char* flag) {
   for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--search") == 0) return true;
+    if (std::strcmp(argv[i], flag) == 0) return true;
   return false;
 }
+
+// True when the binary was asked for the exhaustive/bounded configurations.
+inline bool SearchMode(int argc, char** argv) { return HasFlag(argc, argv, "--search"); }
+
+// True when the search may take minutes (`--deep`, given with `--search`).
+inline bool DeepMode(int argc, char** argv) { return HasFlag(argc, argv, "--deep"); }
 
 inline const char* SchedulerName(rl::scheduler_type_e scheduler) {
   switch (scheduler) {

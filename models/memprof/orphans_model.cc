@@ -6,10 +6,10 @@
 //    tables then adopting; the correct protocol passes, and Relacy must catch each
 //    mutant: the "present" flag cleared outside the lock (a table is stranded), and
 //    adoption without the lock (a data race on the list head).
-// 2. The whole engine (core/memprof/engine.h over the Relacy platform): three domains
-//    sample tracked blocks and end or adopt concurrently; every allocation callback is
-//    matched by exactly one deallocation callback once a last domain collects. The
-//    mutant platform whose lock does nothing must be caught.
+// 2. The whole engine (core/memprof/engine.h over the Relacy platform): domains sample
+//    tracked blocks and end or adopt concurrently; every allocation callback is matched
+//    by exactly one deallocation callback once a last domain collects. The mutant
+//    platform whose lock does nothing must be caught.
 #include <cstdio>
 #include <memory>
 #include <vector>
@@ -66,12 +66,17 @@ struct OrphanListSuite : rl::test_suite<OrphanListSuite<kFlavor, kDomains>, kDom
   }
 };
 
-template <class P>
-struct EngineOrphansSuite : rl::test_suite<EngineOrphansSuite<P>, 3> {
+// kDomains domains sample kBlocks blocks each; the last of them collects once (adopting
+// what was abandoned so far) and ends like the others. kSurvive: the blocks outlive that
+// collection, so the adopted tables are abandoned again when the collector ends, while
+// another domain may be abandoning too (without the lock, a race on the list head).
+template <class P, int kDomains = 3, int kBlocks = 2, bool kSurvive = false>
+struct EngineOrphansSuite
+    : rl::test_suite<EngineOrphansSuite<P, kDomains, kBlocks, kSurvive>, kDomains> {
   using Domain = memprof::Domain<P>;
   std::unique_ptr<memprof::Engine<P>> engine;
-  MajorOnlyRuntime hooks[4];
-  std::unique_ptr<Domain> domains[3];
+  MajorOnlyRuntime hooks[kDomains + 1];
+  std::unique_ptr<Domain> domains[kDomains];
   rl::atomic<int> allocs;
   rl::atomic<int> deallocs;
 
@@ -94,25 +99,26 @@ struct EngineOrphansSuite : rl::test_suite<EngineOrphansSuite<P>, 3> {
     engine = std::make_unique<memprof::Engine<P>>();
     domains[0] = std::make_unique<Domain>(*engine, hooks[0], 0);
     RL_ASSERT(domains[0]->Start(1.0, 0, MakeTracker()).ok());
-    domains[1] = std::make_unique<Domain>(*engine, hooks[1], 1, domains[0].get());
-    domains[2] = std::make_unique<Domain>(*engine, hooks[2], 2, domains[0].get());
+    for (int i = 1; i < kDomains; ++i)
+      domains[i] = std::make_unique<Domain>(*engine, hooks[i], static_cast<std::uint32_t>(i),
+                                            domains[0].get());
   }
   void thread(unsigned idx) {
     Domain& d = *domains[idx];
-    for (int k = 0; k < 2; ++k) d.SampleBlock(1000 + 10 * idx + k, 2, 3, {});
+    for (int k = 0; k < kBlocks; ++k) d.SampleBlock(1000 + 10 * idx + k, 2, 3, {});
     RL_ASSERT(!d.RunCallbacks());
-    if (idx == 2) {
-      // This domain collects: it adopts whatever was abandoned so far; all blocks died.
-      d.AfterMajorGc([](memprof::BlockAddr) { return false; });
+    if (idx == kDomains - 1) {
+      // This domain collects: it adopts whatever was abandoned so far.
+      d.AfterMajorGc([](memprof::BlockAddr) { return kSurvive; });
       RL_ASSERT(!d.RunCallbacks());
     }
     domains[idx].reset();  // the domain ends
   }
   void after() {
-    Domain last(*engine, hooks[3], 3);
+    Domain last(*engine, hooks[kDomains], static_cast<std::uint32_t>(kDomains));
     last.AfterMajorGc([](memprof::BlockAddr) { return false; });
     RL_ASSERT(!last.RunCallbacks());
-    RL_ASSERT(allocs($).load(rl::mo_relaxed) == 3 * 2 * 3);
+    RL_ASSERT(allocs($).load(rl::mo_relaxed) == kDomains * kBlocks * 3);
     RL_ASSERT(deallocs($).load(rl::mo_relaxed) == allocs($).load(rl::mo_relaxed));
     engine.reset();
   }
@@ -139,12 +145,15 @@ bool RunRandom() {
 }
 
 // Context-bounded: every schedule with at most two preemptions (the flag mutant needs
-// two) on the smallest list configuration, two domains. The engine suite stays with the
-// random scheduler: even two domains with one block each exceed 500,000 executions
-// at one preemption.
-bool RunSearch() {
+// two) on the smallest list configuration, two domains. The engine, two domains with one
+// block each, whose tables die at the collection or outlive it (then both domains abandon
+// concurrently, which is where the no-lock mutant races): every thread order and every
+// value each load may read, without preemptions, and with one preemption under `--deep`
+// (ci/models_deep.sh; about 4 million executions, minutes).
+bool RunSearch(bool deep) {
   constexpr auto kBound = rl::sched_bound;
   constexpr unsigned kPreemptions = 2;
+  const unsigned engine_preemptions = deep ? 1 : 0;
   bool ok = true;
   ok &= ExpectModel<OrphanListSuite<OrphanFlavor::kCorrect, 2>>("orphans: list protocol, 2 domains",
                                                                 true, 0, kBound, kPreemptions);
@@ -152,6 +161,12 @@ bool RunSearch() {
       "orphans: flag cleared outside lock", false, 0, kBound, kPreemptions);
   ok &= ExpectModel<OrphanListSuite<OrphanFlavor::kAdoptWithoutLock, 2>>(
       "orphans: adopt without lock", false, 0, kBound, kPreemptions);
+  ok &= ExpectModel<EngineOrphansSuite<RelacyPlatform, 2, 1>>(
+      "orphans: engine, 2 domains, blocks die", true, 0, kBound, engine_preemptions);
+  ok &= ExpectModel<EngineOrphansSuite<RelacyPlatform, 2, 1, true>>(
+      "orphans: engine, 2 domains, blocks live", true, 0, kBound, engine_preemptions);
+  ok &= ExpectModel<EngineOrphansSuite<NoLockPlatform, 2, 1, true>>(
+      "orphans: engine, blocks live, no lock", false, 0, kBound, engine_preemptions);
   return ok;
 }
 
@@ -159,8 +174,9 @@ bool RunSearch() {
 }  // namespace mpo::models
 
 int main(int argc, char** argv) {
-  const bool ok =
-      mpo::models::SearchMode(argc, argv) ? mpo::models::RunSearch() : mpo::models::RunRandom();
+  const bool ok = mpo::models::SearchMode(argc, argv)
+                      ? mpo::models::RunSearch(mpo::models::DeepMode(argc, argv))
+                      : mpo::models::RunRandom();
   std::printf("%s\n", ok ? "all model outcomes as expected" : "MODEL OUTCOME MISMATCH");
   return ok ? 0 : 1;
 }
