@@ -5,7 +5,10 @@
 # libstdc++; then each replays its seed corpus zip. A libc++ as old as Debian 12's (14)
 # lacks make_unique_for_overwrite, atomic_ref and jthread, which the library only uses
 # behind fallbacks (core/base/uninit_array.h, core/ring/mapped_ring.h); this stage keeps
-# them honest. Prints "libcxx: N passed, N failed" (one per target).
+# them honest. Then the program itself, built with libc++ from the same objects, must
+# say what the Bazel build (libstdc++) says, byte for byte, on every command of
+# ci/stdlib_diff.sh (without Bazel that part says SKIPPED).
+# Prints "libcxx: N passed, N failed" (one per target, and one for the program).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v clang++ >/dev/null || ! echo '#include <vector>' |
@@ -41,5 +44,28 @@ for t in $(grep -v '^#' fuzz/oss-fuzz/sources.txt | awk 'NF { print $2 }'); do
     failed=$((failed + 1))
   fi
 done
+
+# The program: its sources from the Bazel graph, the objects above reused.
+if command -v bazel >/dev/null; then
+  source ci/lib.sh
+  bash fuzz/oss-fuzz/gen_sources.sh //tools:memprof-oracle >"$work/program_sources.txt"
+  start=$SECONDS
+  CXX=clang++ CXXFLAGS="$flags" LIB_FUZZING_ENGINE="-stdlib=libc++" MPO_REUSE_OBJECTS=1 \
+    MPO_SOURCES="$work/program_sources.txt" OUT="$work/program" WORK="$work/build" \
+    bash fuzz/oss-fuzz/build.sh
+  bazel build "${BAZEL_QUIET[@]}" //tools:memprof-oracle
+  reference="$(bazel info "${BAZEL_QUIET[@]}" bazel-bin 2>/dev/null)/tools/memprof-oracle"
+  echo "program build: $((SECONDS - start)) s"
+  start=$SECONDS
+  if bash ci/stdlib_diff.sh "$reference" "$work/program/memprof-oracle"; then
+    echo "program diff: $((SECONDS - start)) s"
+    passed=$((passed + 1))
+  else
+    echo "FAILED: the libc++ build of memprof-oracle says something else than the Bazel build"
+    failed=$((failed + 1))
+  fi
+else
+  echo "SKIPPED: the program under libc++ (needs bazel for its source list and the reference build)"
+fi
 echo "libcxx: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

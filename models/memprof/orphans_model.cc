@@ -149,7 +149,7 @@ bool RunRandom() {
 // block each, whose tables die at the collection or outlive it (then both domains abandon
 // concurrently, which is where the no-lock mutant races): every thread order and every
 // value each load may read, without preemptions, and with one preemption under `--deep`
-// (ci/models_deep.sh; about 4 million executions, minutes).
+// (ci/models_deep.sh; 5.5 million executions, about ten minutes).
 bool RunSearch(bool deep) {
   constexpr auto kBound = rl::sched_bound;
   constexpr unsigned kPreemptions = 2;
