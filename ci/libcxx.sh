@@ -7,8 +7,9 @@
 # behind fallbacks (core/base/uninit_array.h, core/ring/mapped_ring.h); this stage keeps
 # them honest. Then the program itself, built with libc++ from the same objects, must
 # say what the Bazel build (libstdc++) says, byte for byte, on every command of
-# ci/stdlib_diff.sh (without Bazel that part says SKIPPED).
-# Prints "libcxx: N passed, N failed" (one per target, and one for the program).
+# ci/stdlib_diff.sh, and pass the program's end-to-end tests (tools/*cli_test.sh);
+# without Bazel that part says SKIPPED.
+# Prints "libcxx: N passed, N failed" (one per fuzz target, the diff, each end-to-end test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v clang++ >/dev/null || ! echo '#include <vector>' |
@@ -64,6 +65,18 @@ if command -v bazel >/dev/null; then
     echo "FAILED: the libc++ build of memprof-oracle says something else than the Bazel build"
     failed=$((failed + 1))
   fi
+  # The program's end-to-end tests (file handling is where the libraries differ most:
+  # std::filesystem errors, atomic outputs, full devices, FIFOs).
+  for t in cli_test hostile_cli_test progress_cli_test; do
+    if out=$(bash "tools/$t.sh" "$work/program/memprof-oracle" 2>&1); then
+      echo "ok $t (libc++ program): $(grep -c '^ok' <<<"$out") checks"
+      passed=$((passed + 1))
+    else
+      echo "FAILED: $t with the libc++ program"
+      echo "$out" | grep -v '^ok' | tail -30
+      failed=$((failed + 1))
+    fi
+  done
 else
   echo "SKIPPED: the program under libc++ (needs bazel for its source list and the reference build)"
 fi
