@@ -147,9 +147,10 @@ bool RunRandom() {
 // Context-bounded: every schedule with at most two preemptions (the flag mutant needs
 // two) on the smallest list configuration, two domains. The engine, two domains with one
 // block each, whose tables die at the collection or outlive it (then both domains abandon
-// concurrently, which is where the no-lock mutant races): every thread order and every
-// value each load may read, without preemptions, and with one preemption under `--deep`
-// (ci/models_deep.sh; 5.5 million executions, about ten minutes).
+// concurrently, which is where the no-lock mutant races): every schedule in which a
+// thread runs until it ends or blocks (either may start), with every value each load
+// may read; under `--deep` (ci/models_deep.sh) also one preemption anywhere (5.5 million
+// executions, about ten minutes).
 bool RunSearch(bool deep) {
   constexpr auto kBound = rl::sched_bound;
   constexpr unsigned kPreemptions = 2;
