@@ -10,7 +10,7 @@ packages=(
   googletest libgtest-dev librapidcheck-dev relacy-dev
   libbenchmark-dev libcli11-dev nlohmann-json3-dev
   clang-format clang-tidy
-  gzip python3
+  gzip python3 python3-jsonschema          # python3-jsonschema: the schema 2 test
   chromium                                  # headless browser for the HTML report test
 )
 
