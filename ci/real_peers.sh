@@ -2,6 +2,8 @@
 # CI stage: the project against the real implementations of ../shared/peers (issue 12).
 #   - ci/peers.sh: the real memtrace 0.2.3 and HEAD readers and OCaml 5.3's consumer, behind
 #     the adapters of conformance/peers/, checked case by case in each verdict mode;
+#   - conformance/peers/flamegraph_compare.sh: `memtrace folded` gives the stacks of memtrace
+#     0.2.3's own flamegraph.exe on every real v1/v2 trace (inlined frames' order included);
 #   - //conformance/runtime/...: real Gc.Memprof against the sampler and engine, and
 #     `events record` of a real OCaml 5.3 program;
 #   - `corpus fuzz` of the real 0.2.3 and HEAD readers and OCaml 5.3's consumer: a fixed
@@ -36,6 +38,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/mpo-real-peers.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp "$(bazel info "${BAZEL_QUIET[@]}" bazel-bin 2>/dev/null)/tools/memprof-oracle" "$work/"
 bash conformance/peers/build.sh "$peers" "$work/bin" >/dev/null
+bash conformance/peers/flamegraph_compare.sh "$peers" "$work/memprof-oracle" || rc=1
 rotating=$(date +%s)
 # adapter, mode, fixed-seed mutants, rotating-seed mutants
 for run in "memtrace_json_023 memtrace-0.2.3 1500 200" "memtrace_json_head memtrace-head 500 100" \

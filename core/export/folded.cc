@@ -10,6 +10,7 @@
 #include "core/base/splitmix64.h"
 #include "core/export/collapse_recursion.h"
 #include "core/export/folded_order.h"
+#include "core/memtrace/analysis/backtrace_frames.h"
 #include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/location_codec.h"
 #include "core/memtrace/trace_reader.h"
@@ -85,7 +86,7 @@ std::string Clean(std::string s) {
   return s;
 }
 
-// Frame names, interned; each code's caller-first frame ids computed once.
+// Frame names, interned; each code's frame ids (outermost first) computed once.
 class FrameNames {
  public:
   FrameNames(const memtrace::TraceReader& r, const Limits& limits, bool functions)
@@ -96,12 +97,12 @@ class FrameNames {
     auto it = by_code_.find(code);
     if (it != by_code_.end()) return &it->second;
     std::vector<std::uint32_t> ids;
-    bool found;
     // The view has checked that `code` is defined; it may still hold no frame, and then
     // contributes none.
-    const auto frames = r_.CompactFramesOf(code, &found);
     const memtrace::StringInterner& s = r_.strings();
-    for (auto f = frames.rbegin(); f != frames.rend(); ++f) {
+    // Caller first, as the rest of the stack (backtrace_frames.h).
+    for (const memtrace::CompactFrame& frame : memtrace::analysis::EntryFrames(r_, code)) {
+      const memtrace::CompactFrame* f = &frame;
       // Codes share frames (and their long names): render and hash each once.
       const FrameKey key =
           functions_ ? FrameKey{0, f->defname, 0} : FrameKey{f->filename, f->defname, f->line};

@@ -2,9 +2,10 @@
 //   frame;frame;...;frame COUNT
 // one line per distinct stack, caller first, allocation site last, lines sorted by stack.
 //
-// Frames: each backtrace entry (a location code) stands for one or more frames; memtrace
-// stores them as OCaml's backtrace slots give them, innermost (inlined) first, so they are
-// reversed to keep caller-first order. A frame is written "defname (file:line)", or
+// Frames: each backtrace entry (a location code) stands for one or more frames, written in
+// the one order of core/memtrace/analysis/backtrace_frames.h (caller first, each entry's
+// inlined frames outermost first, as memtrace stores them and its flamegraph.exe prints
+// them). A frame is written "defname (file:line)", or
 // "defname" with `functions`; ';' and newlines in names become '_' (they would split the
 // line). An entry whose location event holds no frame (a C or runtime frame memtrace
 // could not name, typically the outermost entry) contributes no frame: it is not a

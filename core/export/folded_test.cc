@@ -5,6 +5,8 @@
 #include <map>
 #include <vector>
 
+#include "core/memtrace/analysis/analysis_text.h"
+#include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/internal/undefined_code.h"
 #include "core/memtrace/trace_writer.h"
 
@@ -25,7 +27,8 @@ std::vector<std::uint8_t> SmallTrace(OcamlInt site_b_code = 3) {
   EXPECT_TRUE(w.ok());
   std::map<OcamlInt, std::vector<Location>> locs = {
       {1, {{"main.ml", 3, 0, 1, "Main.run"}}},
-      {2, {{"a.ml", 20, 0, 1, "A.inner"}, {"a.ml", 10, 0, 1, "A.outer"}}},
+      // Inlined frames stored as memtrace stores them: outermost first.
+      {2, {{"a.ml", 10, 0, 1, "A.outer"}, {"a.ml", 20, 0, 1, "A.inner"}}},
       {site_b_code, {{"b.ml", 5, 0, 1, "B.make;list"}}},
   };
   auto lookup = [&](OcamlInt c) -> const std::vector<Location>* {
@@ -166,6 +169,73 @@ TEST(Folded, WindowAndEstimatedBytes) {
   auto none = Folded(RecursiveTrace(), o);
   ASSERT_TRUE(none.ok());
   EXPECT_EQ(*none, "");
+}
+
+// One location of three inlined frames, stored outermost first as memtrace's writer
+// stores them (R.split inlines R.next, which inlines R.bits): R.bits allocated, called
+// from R.next, called from R.split, called from Main.run, which R.split recurses into
+// through one more entry. Every reader of the backtrace agrees on that order
+// (core/memtrace/analysis/backtrace_frames.h).
+std::vector<std::uint8_t> InlinedTrace() {
+  VectorSink sink;
+  Info info;
+  info.pid = 1;
+  info.start_time = 1000;
+  info.sample_rate = 1;
+  auto w = TraceWriter::Create(sink, info);
+  EXPECT_TRUE(w.ok());
+  std::map<OcamlInt, std::vector<Location>> locs = {
+      {1, {{"main.ml", 3, 0, 1, "Main.run"}}},
+      {2,
+       {{"r.ml", 329, 0, 1, "R.split"},
+        {"r.ml", 300, 0, 1, "R.next"},
+        {"r.ml", 258, 0, 1, "R.bits"}}},
+      {3, {{"r.ml", 329, 0, 1, "R.split"}}},
+  };
+  auto lookup = [&](OcamlInt c) -> const std::vector<Location>* {
+    auto it = locs.find(c);
+    return it == locs.end() ? nullptr : &it->second;
+  };
+  const std::vector<OcamlInt> direct = {1, 2};
+  const std::vector<OcamlInt> recursive = {1, 3, 2};
+  EXPECT_TRUE((*w)->PutAlloc(0, 1001, 4, 5, AllocationSource::kMinor, direct, lookup).ok());
+  EXPECT_TRUE((*w)->PutAlloc(0, 1002, 4, 2, AllocationSource::kMinor, recursive, lookup).ok());
+  EXPECT_TRUE((*w)->Flush().ok());
+  return sink.data;
+}
+
+TEST(Folded, InlinedFramesOneOrderEverywhere) {
+  const auto bytes = InlinedTrace();
+  FoldedOptions o;
+  o.functions = true;
+  auto folded = Folded(bytes, o);
+  ASSERT_TRUE(folded.ok()) << folded.status().ToString();
+  EXPECT_EQ(*folded,
+            "Main.run;R.split;R.next;R.bits 5\n"
+            "Main.run;R.split;R.split;R.next;R.bits 2\n");
+  o.collapse_recursion = true;
+  auto collapsed = Folded(bytes, o);
+  ASSERT_TRUE(collapsed.ok());
+  EXPECT_EQ(*collapsed, "Main.run;R.split;R.next;R.bits 7\n");
+
+  // The site is the innermost frame; its callers run outwards, the inlined ones first.
+  memtrace::analysis::AnalysisOptions a;
+  a.callers = 3;
+  auto analysed = memtrace::analysis::AnalyzeTrace(*MemorySource(bytes), a);
+  ASSERT_TRUE(analysed.ok()) << analysed.status().ToString();
+  ASSERT_EQ(analysed->sites.size(), 2u);
+  const memtrace::analysis::Site& direct = analysed->sites[0];
+  EXPECT_EQ(memtrace::analysis::SiteText(direct), "R.bits@r.ml:258:0-1");
+  EXPECT_EQ(memtrace::analysis::CallersText(direct),
+            "R.next@r.ml:300:0-1 <- R.split@r.ml:329:0-1 <- Main.run@main.ml:3:0-1");
+  EXPECT_EQ(memtrace::analysis::CallersText(analysed->sites[1]),
+            "R.next@r.ml:300:0-1 <- R.split@r.ml:329:0-1 <- R.split@r.ml:329:0-1");
+  a.callers = 0;
+  auto plain = memtrace::analysis::AnalyzeTrace(*MemorySource(bytes), a);
+  ASSERT_TRUE(plain.ok());
+  ASSERT_EQ(plain->sites.size(), 1u);
+  EXPECT_EQ(plain->sites[0].names, std::vector<std::string>{"R.bits@r.ml:258:0-1"});
+  EXPECT_EQ(plain->sites[0].allocated.samples, 7u);
 }
 
 }  // namespace

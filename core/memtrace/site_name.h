@@ -1,6 +1,7 @@
-// How `memtrace stats` and `memtrace diff` name an allocation site (one location code):
-// its frames as memtrace prints them (the one renderer, LocationToString),
-// space-separated; "$CODE" for a code whose location event holds no frame.
+// How `memtrace diff` names one backtrace entry (a location code): its frames in the order
+// stored (outermost first, as dump_trace prints them) through the one renderer
+// (LocationToString), space-separated; "$CODE" for a code whose location event holds no
+// frame. Not an allocation site: sites are frames (analysis/backtrace_frames.h).
 #pragma once
 
 #include <string>

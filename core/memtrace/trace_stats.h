@@ -47,7 +47,7 @@ struct SiteStats {
   double est_bytes = 0;
   std::uint64_t live_blocks = 0;
   double live_est_bytes = 0;
-  std::string frames;                // the site: SiteName's text, or "<no backtrace>"
+  std::string frames;                // the site's frame as memtrace prints it, or "<no backtrace>"
   bool has_frames = true;            // false: allocations none of whose entries has frames
   std::vector<std::string> callers;  // nearest first (StatsOptions::callers of them)
 };

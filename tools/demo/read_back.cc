@@ -27,8 +27,8 @@ std::string EventText(EventKind k) {
 }
 
 // The sites as `memtrace stats --callers 1` attributes them (the one rule,
-// core/memtrace/analysis/trace_analysis.h: the innermost entry with frames, here the
-// workload's allocation point, and its nearest caller).
+// core/memtrace/analysis/trace_analysis.h: the innermost frame, here the workload's
+// allocation point, and its nearest caller frame).
 void FillSites(const std::string& path, DemoReport& r, std::vector<std::string>& failures) {
   auto src = memtrace::OpenFileSource(path);
   if (!src.ok()) {

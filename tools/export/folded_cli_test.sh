@@ -11,7 +11,7 @@ f="$T/c/memtrace/v3_event_forms.ctf"
 "$BIN" memtrace folded "$f" > "$T/samples.txt"
 "$BIN" memtrace folded --by words "$f" > "$T/words.txt"
 
-grep -qx 'Main.main (main.ml:1);A.inlined_inner (lib/a.ml:43);A.outer (lib/a.ml:42);B.clamped (lib/b.ml:1048575) 16' \
+grep -qx 'Main.main (main.ml:1);A.outer (lib/a.ml:42);A.inlined_inner (lib/a.ml:43);B.clamped (lib/b.ml:1048575) 16' \
   "$T/samples.txt" || fail "16 short allocs at one site: $(cat "$T/samples.txt")"
 grep -qx '<no backtrace> 1' "$T/samples.txt" || fail "no-backtrace line"
 grep -qx 'Main.main (main.ml:1) 100000' "$T/words.txt" || fail "external words"

@@ -87,7 +87,8 @@ grep -q "memtrace diff: $und: $want" "$err" || { fail "diff message"; cat "$err"
 # The analysis commands (stats --json, leaks, compare, diff --json), against a model
 # computed here from the golden oracle dumps (every event, backtrace and location as the
 # real reader saw them): estimated bytes = samples / rate * word_size / 8, a site is the
-# innermost backtrace entry whose location has frames.
+# innermost frame (the last frame of the last entry with frames: a location's inlined
+# frames are stored outermost first) and its callers the frames before it, nearest first.
 model="$tmp/model.py"
 cat >"$model" <<'PY'
 import json, sys
@@ -107,7 +108,7 @@ def load(path):
             evs[-1]["bt"] = p[1].split(",") if len(p) > 1 else []
         elif p and p[0] == "loc":
             text = line.rstrip("\n").split(" ", 3)[3] if int(p[2]) > 0 else ""
-            locs[p[1]] = " ".join(text.split(" | ")) if text else ""
+            locs[p[1]] = text.split(" | ") if text else []
     return info, evs, locs
 
 def analyse(path, lo=0, hi=float("inf"), callers=0):
@@ -117,7 +118,7 @@ def analyse(path, lo=0, hi=float("inf"), callers=0):
     for e in evs:
         if not lo <= e["dt"] <= hi: continue
         if e["kind"] == "alloc":
-            key = tuple(locs[c] for c in reversed(e["bt"]) if locs[c])[:callers + 1]
+            key = tuple(f for c in reversed(e["bt"]) for f in reversed(locs[c]))[:callers + 1]
             s = sites.setdefault(key, [0, 0, 0])
             for t in (s, tot):
                 t[0] += 1; t[1] += e["ns"]; t[2] += e["len"]

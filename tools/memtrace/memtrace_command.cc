@@ -502,8 +502,9 @@ void AddStats(CLI::App& mt) {
   CLI::App* st = mt.add_subcommand(
       "stats",
       "Totals, top allocation sites, rates, lifetimes, live heap. Sizes are estimated bytes "
-      "(samples / sample rate * word size / 8); a site is the innermost backtrace entry with "
-      "frames. Lifetime median and p90 are exact up to 65,536 collections, then within 0.4% "
+      "(samples / sample rate * word size / 8); a site is the innermost frame of the backtrace "
+      "(inlined frames expanded). Lifetime median and p90 are exact up to 65,536 collections, then "
+      "within 0.4% "
       "(printed ~N). --json prints one document (members: core/memtrace/trace_stats.h)");
   st->add_option("file", stats->file, "trace file")->required();
   st->add_option("--by", stats->by, "rank sites by estimated bytes (default) or sampled words")

@@ -23,8 +23,8 @@ void AddWindowOptions(CLI::App* command, WindowOptions* window) {
 void AddCallersOption(CLI::App* command, std::size_t* callers) {
   command
       ->add_option("--callers", *callers,
-                   "split each allocation site (the innermost backtrace entry with frames) by "
-                   "its N nearest callers with frames, in [0, 64]")
+                   "split each allocation site (the innermost frame) by its N nearest caller "
+                   "frames (inlined frames count as callers), in [0, 64]")
       ->check(UnsignedIn(0, 64));
 }
 

@@ -5,20 +5,33 @@
 #include <unordered_map>
 
 #include "core/base/splitmix64.h"
-#include "core/memtrace/site_name.h"
+#include "core/memtrace/analysis/backtrace_frames.h"
+#include "core/memtrace/limits.h"
 #include "core/memtrace/trace_reader.h"
+#include "core/memtrace/view/frame_render.h"
 #include "core/memtrace/view/trace_view.h"
 
 namespace mpo::memtrace::analysis {
 namespace {
 
-// A site's key: the codes of its entry and callers, innermost first.
-using SiteKey = std::vector<OcamlInt>;
+// A site's key: its frame and its callers' frames, innermost first (backtrace_frames.h),
+// strings as the reader interned them.
+using SiteKey = std::vector<CompactFrame>;
+
+struct FrameHash {
+  std::size_t operator()(const CompactFrame& f) const {
+    const std::uint64_t h = (std::uint64_t{f.filename} << 32 | f.defname) * kGoldenGamma ^
+                            static_cast<std::uint64_t>(f.line) ^
+                            static_cast<std::uint64_t>(f.start_char) << 40 ^
+                            static_cast<std::uint64_t>(f.end_char) << 20;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
 
 struct SiteKeyHash {
   std::size_t operator()(const SiteKey& k) const {
     std::uint64_t h = k.size();
-    for (OcamlInt c : k) h = (h ^ static_cast<std::uint64_t>(c)) * kGoldenGamma;
+    for (const CompactFrame& f : k) h = (h ^ FrameHash{}(f)) * kGoldenGamma;
     return static_cast<std::size_t>(h ^ (h >> 29));
   }
 };
@@ -120,25 +133,14 @@ class Analyzer {
   }
 
  private:
-  bool HasFrames(OcamlInt code) {
-    auto it = has_frames_.find(code);
-    if (it != has_frames_.end()) return it->second;
-    bool found;
-    const bool has = !r_.CompactFramesOf(code, &found).empty();
-    has_frames_.emplace(code, has);
-    return has;
-  }
-
   std::uint32_t SiteOf(const Event& e) {
     key_.clear();
-    for (auto it = e.backtrace.rbegin(); it != e.backtrace.rend() && key_.size() <= o_.callers;
-         ++it)
-      if (HasFrames(*it)) key_.push_back(*it);
+    VisitFramesInnermostFirst(r_, e.backtrace, [&](const CompactFrame& f) {
+      key_.push_back(f);
+      return key_.size() <= o_.callers;
+    });
     auto [it, inserted] = index_.try_emplace(key_, static_cast<std::uint32_t>(sites_.size()));
-    if (inserted) {
-      sites_.emplace_back();
-      first_use_.push_back(r_.event_offset());
-    }
+    if (inserted) sites_.emplace_back();
     return it->second;
   }
 
@@ -174,16 +176,22 @@ class Analyzer {
     live_.erase(it);
   }
 
-  // Renders every site's names (each code once) and sorts the table.
+  // Renders every site's frames (memtrace's text, each frame once) and sorts the table.
+  // The rendered text counts against the location budget (Limits::max_location_bytes).
   Status NameSites() {
-    std::unordered_map<OcamlInt, std::string> names;
+    std::unordered_map<CompactFrame, std::string, FrameHash> names;
+    std::uint64_t left = o_.limits.max_location_bytes;
     for (const auto& [key, i] : index_) {
-      for (OcamlInt code : key) {
-        auto it = names.find(code);
+      for (const CompactFrame& f : key) {
+        auto it = names.find(f);
         if (it == names.end()) {
-          auto name = SiteName(r_, code, first_use_[i]);
-          if (!name.ok()) return name.status();
-          it = names.emplace(code, std::move(*name)).first;
+          std::string text;
+          view::AppendFrameText(text, view::RefOf(f, r_.strings()));
+          if (text.size() > left)
+            return LimitExceeded("rendered site names", o_.limits.max_location_bytes,
+                                 "--max-location-bytes");
+          left -= text.size();
+          it = names.emplace(f, std::move(text)).first;
         }
         sites_[i].names.push_back(it->second);
       }
@@ -204,9 +212,7 @@ class Analyzer {
   Timeline timeline_;
   LifetimeSummary lifetimes_;
   std::vector<Site> sites_;
-  std::vector<std::uint64_t> first_use_;  // per site: the offset of its first allocation
   std::unordered_map<SiteKey, std::uint32_t, SiteKeyHash> index_;
-  std::unordered_map<OcamlInt, bool> has_frames_;
   std::unordered_map<OcamlInt, LiveBlock> live_;
   SiteKey key_;
 };

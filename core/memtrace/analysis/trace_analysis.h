@@ -3,11 +3,13 @@
 // blocks still live at the end, lifetimes and an estimated live-heap timeline.
 //
 // Attribution rule (the one rule of stats, leaks, compare, report and demo): the
-// allocation site of an event is the innermost entry of its backtrace (the last one)
-// whose location holds frames; entries without frames (C and runtime frames memtrace
-// could not name) are passed over. A site is keyed by that entry and its `callers`
-// nearest callers with frames (callers = 0: the entry alone); an allocation none of
-// whose entries has frames belongs to the site with no frames ("<no backtrace>").
+// allocation site of an event is the innermost frame of its backtrace, inlined frames
+// expanded in their order (backtrace_frames.h): the last frame of the last entry whose
+// location holds frames; entries without frames (C and runtime frames memtrace could not
+// name) are passed over. A site is keyed by that frame and its `callers` nearest caller
+// frames (an inlined frame's caller is the frame it was inlined into; callers = 0: the
+// frame alone); an allocation with no frame at all belongs to the site with no frames
+// ("<no backtrace>").
 //
 // Estimated bytes: memtrace samples each allocated word with probability sample_rate,
 // so nsamples / sample_rate estimates the words allocated, times word_size / 8 bytes
@@ -22,8 +24,8 @@
 //
 // Cost: memory grows with the sites and the blocks live at once (bounded by what the
 // trace references, not by its length: a collected block is forgotten) and the rendered
-// site names (the reader's location budget, Limits::max_location_bytes); the lifetimes'
-// summary and the timeline take fixed memory. Failure: the decoded view's typed error
+// site names (at most Limits::max_location_bytes of text); the lifetimes' summary and the
+// timeline take fixed memory. Failure: the decoded view's typed error
 // (view/trace_view.h) or a passed budget; no partial result.
 #pragma once
 
@@ -59,8 +61,8 @@ struct Tally {
 };
 
 struct Site {
-  // The site's frames, then each caller's: memtrace's text of each entry's frames,
-  // space-separated (SiteName). Empty for the site of allocations with no frames.
+  // The site's frame, then its callers' frames, nearest first, each as memtrace prints a
+  // frame (`defname@file:line:start-end`). Empty for the site of allocations with no frames.
   std::vector<std::string> names;
   Tally allocated;  // allocated in the window
   Tally live;       // of those, not collected by the window's end

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "core/memtrace/analysis/analysis_text.h"
 #include "core/memtrace/analysis/leaks.h"
 #include "core/memtrace/analysis/site_compare.h"
 #include "core/memtrace/internal/undefined_code.h"
@@ -13,11 +14,13 @@ namespace mpo::memtrace::analysis {
 namespace {
 
 constexpr OcamlInt kMain = 0x7a0000000100;
-constexpr OcamlInt kF = 0x7a0000000200;  // two frames (one inlined)
+constexpr OcamlInt kF = 0x7a0000000200;  // A.inner inlined into A.outer
 constexpr OcamlInt kG = 0x7a0000000300;
 constexpr OcamlInt kC = 0x7a0000000400;  // no frames (a C or runtime frame)
 
-const std::string kFName = "A.inner@a.ml:20:2-8 A.outer@a.ml:10:0-30";
+// F's site is its innermost frame; the frame it was inlined into is its nearest caller.
+const std::string kFName = "A.inner@a.ml:20:2-8";
+const std::string kFOuterName = "A.outer@a.ml:10:0-30";
 const std::string kGName = "G.g@g.ml:3:4-5";
 const std::string kMainName = "Main@main.ml:1:0-10";
 
@@ -42,7 +45,8 @@ std::vector<std::uint8_t> Trace(bool extra = false) {
   EXPECT_TRUE(w.ok());
   static const std::map<OcamlInt, std::vector<Location>> kFrames = {
       {kMain, {{"main.ml", 1, 0, 10, "Main"}}},
-      {kF, {{"a.ml", 20, 2, 8, "A.inner"}, {"a.ml", 10, 0, 30, "A.outer"}}},
+      // Stored as memtrace stores inlined frames: outermost first.
+      {kF, {{"a.ml", 10, 0, 30, "A.outer"}, {"a.ml", 20, 2, 8, "A.inner"}}},
       {kG, {{"g.ml", 3, 4, 5, "G.g"}}},
       {kC, {}},
   };
@@ -117,19 +121,30 @@ TEST(TraceAnalysis, SitesAreInnermostFramedEntry) {
   EXPECT_EQ(a->sites[2].live.blocks, 0u);
 }
 
+// Callers are frames, nearest first: F's inlined frame A.outer is the nearest caller of
+// its site, before the entry that called F.
 TEST(TraceAnalysis, CallersSplitSites) {
   AnalysisOptions o;
   o.callers = 1;
+  auto one = Analyze(Trace(), o);
+  ASSERT_TRUE(one.ok()) << one.status().ToString();
+  ASSERT_EQ(one->sites.size(), 3u);
+  const Site* f = Find(*one, {kFName, kFOuterName});
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->allocated.samples, 7u);
+  EXPECT_EQ(CallersText(*f), kFOuterName);
+  o.callers = 2;
   auto a = Analyze(Trace(), o);
   ASSERT_TRUE(a.ok()) << a.status().ToString();
   ASSERT_EQ(a->sites.size(), 4u);
-  const Site* fg = Find(*a, {kFName, kGName});
-  const Site* fm = Find(*a, {kFName, kMainName});
+  const Site* fg = Find(*a, {kFName, kFOuterName, kGName});
+  const Site* fm = Find(*a, {kFName, kFOuterName, kMainName});
   const Site* gm = Find(*a, {kGName, kMainName});
   ASSERT_TRUE(fg && fm && gm);
   EXPECT_EQ(fg->allocated.samples, 5u);
   EXPECT_EQ(fm->allocated.samples, 2u);
   EXPECT_EQ(gm->allocated.samples, 3u);
+  EXPECT_EQ(CallersText(*fg), kFOuterName + " <- " + kGName);
 }
 
 // In [25, 55] us: allocations #2 and #3; #0's collection is not counted (allocated
