@@ -18,6 +18,8 @@ import json
 import math
 import sys
 from array import array
+from bisect import bisect_left
+from itertools import accumulate
 
 LANES = 64
 MAX_LONG = (1 << 62) - 1
@@ -127,10 +129,19 @@ class Sampler:
             hits = max(length - self.surplus, 0)
             self.surplus += hits - length
             return hits
+        # rand_binom adds draws to the surplus until it reaches the block's end; taken a
+        # batch at a time (the same draws, in order) so that Python loops per batch.
         hits = 0
         while self.surplus < length:
-            self.surplus += self.geometric()
-            hits += 1
+            if self.pos == len(self.buffer):
+                self.buffer, self.pos = geometric_batch(self.lanes, self.k), 0
+            need = length - self.surplus
+            sums = list(accumulate(self.buffer[self.pos:]))
+            taken = bisect_left(sums, need) + 1  # draws until the surplus reaches `length`
+            taken = min(taken, len(sums))
+            self.surplus += sums[taken - 1]
+            self.pos += taken
+            hits += taken
         self.surplus -= length
         return hits
 
