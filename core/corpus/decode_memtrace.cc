@@ -6,13 +6,18 @@
 
 namespace mpo::corpus {
 
+memtrace::view::JsonViewOptions MemtraceJsonOptions(Verdicts verdicts,
+                                                    const memtrace::Limits& limits) {
+  memtrace::view::JsonViewOptions options;
+  options.verdicts = verdicts;
+  options.limits = limits;
+  return options;
+}
+
 Status DecodeMemtrace(memtrace::ByteSource& source, DecodeForm form, TextSink& out,
                       Verdicts verdicts, const memtrace::Limits& limits) {
   if (form == DecodeForm::kJsonLines) {
-    memtrace::view::JsonViewOptions options;
-    options.verdicts = verdicts;
-    options.limits = limits;
-    return memtrace::view::WriteJsonView(source, out, options);
+    return memtrace::view::WriteJsonView(source, out, MemtraceJsonOptions(verdicts, limits));
   }
   // memtrace's own dump_trace text, then the reason a rejected trace stops.
   Status s = memtrace::WriteDumpTrace(source, out, true, {}, limits, verdicts);

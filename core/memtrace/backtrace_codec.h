@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "core/memtrace/buf.h"
+#include "core/memtrace/faults.h"
 #include "core/memtrace/limits.h"
 #include "core/memtrace/ocaml_int.h"
 
@@ -121,13 +122,15 @@ class BacktraceReader {
   BacktraceReader();
   // Decodes `nencoded` codewords after a common prefix of `common_prefix` entries. The
   // result (caller first) stays valid until the next call. On failure `in` holds it.
-  // `alloc_id` (the allocation's object id) matters only to CheckCanonical.
+  // `alloc_id` (the allocation's object id) matters only to CheckCanonical. `Faults`:
+  // faults.h.
+  template <class Faults = NoFaults>
   std::span<const OcamlInt> Get(ByteReader& in, std::uint32_t nencoded, OcamlInt common_prefix,
                                 OcamlInt alloc_id = 0) {
     std::span<const OcamlInt> bt;
     const std::uint8_t* p =
-        checking_ ? GetAt<true>(in, in.cursor(), nencoded, common_prefix, alloc_id, &bt)
-                  : GetAt<false>(in, in.cursor(), nencoded, common_prefix, alloc_id, &bt);
+        checking_ ? GetAt<true, Faults>(in, in.cursor(), nencoded, common_prefix, alloc_id, &bt)
+                  : GetAt<false, Faults>(in, in.cursor(), nencoded, common_prefix, alloc_id, &bt);
     if (p != nullptr) in.Advance(p);
     return bt;
   }
@@ -136,7 +139,7 @@ class BacktraceReader {
   // position after them, or nullptr when a check fails, after recording the error in `in`
   // (positioned at the failing field). Inline so that the position stays in a register.
   // kCanonical: CheckCanonical was called.
-  template <bool kCanonical>
+  template <bool kCanonical, class Faults = NoFaults>
   [[gnu::always_inline]] const std::uint8_t* GetAt(ByteReader& in, const std::uint8_t* p,
                                                    std::uint32_t nencoded, OcamlInt common_prefix,
                                                    OcamlInt alloc_id,
@@ -145,19 +148,20 @@ class BacktraceReader {
       AllocateCache();
     if (common_prefix >= 0 && static_cast<std::uint64_t>(common_prefix) <= last_.len) [[likely]] {
       if (kCanonical && canonical_)
-        return GetCanonical(in, p, nencoded, static_cast<std::size_t>(common_prefix), alloc_id, bt);
+        return GetCanonical<Faults>(in, p, nencoded, static_cast<std::size_t>(common_prefix),
+                                    alloc_id, bt);
       last_.len = static_cast<std::size_t>(common_prefix);
       if (Roomy(in, p, nencoded, last_)) [[likely]]
-        p = Decode<false, false>(in, p, nencoded, last_);
+        p = Decode<false, false, Faults>(in, p, nencoded, last_);
       else
-        p = Decode<true, false>(in, p, nencoded, last_);
+        p = Decode<true, false, Faults>(in, p, nencoded, last_);
     } else {
       // A prefix longer than what we hold (the previous backtrace was truncated, or the
       // trace lies): decode to keep the cache in step, return the previous backtrace.
       // The writer never writes one.
       canonical_ = false;
       scratch_.len = 0;
-      p = Decode<true, false>(in, p, nencoded, scratch_);
+      p = Decode<true, false, Faults>(in, p, nencoded, scratch_);
     }
     *bt = {last_.data.get(), last_.len};
     return p;
@@ -221,10 +225,11 @@ class BacktraceReader {
   enum class Failure : std::uint8_t { kCodeword, kHitNCount, kMissCode, kTooLong, kBudget };
   // kChecked = false only after Roomy said yes. kCanonical: also the checks of
   // CheckCanonical, codeword by codeword (CanonicalStep).
-  template <bool kChecked, bool kCanonical>
+  template <bool kChecked, bool kCanonical, class Faults>
   [[gnu::always_inline]] const std::uint8_t* Decode(ByteReader& in, const std::uint8_t* p,
                                                     std::uint32_t nencoded, Buffer& out);
   // GetAt's work while CheckCanonical holds.
+  template <class Faults>
   [[gnu::always_inline]] const std::uint8_t* GetCanonical(ByteReader& in, const std::uint8_t* p,
                                                           std::uint32_t nencoded,
                                                           std::size_t common, OcamlInt alloc_id,
@@ -236,9 +241,9 @@ class BacktraceReader {
     alloc_id_ = alloc_id;
     misses_.clear();
     if (Roomy(in, p, nencoded, last_)) [[likely]]
-      p = Decode<false, true>(in, p, nencoded, last_);
+      p = Decode<false, true, Faults>(in, p, nencoded, last_);
     else
-      p = Decode<true, true>(in, p, nencoded, last_);
+      p = Decode<true, true, Faults>(in, p, nencoded, last_);
     if (p != nullptr && shorter && last_.len > common && last_.data[common] == previous)
       canonical_ = false;
     *bt = {last_.data.get(), last_.len};
@@ -283,7 +288,7 @@ class BacktraceReader {
 // Hot loop: raw pointers checked against the end of the packet, the output length and
 // capacity in registers; `out.len` is stored once at the end, or at the failing field on
 // error.
-template <bool kChecked, bool kCanonical>
+template <bool kChecked, bool kCanonical, class Faults>
 inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::uint8_t* p,
                                                    std::uint32_t nencoded, Buffer& out) {
   const std::uint8_t* const start = p;
@@ -313,12 +318,12 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
       data = out.data.get();
       cap = out.cap;
     }
-    const std::uint32_t bucket = codeword >> 2;
+    const std::uint32_t bucket = Faults::Bucket(codeword >> 2, codeword);
     // The prediction the writer would have followed from the previous run's end.
     [[maybe_unused]] const std::uint32_t predicted = kCanonical ? next[prev] : 0;
-    next[prev] = static_cast<std::uint16_t>(bucket);
+    const std::uint32_t tag = Faults::Tag(codeword & 3);
+    Faults::Predict(next, prev, bucket, tag);
     std::uint32_t npredicted;
-    const std::uint32_t tag = codeword & 3;
     if (tag == kMiss) [[unlikely]] {
       if (kChecked && end - p < 8) [[unlikely]] {
         out.len = len;
@@ -341,7 +346,7 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
         prev_run = -1;
       }
       p += 8;
-      loc[bucket] = lit;
+      if (Faults::kMissStores) loc[bucket] = lit;
       data[len++] = lit;
       prev = bucket;
       continue;
@@ -352,7 +357,7 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
         DecodeFailed(in, p, Failure::kHitNCount);
         return nullptr;
       }
-      npredicted = *p++;
+      npredicted = Faults::HitNCount(*p++);
     } else {
       npredicted = tag;  // hit0 or hit1
     }
@@ -400,7 +405,7 @@ inline const std::uint8_t* BacktraceReader::Decode(ByteReader& in, const std::ui
       b = following;
       dst[n] = loc[b];
     }
-    prev = b;
+    prev = Faults::RunEnd(b, bucket);
     len += 1 + npredicted;
   }
   out.len = len;

@@ -157,71 +157,7 @@ void LocationReader::Get(ByteReader& in, OcamlInt* code, std::vector<Location>* 
   for (const CompactFrame& f : scratch_) locs->push_back(Materialize(f, own_strings_));
 }
 
-void LocationReader::GetCompact(ByteReader& in, StringInterner& strings, OcamlInt* code,
-                                std::vector<CompactFrame>* frames) {
-  *code = OcamlIntOfInt64(in.U64("location: code"));
-  const int n = in.U8("location: nlocs");
-  frames->clear();
-  if (!in.ok()) return;
-  for (int k = 0; k < n; ++k) {
-    const std::uint64_t word_off = in.offset();
-    const std::uint64_t low = in.U32("location: frame word");
-    const std::uint64_t high = in.U16("location: frame word");
-    if (!in.ok()) return;
-    const std::uint64_t word = low | (high << 32);
-    CompactFrame l;
-    l.line = static_cast<OcamlInt>(word & kLineMax);
-    l.start_char = static_cast<OcamlInt>((word >> kStartCharShift) & kStartCharMax);
-    l.end_char = static_cast<OcamlInt>((word >> kEndCharShift) & kEndCharMax);
-    const int file_ix = static_cast<int>((word >> kFilenameShift) & kMtfMask);
-    const int def_ix = static_cast<int>((word >> kDefnameShift) & kMtfMask);
-    auto& files = mtf_.files;
-    std::uint8_t table;
-    if (file_ix == MtfTable<std::uint8_t>::kNotFound) {
-      std::string_view name = in.String("location: filename");
-      if (!in.ok()) return;
-      const bool full = files.size() == MtfTable<std::uint8_t>::kLength;
-      auto& e = files.PushKeyless(/*reuse_last_value=*/true);
-      if (!full) {
-        e.value = static_cast<std::uint8_t>(files.size() - 1);
-        mtf_.defnames[e.value].Clear();
-      }
-      e.id = strings.Intern(name);
-      l.filename = e.id;
-      table = e.value;
-    } else if (file_ix >= files.size()) {
-      in.Fail(Status(ErrorCode::kCorrupt, "filename move-to-front index " +
-                                              std::to_string(file_ix) +
-                                              " points at an empty slot (" +
-                                              std::to_string(files.size()) + " filenames seen)")
-                  .WithField("location: filename MTF index")
-                  .AtOffset(word_off + kFilenameShift / 8, kFilenameShift % 8));
-      return;
-    } else {
-      auto& e = files.MoveToFront(file_ix);
-      l.filename = e.id;
-      table = e.value;
-    }
-    auto& defs = mtf_.defnames[table];
-    if (def_ix == MtfTable<char>::kNotFound) {
-      std::string_view name = in.String("location: defname");
-      if (!in.ok()) return;
-      auto& e = defs.PushKeyless(/*reuse_last_value=*/false);
-      e.id = strings.Intern(name);
-      l.defname = e.id;
-    } else if (def_ix >= defs.size()) {
-      in.Fail(Status(ErrorCode::kCorrupt, "defname move-to-front index " + std::to_string(def_ix) +
-                                              " points at an empty slot (" +
-                                              std::to_string(defs.size()) + " defnames seen for " +
-                                              std::string(strings.Get(l.filename)) + ")")
-                  .WithField("location: defname MTF index")
-                  .AtOffset(word_off + kDefnameShift / 8, kDefnameShift % 8));
-      return;
-    } else {
-      l.defname = defs.MoveToFront(def_ix).id;
-    }
-    frames->push_back(l);
-  }
-}
+template void LocationReader::GetCompact<NoFaults>(ByteReader&, StringInterner&, OcamlInt*,
+                                                   std::vector<CompactFrame>*);
 
 }  // namespace mpo::memtrace

@@ -30,11 +30,13 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "core/memtrace/buf.h"
+#include "core/memtrace/faults.h"
 #include "core/memtrace/location.h"
 #include "core/memtrace/mtf_table.h"
 
@@ -116,7 +118,8 @@ class LocationReader {
  public:
   // Decodes one location event body into `frames` (cleared first), interning strings in
   // `strings`. No allocation per frame once strings are known. On failure `in` holds the
-  // error.
+  // error. `Faults`: faults.h.
+  template <class Faults = NoFaults>
   void GetCompact(ByteReader& in, StringInterner& strings, OcamlInt* code,
                   std::vector<CompactFrame>* frames);
   // The same, materialised (convenient, slower).
@@ -129,5 +132,79 @@ class LocationReader {
 };
 
 Location Materialize(const CompactFrame& f, const StringInterner& strings);
+
+template <class Faults>
+void LocationReader::GetCompact(ByteReader& in, StringInterner& strings, OcamlInt* code,
+                                std::vector<CompactFrame>* frames) {
+  *code = OcamlIntOfInt64(in.U64("location: code"));
+  const int n = in.U8("location: nlocs");
+  frames->clear();
+  if (!in.ok()) return;
+  for (int k = 0; k < n; ++k) {
+    const std::uint64_t word_off = in.offset();
+    const std::uint64_t low = in.U32("location: frame word");
+    const std::uint64_t high = in.U16("location: frame word");
+    if (!in.ok()) return;
+    const std::uint64_t word = low | (high << 32);
+    CompactFrame l;
+    l.line = Faults::Line(static_cast<OcamlInt>(word & kLineMax), word);
+    l.start_char =
+        Faults::StartChar(static_cast<OcamlInt>((word >> kStartCharShift) & kStartCharMax), word);
+    l.end_char =
+        Faults::EndChar(static_cast<OcamlInt>((word >> kEndCharShift) & kEndCharMax), word);
+    const int file_ix = static_cast<int>((word >> kFilenameShift) & kMtfMask);
+    const int def_ix = static_cast<int>((word >> kDefnameShift) & kMtfMask);
+    auto& files = mtf_.files;
+    std::uint8_t table;
+    if (file_ix == MtfTable<std::uint8_t>::kNotFound) {
+      std::string_view name = in.String("location: filename");
+      if (!in.ok()) return;
+      const bool full = files.size() == MtfTable<std::uint8_t>::kLength;
+      auto& e = files.PushKeyless(/*reuse_last_value=*/Faults::kEvictionKeepsDefnames);
+      if (!full) {
+        e.value = static_cast<std::uint8_t>(files.size() - 1);
+        if (Faults::kClearsNewFileDefnames) mtf_.defnames[e.value].Clear();
+      }
+      e.id = strings.Intern(name);
+      l.filename = e.id;
+      table = e.value;
+    } else if (file_ix >= files.size()) {
+      in.Fail(Status(ErrorCode::kCorrupt, "filename move-to-front index " +
+                                              std::to_string(file_ix) +
+                                              " points at an empty slot (" +
+                                              std::to_string(files.size()) + " filenames seen)")
+                  .WithField("location: filename MTF index")
+                  .AtOffset(word_off + kFilenameShift / 8, kFilenameShift % 8));
+      return;
+    } else {
+      auto& e = Faults::FileHit(files, file_ix);
+      l.filename = e.id;
+      table = e.value;
+    }
+    auto& defs = mtf_.defnames[table];
+    if (def_ix == MtfTable<char>::kNotFound) {
+      std::string_view name = in.String("location: defname");
+      if (!in.ok()) return;
+      auto& e = defs.PushKeyless(/*reuse_last_value=*/false);
+      e.id = strings.Intern(name);
+      l.defname = e.id;
+    } else if (def_ix >= defs.size()) {
+      in.Fail(Status(ErrorCode::kCorrupt, "defname move-to-front index " + std::to_string(def_ix) +
+                                              " points at an empty slot (" +
+                                              std::to_string(defs.size()) + " defnames seen for " +
+                                              std::string(strings.Get(l.filename)) + ")")
+                  .WithField("location: defname MTF index")
+                  .AtOffset(word_off + kDefnameShift / 8, kDefnameShift % 8));
+      return;
+    } else {
+      l.defname = Faults::DefnameHit(defs, def_ix).id;
+    }
+    frames->push_back(l);
+  }
+}
+
+// The correct reader is compiled once, in location_codec.cc.
+extern template void LocationReader::GetCompact<NoFaults>(ByteReader&, StringInterner&, OcamlInt*,
+                                                          std::vector<CompactFrame>*);
 
 }  // namespace mpo::memtrace

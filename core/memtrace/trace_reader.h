@@ -40,6 +40,7 @@
 #include "core/memtrace/backtrace_codec.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/event.h"
+#include "core/memtrace/faults.h"
 #include "core/memtrace/limits.h"
 #include "core/memtrace/location.h"
 #include "core/memtrace/location_codec.h"
@@ -75,13 +76,15 @@ struct ReaderWarning {
   std::string message;
 };
 
-class TraceReader {
+// `Faults`: the test seam of faults.h; TraceReader below is the reader.
+template <class Faults = NoFaults>
+class BasicTraceReader {
  public:
   // Reads and checks the trace-info packet.
-  static Result<std::unique_ptr<TraceReader>> Open(std::unique_ptr<ByteSource> source,
-                                                   ReaderOptions options = {});
-  static Result<std::unique_ptr<TraceReader>> OpenFile(const std::string& path,
-                                                       ReaderOptions options = {});
+  static Result<std::unique_ptr<BasicTraceReader>> Open(std::unique_ptr<ByteSource> source,
+                                                        ReaderOptions options = {});
+  static Result<std::unique_ptr<BasicTraceReader>> OpenFile(const std::string& path,
+                                                            ReaderOptions options = {});
 
   const Info& info() const { return info_; }
   // The format version of the trace-info packet (1, 2 or 3).
@@ -151,7 +154,7 @@ class TraceReader {
     std::int64_t last_timestamp = 0;
     OcamlInt alloc_id = 0;  // v1/v2: continues across packets
   };
-  TraceReader(std::unique_ptr<ByteSource> source, ReaderOptions options)
+  BasicTraceReader(std::unique_ptr<ByteSource> source, ReaderOptions options)
       : source_(std::move(source)), options_(options) {}
   Status ReadInfo();
   // Loads the next packet; sets *end at the end of the trace.
@@ -256,5 +259,9 @@ class TraceReader {
   bool packet_events_ = false;
   CacheVerifier packet_slot_;
 };
+
+using TraceReader = BasicTraceReader<NoFaults>;
+// Compiled once, in trace_reader.cc (definitions: trace_reader_impl.h).
+extern template class BasicTraceReader<NoFaults>;
 
 }  // namespace mpo::memtrace

@@ -47,13 +47,16 @@ struct Record {
   std::string_view reason;               // kSkippedPacket: the reader's warning text
 };
 
-class TraceView {
+// `Faults`: the reader's test seam (core/memtrace/faults.h); TraceView below is the view.
+template <class Faults = NoFaults>
+class BasicTraceView {
  public:
-  static Result<std::unique_ptr<TraceView>> Open(std::unique_ptr<ByteSource> source,
-                                                 const ReaderOptions& options = {});
-  explicit TraceView(std::unique_ptr<TraceReader> reader) : reader_(std::move(reader)) {}
+  using Reader = BasicTraceReader<Faults>;
+  static Result<std::unique_ptr<BasicTraceView>> Open(std::unique_ptr<ByteSource> source,
+                                                      const ReaderOptions& options = {});
+  explicit BasicTraceView(std::unique_ptr<Reader> reader) : reader_(std::move(reader)) {}
 
-  const TraceReader& reader() const { return *reader_; }
+  const Reader& reader() const { return *reader_; }
   const Info& info() const { return reader_->info(); }
   int version() const { return reader_->version(); }
   const StringInterner& strings() const { return reader_->strings(); }
@@ -78,7 +81,7 @@ class TraceView {
   // Everything but the common case: skipped packets, the end, errors.
   const Record* SlowNext();
 
-  std::unique_ptr<TraceReader> reader_;
+  std::unique_ptr<Reader> reader_;
   Record rec_;
   Status error_;
   bool failed_ = false;  // error_ is set
@@ -92,5 +95,9 @@ class TraceView {
   std::size_t scan_ = 0;
   CodeSet emitted_;
 };
+
+using TraceView = BasicTraceView<NoFaults>;
+// Compiled once, in trace_view.cc (definitions: trace_view_impl.h).
+extern template class BasicTraceView<NoFaults>;
 
 }  // namespace mpo::memtrace::view
