@@ -127,7 +127,7 @@ grep -qx "    midway: cannot read the record after time 1" "$out" || fail "no st
 
 # Selection: several patterns, tags, exclusions; what a decoder does not read.
 check "only, several" 0 "$BIN" corpus check "$T/a" --impl "cat {file}.expected.jsonl" \
-  --only memtrace/v1_event_forms,tag:ocaml-5.0 --only sampler/geometric_seed0_lambda0
+  --only memtrace/v1_event_forms,tag:ocaml-5.0 --only sampler/binomial_seed615_lambda1e-4
 grep -c '^PASS ' "$out" | grep -qx 3 || fail "only, several: $(cat "$out")"
 check "skip" 0 "$BIN" corpus check "$T/a" --impl "cat {file}.expected.jsonl" \
   --only tag:v2 --skip tag:bad,time
