@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -661,6 +662,19 @@ TEST(RunCommand, KeepsTheTailOfStderr) {
   EXPECT_EQ(r->err.size(), kStderrTail);
   EXPECT_TRUE(r->err_truncated);
   EXPECT_EQ(r->err.substr(r->err.size() - 5), "xend\n");
+}
+
+TEST(RunCommand, EndlessStderrDoesNotHoldTheDeadline) {
+  const auto start = std::chrono::steady_clock::now();
+  auto r = RunCommand("yes 'spam' >&2", 0.5);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->timed_out);
+  EXPECT_LT(took, 5.0);
+  EXPECT_EQ(r->err.size(), kStderrTail);
+  EXPECT_TRUE(r->err_truncated);
+  EXPECT_NE(r->err.find("spam\nspam\n"), std::string::npos);
 }
 
 }  // namespace

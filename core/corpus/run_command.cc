@@ -141,9 +141,11 @@ void KeepTail(CommandOutcome& r, const char* data, std::size_t n) {
   }
 }
 
-// Reads what the stderr pipe holds now (non-blocking); false at end of file or error.
-bool ReadStderr(int fd, CommandOutcome& r, char* buf, std::size_t size) {
-  while (true) {
+// Reads what the stderr pipe holds now (non-blocking), at most `reads` times so that a
+// command writing without pause cannot hold the kit past its deadline; false at end of
+// file or error.
+bool ReadStderr(int fd, CommandOutcome& r, char* buf, std::size_t size, int reads) {
+  while (reads-- > 0) {
     const ssize_t got = ::read(fd, buf, size);
     if (got > 0) {
       KeepTail(r, buf, static_cast<std::size_t>(got));
@@ -152,6 +154,7 @@ bool ReadStderr(int fd, CommandOutcome& r, char* buf, std::size_t size) {
     if (got < 0 && errno == EINTR) continue;
     return got < 0 && errno == EAGAIN;
   }
+  return true;
 }
 
 }  // namespace
@@ -227,7 +230,7 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
         ::poll(p, supervisor_gone ? 0 : 3, static_cast<int>(std::min<long long>(wait_ms, 1000)));
     if (n < 0 && errno != EINTR) return IoError("poll");
     if (n <= 0) continue;
-    if (p[2].revents != 0) err_open = ReadStderr(err_r.get(), r, buf, sizeof buf);
+    if (p[2].revents != 0) err_open = ReadStderr(err_r.get(), r, buf, sizeof buf, 1);
     if (p[1].revents != 0) {
       const ssize_t got = ::read(out_r.get(), buf, sizeof buf);
       if (got < 0 && errno != EINTR && errno != EAGAIN) return IoError("read impl output");
@@ -260,8 +263,9 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
   int sup_status = 0;
   while (::waitpid(supervisor, &sup_status, 0) < 0 && errno == EINTR) {
   }
-  // Everything the command started is dead: what it wrote to stderr is all there.
-  if (err_open) ReadStderr(err_r.get(), r, buf, sizeof buf);
+  // Everything the command started is dead: what it wrote to stderr is in the pipe (a
+  // few pipe buffers at most).
+  if (err_open) ReadStderr(err_r.get(), r, buf, sizeof buf, 64);
   if (!reported) {
     // The implementation may have exited just as we stopped waiting.
     const ssize_t got = ::read(report_r.get(), &impl_status, sizeof impl_status);
