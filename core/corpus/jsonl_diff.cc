@@ -53,11 +53,14 @@ bool IsEndLine(const json& j) {
 
 constexpr std::size_t kLinePreview = 200;
 
-// A line as printed, cut to kLinePreview characters: what stands where a record is
-// missing or extra.
+// A line as printed, cut to kLinePreview characters, control characters shown as '?'
+// (it may not be JSON): what stands where a record is missing or extra.
 std::string PreviewLine(std::string_view line) {
-  if (line.size() <= kLinePreview) return std::string(line);
-  return std::string(line.substr(0, kLinePreview - 3)) + "...";
+  std::string out(line.substr(0, kLinePreview));
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  if (line.size() > kLinePreview) out.replace(kLinePreview - 3, 3, "...");
+  return out;
 }
 
 std::string PreviewJson(const json& j) {

@@ -361,6 +361,12 @@ TEST(JsonlDiff, LongLinesArePreviewedShort) {
   ASSERT_NE(printed, std::string::npos) << d;
   EXPECT_LT(d.size() - printed, 240u) << d;
   EXPECT_EQ(d.substr(d.size() - 3), "...");
+  // A line after the end line is not parsed: shown with its control characters made safe.
+  const std::string after =
+      std::string(kOk) + "\x1b[2Jgone\n" + R"({"kind":"end_of_stream","error":null,"records":2})";
+  EXPECT_EQ(CompareStream(Expect(kOk), after, CompareMode::kStrict),
+            "line 5: expected no more lines (the end line was line 4) (expected 4 lines, got 6); "
+            "line 5 printed: ?[2Jgone");
 }
 
 TEST(JsonlDiff, IgnoredFieldsAreLeftOutOnBothSides) {
