@@ -11,7 +11,10 @@
 // too much output, bad or too deeply nested JSON, an incomplete or different stream)
 // fails that case only, as does an expected file that does not parse. A case passes
 // only if the command exited 0 (or 1, the exit code of a rejected input, where the
-// expected stream ends with an error) and printed the expected stream.
+// expected stream ends with an error) and printed the expected stream. Whatever the
+// exit, the stream it printed is compared, and a failure carries its stderr's tail.
+// Bad options (an ignored field that is not a JSON Pointer, a --supports item naming
+// nothing known, a tag no case has) are kInvalidArgument naming the option.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +43,19 @@ struct CheckOptions {
   // A shell command; every "{file}" is replaced by the case file's path (shell-quoted).
   std::string impl;
   double timeout_seconds = 20;
-  std::string only;  // run only cases whose name contains this ("" = all)
+  // Selection: a case runs when it matches one of `only` (every case when empty) and
+  // none of `skip`. A pattern is a substring of the case's name, or "tag:NAME" for a
+  // case with that tag (MANIFEST.json "tags", tags.h).
+  std::vector<std::string> only, skip;
+  // What the implementation reads (tags.h ParseSupports: "memtrace-v1", "ring", ...);
+  // a case outside it is counted as unsupported and not run. Empty: everything.
+  std::vector<std::string> supports;
+  // Members the implementation cannot provide, left out on both sides in every line:
+  // JSON Pointers, "#" for any array index (jsonl_diff.h IgnoredField).
+  std::vector<std::string> ignore_fields;
+  // Strict mode compares a rejection by its error code (CompareMode::kStrict); this
+  // compares the whole error object, wording and offsets included (kExact).
+  bool exact_errors = false;
   // Output beyond this fails the case unparsed ("output exceeds ..."); the command is
   // stopped there, so memory stays bounded whatever it prints.
   std::size_t max_output_bytes = kDefaultMaxOutput;
@@ -51,20 +66,26 @@ struct CheckOptions {
   Verdicts verdicts = Verdicts::kStrict;
 };
 
-enum class CaseOutcome : std::uint8_t { kPassed, kFailed, kDeclared, kNotJudged };
+enum class CaseOutcome : std::uint8_t { kPassed, kFailed, kDeclared, kNotJudged, kUnsupported };
 
 struct CaseResult {
   std::string name;
   bool passed = false;
   std::string reason;  // why it failed: the first difference, the exit status, ...
   // kDeclared: `reason` is "<reference>: <why>"; kNotJudged: the mode does not judge
-  // the case's format (neither is run nor counted as passed or failed).
+  // the case's format (neither is run nor counted as passed or failed); kUnsupported:
+  // outside CheckOptions::supports, not run.
   CaseOutcome outcome = CaseOutcome::kFailed;
+  // A failure's stderr: at most its last kStderrLines lines and kStderrBytes bytes,
+  // control characters but tabs shown as '?'; "" when it printed none.
+  std::string stderr_tail;
 };
+
+inline constexpr std::size_t kStderrLines = 20, kStderrBytes = 2048;
 
 struct CheckSummary {
   std::vector<CaseResult> cases;
-  std::size_t passed = 0, failed = 0, declared = 0, not_judged = 0;
+  std::size_t passed = 0, failed = 0, declared = 0, not_judged = 0, unsupported = 0;
 };
 
 // Runs the check; `on_case` is called after each case (for a streaming report).

@@ -1,7 +1,9 @@
 // corpus check: every case's decoder run, its JSON Lines compared with the expected stream.
+#include <algorithm>
 #include <filesystem>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/corpus/corpus.h"
 #include "core/corpus/decode.h"
@@ -9,6 +11,7 @@
 #include "core/corpus/manifest.h"
 #include "core/corpus/read_file.h"
 #include "core/corpus/run_command.h"
+#include "core/corpus/tags.h"
 #include "core/io/input_file.h"
 
 namespace mpo::corpus {
@@ -21,9 +24,42 @@ std::string MiB(std::size_t bytes) {
                                 : std::to_string(bytes) + " bytes";
 }
 
-// The verdict on one case; `reason` empty means it passed.
-Result<std::string> RunCase(const fs::path& root, const ManifestCase& c,
-                            const CheckOptions& options) {
+// The end of a command's stderr as a report shows it: the last kStderrLines lines within
+// kStderrBytes, terminal control characters made visible.
+std::string StderrTail(const CommandOutcome& run) {
+  std::string_view err = run.err;
+  bool cut = run.err_truncated;
+  while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.remove_suffix(1);
+  if (err.size() > kStderrBytes) {
+    err = err.substr(err.size() - kStderrBytes);
+    cut = true;
+  }
+  // After the kStderrLines-th newline from the end, if there is one.
+  std::size_t start = 0, pos = err.size();
+  for (std::size_t i = 0; i < kStderrLines; ++i) {
+    const auto nl = pos == 0 ? std::string_view::npos : err.rfind('\n', pos - 1);
+    if (nl == std::string_view::npos) break;
+    pos = nl;
+    if (i + 1 == kStderrLines) {
+      start = nl + 1;
+      cut = true;
+    }
+  }
+  std::string out = cut ? "...\n" : "";
+  for (char c : err.substr(start))
+    out += (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? '?' : c;
+  return err.empty() ? std::string() : out;
+}
+
+struct CaseVerdict {
+  std::string reason;  // "" = passed
+  std::string stderr_tail;
+};
+
+// The case's verdict; the command's stream is compared whatever its exit status, since the
+// first wrong record is where a decoder that gave up went wrong.
+Result<CaseVerdict> RunCase(const fs::path& root, const ManifestCase& c,
+                            const CheckOptions& options, const std::vector<IgnoredField>& ignored) {
   const std::string file = (root / c.file).string();
   // The case file itself: the implementation must get a regular file.
   auto in = io::OpenInput(file);
@@ -34,21 +70,72 @@ Result<std::string> RunCase(const fs::path& root, const ManifestCase& c,
   if (!expected_text.ok()) return expected_text.status();
   auto expected = ParseExpectedStream(*expected_text);
   if (!expected.ok())
-    return "expected file " + expected_path + " is not usable: " + expected.status().ToString();
+    return CaseVerdict{
+        "expected file " + expected_path + " is not usable: " + expected.status().ToString(), {}};
   auto run = RunCommand(SubstituteFile(options.impl, file), options.timeout_seconds,
                         options.max_output_bytes);
   if (!run.ok()) return run.status();
-  if (run->out_truncated)
-    return "output exceeds the " + MiB(options.max_output_bytes) +
-           " limit (--max-output-mib raises it); not parsed";
-  if (run->timed_out) return "timed out after " + std::to_string(options.timeout_seconds) + " s";
-  if (run->signal != 0) return "killed by signal " + std::to_string(run->signal);
-  // Exit 1 is the program's answer to a rejected input: allowed where the input is one.
-  const bool allowed_exit = run->exit_code == 0 || (run->exit_code == 1 && expected->expects_error);
-  if (!allowed_exit) return "exit code " + std::to_string(run->exit_code);
-  return CompareStream(
-      *expected, run->out,
-      options.verdicts == Verdicts::kStrict ? CompareMode::kExact : CompareMode::kVerdict);
+  CaseVerdict v;
+  if (run->out_truncated) {
+    v.reason = "output exceeds the " + MiB(options.max_output_bytes) +
+               " limit (--max-output-mib raises it); not parsed";
+  } else {
+    std::string status;
+    if (run->timed_out) {
+      status = "timed out after " + std::to_string(options.timeout_seconds) + " s";
+    } else if (run->signal != 0) {
+      status = "killed by signal " + std::to_string(run->signal);
+    } else if (run->exit_code != 0 && !(run->exit_code == 1 && expected->expects_error)) {
+      // Exit 1 is the program's answer to a rejected input: allowed where the input is one.
+      status = "exit code " + std::to_string(run->exit_code) +
+               (expected->expects_error ? " where the input is rejected (0 or 1 allowed)"
+                                        : " where the input is accepted");
+    }
+    const CompareMode mode = options.verdicts != Verdicts::kStrict ? CompareMode::kVerdict
+                             : options.exact_errors                ? CompareMode::kExact
+                                                                   : CompareMode::kStrict;
+    const std::string diff = CompareStream(*expected, run->out, mode, ignored);
+    if (status.empty())
+      v.reason = diff;
+    else
+      v.reason = status + "; " + (diff.empty() ? "the stream printed matches" : diff);
+  }
+  if (!v.reason.empty()) v.stderr_tail = StderrTail(*run);
+  return v;
+}
+
+// A name substring or "tag:NAME".
+bool Matches(const ManifestCase& c, const std::string& pattern) {
+  constexpr std::string_view kTag = "tag:";
+  if (pattern.rfind(kTag, 0) == 0)
+    return std::find(c.tags.begin(), c.tags.end(), pattern.substr(kTag.size())) != c.tags.end();
+  return c.name.find(pattern) != std::string::npos;
+}
+
+bool Selected(const ManifestCase& c, const CheckOptions& o) {
+  auto any = [&](const std::vector<std::string>& patterns) {
+    return std::any_of(patterns.begin(), patterns.end(),
+                       [&](const std::string& p) { return Matches(c, p); });
+  };
+  return (o.only.empty() || any(o.only)) && !any(o.skip);
+}
+
+// Every "tag:NAME" pattern must name a tag some case has: a typo would select nothing
+// (or skip nothing) silently.
+Status CheckTagPatterns(const std::vector<ManifestCase>& cases, const CheckOptions& o) {
+  std::set<std::string> known;
+  for (const ManifestCase& c : cases) known.insert(c.tags.begin(), c.tags.end());
+  for (const auto* patterns : {&o.only, &o.skip}) {
+    for (const std::string& p : *patterns) {
+      if (p.rfind("tag:", 0) != 0 || known.count(p.substr(4)) != 0) continue;
+      std::string list;
+      for (const std::string& t : known) list += (list.empty() ? "" : ", ") + t;
+      return Status(ErrorCode::kInvalidArgument,
+                    "no case has the tag \"" + p.substr(4) + "\" (tags: " + list + ")")
+          .WithField(patterns == &o.only ? "--only" : "--skip");
+    }
+  }
+  return Status::Ok();
 }
 
 Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& options,
@@ -59,18 +146,30 @@ Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& 
   if (options.max_output_bytes == 0)
     return Status(ErrorCode::kInvalidArgument, "the output limit must be positive")
         .WithField("--max-output-mib");
+  std::vector<IgnoredField> ignored;
+  for (const std::string& p : options.ignore_fields) {
+    auto f = ParseIgnoredField(p);
+    if (!f.ok()) return f.status();
+    ignored.push_back(std::move(*f));
+  }
+  auto supports = ParseSupports(options.supports);
+  if (!supports.ok()) return supports.status();
   const fs::path root(dir);
   auto manifest_text = ReadWholeFile((root / "MANIFEST.json").string());
   if (!manifest_text.ok()) return manifest_text.status();
   auto manifest = ParseManifest(*manifest_text);
   if (!manifest.ok()) return manifest.status();
+  MPO_RETURN_IF_ERROR(CheckTagPatterns(*manifest, options));
   CheckSummary summary;
   for (const ManifestCase& c : *manifest) {
-    if (!options.only.empty() && c.name.find(options.only) == std::string::npos) continue;
-    CaseResult r{c.name, false, {}, CaseOutcome::kFailed};
+    if (!Selected(c, options)) continue;
+    CaseResult r{c.name, false, {}, CaseOutcome::kFailed, {}};
     auto kind = KindOfPath(c.file);
     const auto declared = c.declared.find(options.verdicts);
-    if (kind.ok() && !VerdictsJudge(options.verdicts, FormatOfKind(*kind))) {
+    if (!supports->Covers(c.tags)) {
+      r.outcome = CaseOutcome::kUnsupported;
+      ++summary.unsupported;
+    } else if (kind.ok() && !VerdictsJudge(options.verdicts, FormatOfKind(*kind))) {
       r.outcome = CaseOutcome::kNotJudged;
       ++summary.not_judged;
     } else if (declared != c.declared.end()) {
@@ -78,10 +177,11 @@ Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& 
       r.reason = declared->second.reference + "; " + declared->second.why;
       ++summary.declared;
     } else {
-      auto reason = RunCase(root, c, options);
-      if (!reason.ok()) return reason.status();
-      r.passed = reason->empty();
-      r.reason = std::move(*reason);
+      auto verdict = RunCase(root, c, options, ignored);
+      if (!verdict.ok()) return verdict.status();
+      r.passed = verdict->reason.empty();
+      r.reason = std::move(verdict->reason);
+      r.stderr_tail = std::move(verdict->stderr_tail);
       r.outcome = r.passed ? CaseOutcome::kPassed : CaseOutcome::kFailed;
       (r.passed ? summary.passed : summary.failed)++;
     }

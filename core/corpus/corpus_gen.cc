@@ -12,6 +12,7 @@
 #include "core/corpus/decode.h"
 #include "core/corpus/jsonl_diff.h"
 #include "core/corpus/manifest.h"
+#include "core/corpus/tags.h"
 #include "core/io/output_file.h"
 
 namespace mpo::corpus {
@@ -98,7 +99,9 @@ Result<GenerateSummary> GenerateUnguarded(const std::string& dir,
                  {"expected_jsonl", rel + ".expected.jsonl"},
                  {"expected_text", rel + ".expected.txt"},
                  {"expects_error", stream->expects_error},
-                 {"note", c.note}};
+                 {"note", c.note},
+                 {"tags", DeriveTags(std::string(kind) + "/" + c.name, rel, stream->expects_error,
+                                     !c.declared.empty())}};
       // Each reference mode's verdict, where it differs from the strict one.
       auto case_kind = KindOfPath(file.string());
       if (!case_kind.ok()) return Status(case_kind.status()).WithField("case " + c.name);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,7 +15,9 @@
 #include <vector>
 
 #include "core/base/version.h"
+#include "core/corpus/manifest.h"
 #include "core/corpus/run_command.h"
+#include "core/corpus/tags.h"
 
 namespace mpo::corpus {
 namespace {
@@ -274,7 +278,7 @@ TEST_F(CorpusTest, AlteredFieldIsTheFirstDifference) {
   ASSERT_GT(line, 1u);
   CheckOptions o;
   o.impl = "sed 's/\"nsamples\":2,/\"nsamples\":3,/' {file}.expected.jsonl";
-  o.only = "memtrace/v3_event_forms";
+  o.only = {"memtrace/v3_event_forms"};
   auto s = Check(*dir_, o);
   ASSERT_TRUE(s.ok());
   ASSERT_EQ(s->cases.size(), 1u);
@@ -285,7 +289,7 @@ TEST_F(CorpusTest, AlteredFieldIsTheFirstDifference) {
 
 TEST_F(CorpusTest, MissingAndExtraLinesFailAtTheirLine) {
   CheckOptions o;
-  o.only = "memtrace/v3_event_forms";
+  o.only = {"memtrace/v3_event_forms"};
   const auto lines = Expected("memtrace/v3_event_forms.ctf");
   const std::string n = std::to_string(lines.size());
   // Without the end line: the decoder did not finish.
@@ -314,7 +318,7 @@ TEST_F(CorpusTest, MissingAndExtraLinesFailAtTheirLine) {
 
 TEST_F(CorpusTest, RejectedInputsCompareHeaderAndErrorOnly) {
   CheckOptions o;
-  o.only = "memtrace/v2_bad_non_monotone_times";
+  o.only = {"memtrace/v2_bad_non_monotone_times"};
   const auto lines = Expected("memtrace/v2_bad_non_monotone_times.ctf");
   ASSERT_GT(lines.size(), 2u) << "the case should decode records before its error";
   // Header and end line only, and exit 1 as the program exits on a rejected input.
@@ -322,8 +326,13 @@ TEST_F(CorpusTest, RejectedInputsCompareHeaderAndErrorOnly) {
   auto s = Check(*dir_, o);
   ASSERT_TRUE(s.ok());
   EXPECT_TRUE(s->cases[0].passed) << s->cases[0].reason;
-  // Another offset in the error fails.
+  // Another offset in the error passes: only its code is compared, unless the errors
+  // are compared exactly.
   o.impl = "sed '$s/\"offset\":[0-9]*/\"offset\":1/' {file}.expected.jsonl";
+  s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->cases[0].passed) << s->cases[0].reason;
+  o.exact_errors = true;
   s = Check(*dir_, o);
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->cases[0].reason.rfind(
@@ -334,18 +343,21 @@ TEST_F(CorpusTest, RejectedInputsCompareHeaderAndErrorOnly) {
 
 TEST_F(CorpusTest, CrashesExitCodesAndHangsFailOneCaseEach) {
   CheckOptions o;
-  o.only = "sampler/geometric_seed0_";
+  o.only = {"sampler/geometric_seed0_"};
   o.impl = "exit 3 # {file}";
   auto s = Check(*dir_, o);
   ASSERT_TRUE(s.ok());
   ASSERT_EQ(s->cases.size(), 6u);
   EXPECT_EQ(s->failed, 6u);
-  EXPECT_EQ(s->cases[0].reason, "exit code 3");
+  EXPECT_EQ(s->cases[0].reason,
+            "exit code 3 where the input is accepted; incomplete stream: no output (no end line "
+            "{\"kind\":\"end_of_stream\",...})");
   o.impl = "kill -SEGV $$ # {file}";
   s = Check(*dir_, o);
   ASSERT_TRUE(s.ok());
-  EXPECT_EQ(s->cases[0].reason, "killed by signal 11");
-  o.only = "sampler/geometric_seed0_lambda1e-6";
+  EXPECT_EQ(s->cases[0].reason.rfind("killed by signal 11; incomplete stream: no output", 0), 0u)
+      << s->cases[0].reason;
+  o.only = {"sampler/geometric_seed0_lambda1e-6"};
   o.impl = "sleep 30; cat {file}.expected.jsonl";
   o.timeout_seconds = 0.3;
   s = Check(*dir_, o);
@@ -356,6 +368,197 @@ TEST_F(CorpusTest, CrashesExitCodesAndHangsFailOneCaseEach) {
   s = Check(*dir_, o);
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->cases[0].reason.rfind("output line 1 is not JSON", 0), 0u) << s->cases[0].reason;
+}
+
+// A decoder that gives up midway on a valid input: the report names its exit status,
+// the first record it got wrong and what it said on stderr.
+TEST_F(CorpusTest, ExitMidwayReportsTheFirstWrongRecordAndStderr) {
+  CheckOptions o;
+  o.only = {"memtrace/v3_event_forms"};
+  const auto lines = Expected("memtrace/v3_event_forms.ctf");
+  ASSERT_GT(lines.size(), 5u);
+  ASSERT_TRUE(lines[3].contains("kind"));
+  // Lines 1..5, the fourth with another kind, then a complaint and exit 1.
+  o.impl =
+      "head -n 5 {file}.expected.jsonl | sed '4s/\"kind\":\"[a-z_]*\"/\"kind\":\"oops\"/'; "
+      "for i in $(seq 30); do echo \"noise $i\" >&2; done; "
+      "printf 'decoder: \\033[31mgave up\\n' >&2; exit 1";
+  auto s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok());
+  ASSERT_EQ(s->failed, 1u);
+  const CaseResult& r = s->cases[0];
+  EXPECT_EQ(r.reason, "exit code 1 where the input is accepted; line 4: at /kind: expected " +
+                          lines[3]["kind"].dump() +
+                          ", got \"oops\"; incomplete stream: line 5, the last, is not the end "
+                          "line {\"kind\":\"end_of_stream\",...}");
+  // The last 20 lines, cut marked, the escape made harmless.
+  EXPECT_EQ(r.stderr_tail.rfind("...\nnoise 12\n", 0), 0u) << r.stderr_tail;
+  EXPECT_EQ(r.stderr_tail.substr(r.stderr_tail.size() - 30), "noise 30\ndecoder: ?[31mgave up");
+  EXPECT_EQ(std::count(r.stderr_tail.begin(), r.stderr_tail.end(), '\n'), 20);
+  // A passing case carries no stderr.
+  o.impl = "cat {file}.expected.jsonl; echo chatter >&2";
+  s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->cases[0].passed);
+  EXPECT_EQ(s->cases[0].stderr_tail, "");
+}
+
+// An independent reader words its errors its own way: strict mode passes it on the whole
+// corpus, --exact-errors fails it on every rejected input.
+TEST_F(CorpusTest, OtherErrorWordingPassesStrictButNotExactErrors) {
+  CheckOptions o;
+  o.impl =
+      "sed '$s/\"check\":\"[^\"]*\"/\"check\":\"my own words\"/; "
+      "$s/\"offset\":[0-9][0-9]*/\"offset\":null/; $s/,\"bit\":[0-9]*//' {file}.expected.jsonl";
+  auto s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->failed, 0u) << [&] {
+    for (const auto& r : s->cases)
+      if (!r.passed) return r.name + ": " + r.reason;
+    return std::string();
+  }();
+  EXPECT_EQ(s->passed, summary_.memtrace + summary_.ring + summary_.sampler);
+  o.exact_errors = true;
+  o.only = {"tag:rejected"};
+  s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_GT(s->failed, 50u);
+  EXPECT_EQ(s->passed, 0u);
+  for (const auto& r : s->cases)
+    EXPECT_NE(r.reason.find(": at /error/"), std::string::npos) << r.name << ": " << r.reason;
+}
+
+TEST_F(CorpusTest, SelectionByNamesTagsAndSupports) {
+  CheckOptions o;
+  o.impl = "cat {file}.expected.jsonl";
+  auto names = [&](const CheckSummary& s) {
+    std::set<std::string> out;
+    for (const auto& r : s.cases)
+      if (r.outcome == CaseOutcome::kPassed) out.insert(r.name);
+    return out;
+  };
+  // Several patterns: any of --only, none of --skip.
+  o.only = {"memtrace/v1_event", "tag:ocaml-5.0"};
+  auto s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(names(*s),
+            (std::set<std::string>{"memtrace/v1_event_forms", "ring/every_event_type.ocaml-5.0"}));
+  o.only = {"tag:v2"};
+  o.skip = {"tag:bad", "time"};
+  s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_GT(s->passed, 2u);
+  for (const auto& r : s->cases) {
+    EXPECT_EQ(r.name.rfind("memtrace/v2_", 0), 0u) << r.name;
+    EXPECT_EQ(r.name.find("time"), std::string::npos) << r.name;
+    EXPECT_EQ(r.name.find("_bad_"), std::string::npos) << r.name;
+  }
+  // What the implementation does not read is unsupported: not run, not failed.
+  o.only = {"memtrace/"};
+  o.skip = {};
+  o.supports = {"memtrace-v1", "memtrace-v2"};
+  o.impl = "exit 9 # {file}";
+  s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_GT(s->unsupported, 40u);
+  EXPECT_EQ(s->passed, 0u);
+  for (const auto& r : s->cases)
+    EXPECT_EQ(r.outcome == CaseOutcome::kUnsupported, r.name.rfind("memtrace/v3_", 0) == 0)
+        << r.name;
+  o.supports = {"ring"};
+  s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->unsupported, summary_.memtrace);
+  // Bad selections are the kit's bad input, named.
+  o.supports = {};
+  for (auto bad : {std::pair{"only", "tag:v4"}, {"skip", "tag:nonsense"}}) {
+    o.only = bad.first == std::string("only") ? std::vector<std::string>{bad.second}
+                                              : std::vector<std::string>{};
+    o.skip = bad.first == std::string("skip") ? std::vector<std::string>{bad.second}
+                                              : std::vector<std::string>{};
+    s = Check(*dir_, o);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.status().code(), ErrorCode::kInvalidArgument);
+    EXPECT_NE(s.status().ToString().find("no case has the tag"), std::string::npos)
+        << s.status().ToString();
+  }
+  o.only = o.skip = {};
+  for (const char* bad : {"memtrace-v4", "json", "ring-5.3", "sampler-v1"}) {
+    o.supports = {bad};
+    s = Check(*dir_, o);
+    ASSERT_FALSE(s.ok()) << bad;
+    EXPECT_EQ(s.status().code(), ErrorCode::kInvalidArgument);
+  }
+  o.supports = {};
+  o.ignore_fields = {"info/pid"};
+  s = Check(*dir_, o);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(s.status().ToString().find("is not a JSON Pointer"), std::string::npos);
+}
+
+TEST_F(CorpusTest, IgnoredFieldsAreNotCompared) {
+  CheckOptions o;
+  o.only = {"memtrace/v3_event_forms"};
+  o.impl = "sed '1s/\"pid\":[0-9]*/\"pid\":1/' {file}.expected.jsonl";
+  auto s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->cases[0].reason.rfind("line 1: at /info/pid: expected ", 0), 0u)
+      << s->cases[0].reason;
+  o.ignore_fields = {"/info/pid"};
+  s = Check(*dir_, o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(s->cases[0].passed) << s->cases[0].reason;
+}
+
+// Every tag set in MANIFEST.json is the one derived from the case, so a corpus written
+// before tags existed selects the same cases.
+TEST_F(CorpusTest, ManifestTagsAreTheDerivedOnes) {
+  json manifest = json::parse(Slurp(fs::path(*dir_) / "MANIFEST.json"));
+  auto with = ParseManifest(manifest.dump());
+  ASSERT_TRUE(with.ok());
+  for (json& c : manifest["cases"]) {
+    ASSERT_TRUE(c.contains("tags")) << c["name"];
+    c.erase("tags");
+  }
+  auto without = ParseManifest(manifest.dump());
+  ASSERT_TRUE(without.ok());
+  ASSERT_EQ(with->size(), without->size());
+  for (std::size_t i = 0; i < with->size(); ++i) {
+    EXPECT_EQ((*with)[i].tags, (*without)[i].tags) << (*with)[i].name;
+    EXPECT_GE((*with)[i].tags.size(), 2u) << (*with)[i].name;
+    EXPECT_FALSE(FormatTag((*with)[i].tags).empty()) << (*with)[i].name;
+  }
+}
+
+// SCHEMA.md's error-class table lists every (code, check) the corpus's streams end with,
+// strict and reference modes alike ("ring N:" stands for every ring number).
+TEST_F(CorpusTest, SchemaListsEveryErrorClassAndCheck) {
+  const std::string schema = Slurp("core/corpus/SCHEMA.md");
+  ASSERT_NE(schema.find("## Error classes"), std::string::npos);
+  auto manifest = ParseManifest(Slurp(fs::path(*dir_) / "MANIFEST.json"));
+  ASSERT_TRUE(manifest.ok());
+  std::set<std::pair<std::string, std::string>> pairs;
+  for (const ManifestCase& c : *manifest) {
+    std::vector<std::string> streams{c.expected_jsonl};
+    for (const auto& [mode, path] : c.expected_as) streams.push_back(path);
+    for (const std::string& rel : streams) {
+      std::vector<json> lines;
+      std::istringstream in(Slurp(fs::path(*dir_) / rel));
+      std::string line, last;
+      while (std::getline(in, line)) last = line;
+      const json error = json::parse(last)["error"];
+      if (error.is_null()) continue;
+      std::string check = error["check"].get<std::string>();
+      if (check.rfind("ring ", 0) == 0 && check.find(':') != std::string::npos)
+        check = "ring N" + check.substr(check.find(':'));
+      pairs.emplace(error["code"].get<std::string>(), check);
+    }
+  }
+  EXPECT_GT(pairs.size(), 40u);
+  for (const auto& [code, check] : pairs)
+    EXPECT_NE(schema.find("| `" + code + "` | `" + check + "` |"), std::string::npos)
+        << "SCHEMA.md has no row | `" << code << "` | `" << check << "` |";
 }
 
 TEST_F(CorpusTest, MissingManifestAndPlaceholderAreErrors) {
@@ -393,7 +596,7 @@ TEST_F(CorpusTest, ReferenceModesUseTheirStreamsAndDeclarations) {
 
   CheckOptions o;
   o.verdicts = Verdicts::kMemtrace023;
-  o.only = "memtrace/v2_";
+  o.only = {"memtrace/v2_"};
   // An implementation printing the strict streams fails where the mode's differs ...
   o.impl = "cat {file}.expected.jsonl";
   auto s = Check(copy.string(), o);
@@ -419,15 +622,16 @@ TEST_F(CorpusTest, ReferenceModesUseTheirStreamsAndDeclarations) {
   ASSERT_TRUE(s.ok()) << s.status().ToString();
   EXPECT_EQ(s->failed, 0u) << (s->cases.empty() ? "" : s->cases[0].reason);
   EXPECT_GT(s->passed, 5u);
-  // Strict checking is unchanged by the mode members: the error wording counts.
+  // Strict checking is unchanged by the mode members: it holds the case to the strict
+  // stream, which rejects it.
   o.verdicts = Verdicts::kStrict;
-  o.only = "memtrace/v2_bad_non_monotone_times";
+  o.only = {"memtrace/v2_bad_non_monotone_times"};
   s = Check(copy.string(), o);
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->failed, 1u);
   // A ring mode runs no memtrace case.
   o.verdicts = Verdicts::kOcaml53;
-  o.only = "";
+  o.only = {};
   o.impl = "false {file}";
   s = Check(copy.string(), o);
   ASSERT_TRUE(s.ok());
@@ -440,6 +644,37 @@ TEST(RunCommand, QuotesPathsAndCapturesOutput) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->exit_code, 0);
   EXPECT_EQ(r->out, "it's a $path");
+}
+
+TEST(RunCommand, KeepsTheTailOfStderr) {
+  auto r = RunCommand("echo out; echo 'first words' >&2; echo 'last words' >&2; exit 3", 5);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 3);
+  EXPECT_EQ(r->out, "out\n");
+  EXPECT_EQ(r->err, "first words\nlast words\n");
+  EXPECT_FALSE(r->err_truncated);
+  // A megabyte of stderr neither blocks the command nor is kept: only its end.
+  r = RunCommand("head -c 1000000 /dev/zero | tr '\\0' x >&2; echo end >&2; echo done", 5);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->exit_code, 0);
+  EXPECT_FALSE(r->timed_out);
+  EXPECT_EQ(r->out, "done\n");
+  EXPECT_EQ(r->err.size(), kStderrTail);
+  EXPECT_TRUE(r->err_truncated);
+  EXPECT_EQ(r->err.substr(r->err.size() - 5), "xend\n");
+}
+
+TEST(RunCommand, EndlessStderrDoesNotHoldTheDeadline) {
+  const auto start = std::chrono::steady_clock::now();
+  auto r = RunCommand("yes 'spam' >&2", 0.5);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->timed_out);
+  EXPECT_LT(took, 5.0);
+  EXPECT_EQ(r->err.size(), kStderrTail);
+  EXPECT_TRUE(r->err_truncated);
+  EXPECT_NE(r->err.find("spam\nspam\n"), std::string::npos);
 }
 
 }  // namespace

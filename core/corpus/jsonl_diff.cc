@@ -51,6 +51,54 @@ bool IsEndLine(const json& j) {
          j.contains("records");
 }
 
+constexpr std::size_t kLinePreview = 200;
+
+// A line as printed, cut to kLinePreview characters, control characters shown as '?'
+// (it may not be JSON): what stands where a record is missing or extra.
+std::string PreviewLine(std::string_view line) {
+  std::string out(line.substr(0, kLinePreview));
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  if (line.size() > kLinePreview) out.replace(kLinePreview - 3, 3, "...");
+  return out;
+}
+
+std::string PreviewJson(const json& j) {
+  return PreviewLine(j.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+// Removes the member at tokens[i..] (an array element becomes null, keeping the
+// indices of the others).
+void Remove(json& j, const std::vector<std::string>& tokens, std::size_t i) {
+  const std::string& t = tokens[i];
+  const bool last = i + 1 == tokens.size();
+  if (j.is_object()) {
+    const auto it = j.find(t);
+    if (it == j.end()) return;
+    if (last)
+      j.erase(it);
+    else
+      Remove(*it, tokens, i + 1);
+    return;
+  }
+  if (!j.is_array()) return;
+  auto visit = [&](json& element) {
+    if (last)
+      element = nullptr;
+    else
+      Remove(element, tokens, i + 1);
+  };
+  if (t == "#") {
+    for (json& element : j) visit(element);
+    return;
+  }
+  if (t.empty() || t.size() > 18 || t.find_first_not_of("0123456789") != std::string::npos ||
+      (t.size() > 1 && t[0] == '0'))
+    return;
+  const std::size_t index = std::stoull(t);
+  if (index < j.size()) visit(j[index]);
+}
+
 std::string Difference(std::size_t line, const json& expected, const json& got,
                        const std::string& prefix = "") {
   // A record of another kind differs first of all in its kind (the members are walked
@@ -95,9 +143,83 @@ bool IsSkippedPacket(const json& j) {
   return kind != j.end() && *kind == "skipped_packet";
 }
 
+// One comparison: the mode, the members left out, the output's parser.
+class Comparer {
+ public:
+  Comparer(const ExpectedStream& expected, std::string_view got, CompareMode mode,
+           std::span<const IgnoredField> ignored)
+      : expected_(expected),
+        got_(got),
+        mode_(mode),
+        ignored_(ignored),
+        parser_(std::max(4 * expected.values, kMinValueBudget)) {}
+
+  std::string Run();
+
+ private:
+  // A line without the ignored members.
+  json Filtered(const json& j) const {
+    json copy = j;
+    for (const IgnoredField& f : ignored_) Remove(copy, f.tokens, 0);
+    return copy;
+  }
+  std::string Diff(std::size_t line, const json& want, const json& got) const {
+    if (ignored_.empty()) return Difference(line, want, got);
+    return Difference(line, Filtered(want), Filtered(got));
+  }
+  std::string ErrorDiff(std::size_t n, const json& last) const;
+  std::string Incomplete(std::size_t n, const std::optional<json>& last, std::string why);
+  std::string Verdict(std::size_t n, const json& last);
+
+  const ExpectedStream& expected_;
+  std::string_view got_;
+  CompareMode mode_;
+  std::span<const IgnoredField> ignored_;
+  OutputParser parser_;
+};
+
+// The end lines' errors of a rejected input (kExact, kStrict): the whole object, or its
+// code only.
+std::string Comparer::ErrorDiff(std::size_t n, const json& last) const {
+  const json want_line = Filtered(expected_.lines.back()), got_line = Filtered(last);
+  const json& want = want_line.at("error");
+  const auto error = got_line.find("error");
+  if (error == got_line.end())
+    return "line " + std::to_string(n) + ": at /error: expected " + PreviewJson(want) +
+           ", got (absent)";
+  if (mode_ == CompareMode::kExact || !want.is_object() || !error->is_object())
+    return Difference(n, want, *error, "/error");
+  const auto want_code = want.find("code"), got_code = error->find("code");
+  if (want_code == want.end()) return {};
+  if (got_code == error->end())
+    return "line " + std::to_string(n) + ": at /error/code: expected " + PreviewJson(*want_code) +
+           ", got (absent)";
+  return Difference(n, *want_code, *got_code, "/error/code");
+}
+
+// A stream without its end line: the first difference among the lines it printed (the
+// bug that stopped it is usually there), then why it is incomplete.
+std::string Comparer::Incomplete(std::size_t n, const std::optional<json>& last, std::string why) {
+  const std::size_t m = expected_.lines.size();
+  // Records before an expected error are free, and a verdict skips packets: the header
+  // is all that lines up for sure then.
+  const bool records = !expected_.expects_error && mode_ != CompareMode::kVerdict;
+  const std::size_t upto = std::min(records ? m - 1 : std::size_t{1}, last ? n : n - 1);
+  Lines lines(got_);
+  std::string_view line;
+  for (std::size_t k = 1; k <= upto; ++k) {
+    lines.Next(line);
+    std::string bad;
+    const auto v = k == n ? last : parser_.Parse(line, k, bad);
+    if (!v) return bad + "; " + why;
+    if (auto d = Diff(k, expected_.lines[k - 1], *v); !d.empty()) return d + "; " + why;
+  }
+  return why;
+}
+
 // CompareMode::kVerdict, once the output's end line (line `n`, `last`) is known good.
-std::string CompareVerdict(const ExpectedStream& expected, Lines& lines, std::size_t n,
-                           const json& last, OutputParser& parser) {
+std::string Comparer::Verdict(std::size_t n, const json& last) {
+  Lines lines(got_);
   std::string why;
   std::size_t k = 0;  // the output line read last
   std::string_view line;
@@ -106,37 +228,115 @@ std::string CompareVerdict(const ExpectedStream& expected, Lines& lines, std::si
     while (k + 1 < n) {
       lines.Next(line);
       ++k;
-      auto v = parser.Parse(line, k, why);
+      auto v = parser_.Parse(line, k, why);
       if (!v) return std::nullopt;
       if (k == 1 || !IsSkippedPacket(*v)) return v;
     }
     return std::nullopt;
   };
-  const std::size_t m = expected.lines.size();
+  const std::size_t m = expected_.lines.size();
   for (std::size_t e = 0; e + 1 < m; ++e) {
-    const json& want = expected.lines[e];
+    const json& want = expected_.lines[e];
     if (e > 0 && IsSkippedPacket(want)) continue;
     auto v = next_got();
     if (!v) {
       if (!why.empty()) return why;
-      return "line " + std::to_string(n) + ": expected the record " + want.dump() +
-             " (or the header) before the end line";
+      return "line " + std::to_string(n) + ": expected the record " + PreviewJson(want) +
+             " (or the header), got the end line";
     }
-    if (auto d = Difference(k, want, *v); !d.empty()) return d;
+    if (auto d = Diff(k, want, *v); !d.empty()) return d;
   }
   if (auto v = next_got())
-    return "line " + std::to_string(k) + ": expected the end line, got a record " + v->dump();
+    return "line " + std::to_string(k) + ": expected the end line, got a record " +
+           PreviewLine(line);
   if (!why.empty()) return why;
-  const bool want_error = expected.expects_error;
+  const bool want_error = expected_.expects_error;
   const bool got_error = !last.at("error").is_null();
   if (want_error == got_error) return {};
   return "line " + std::to_string(n) + ": at /error: expected " +
-         (want_error ? "a rejection " + expected.lines.back()["error"].dump()
+         (want_error ? "a rejection " + PreviewJson(expected_.lines.back()["error"])
                      : std::string("null (the input is accepted)")) +
-         ", got " + (got_error ? "a rejection " + last.at("error").dump() : "null (accepted)");
+         ", got " +
+         (got_error ? "a rejection " + PreviewJson(last.at("error")) : "null (accepted)");
+}
+
+std::string Comparer::Run() {
+  Lines lines(got_);
+  const std::size_t n = lines.Count(), m = expected_.lines.size();
+  if (n == 0) return "incomplete stream: no output (no end line {\"kind\":\"end_of_stream\",...})";
+  std::string why;
+  // The end line first: without it the decoder did not finish, whatever it printed.
+  const auto last = parser_.Parse(lines.Last(), n, why);
+  if (!last) {
+    if (why.rfind("output holds more than", 0) == 0) return why;
+    return Incomplete(n, last, why);
+  }
+  if (!IsEndLine(*last))
+    return Incomplete(n, last,
+                      "incomplete stream: line " + std::to_string(n) +
+                          ", the last, is not the end line {\"kind\":\"end_of_stream\",...}");
+  if (mode_ == CompareMode::kVerdict) return Verdict(n, *last);
+  if (expected_.expects_error) {
+    std::string_view first;
+    lines.Next(first);
+    const auto header = n == 1 ? last : parser_.Parse(first, 1, why);
+    if (!header) return why;
+    if (auto d = Diff(1, expected_.lines.front(), *header); !d.empty()) return d;
+    return ErrorDiff(n, *last);
+  }
+  // A difference in the number of lines shows as the first line that differs: the
+  // shorter stream has its end line where the other has a record.
+  const std::string counts =
+      n == m ? std::string()
+             : " (expected " + std::to_string(m) + " lines, got " + std::to_string(n) + ")";
+  std::string_view line;
+  for (std::size_t k = 1; k <= std::min(n, m); ++k) {
+    lines.Next(line);
+    const auto v = k == n ? last : parser_.Parse(line, k, why);
+    if (!v) return why;
+    if (auto d = Diff(k, expected_.lines[k - 1], *v); !d.empty()) {
+      if (n == m) return d;
+      return d + counts + "; line " + std::to_string(k) +
+             " printed: " + PreviewLine(k == n ? lines.Last() : line);
+    }
+  }
+  if (n == m) return {};
+  // Every common line matched: one stream goes on after an end line.
+  const std::size_t k = std::min(n, m) + 1;
+  std::string extra;
+  if (n > m && lines.Next(line))
+    extra = "; line " + std::to_string(k) + " printed: " + PreviewLine(line);
+  return "line " + std::to_string(k) + ": expected " +
+         (n > m ? "no more lines (the end line was line " + std::to_string(m) + ")"
+                : "more lines") +
+         counts + extra;
 }
 
 }  // namespace
+
+Result<IgnoredField> ParseIgnoredField(std::string_view pointer) {
+  auto bad = [&](const std::string& why) {
+    return Status(ErrorCode::kInvalidArgument,
+                  "\"" + std::string(pointer) + "\" is not a JSON Pointer: " + why)
+        .WithField("--ignore-fields");
+  };
+  if (pointer.empty() || pointer[0] != '/') return bad("it must start with '/' (e.g. /info/pid)");
+  IgnoredField f{std::string(pointer), {}};
+  std::string token;
+  for (std::size_t i = 1; i <= pointer.size(); ++i) {
+    if (i == pointer.size() || pointer[i] == '/') {
+      f.tokens.push_back(std::move(token));
+      token.clear();
+    } else if (pointer[i] == '~') {
+      if (i + 1 == pointer.size() || (pointer[i + 1] != '0' && pointer[i + 1] != '1'))
+        return bad("'~' must be followed by 0 or 1");
+      token += pointer[++i] == '0' ? '~' : '/';
+    } else {
+      token += pointer[i];
+    }
+  }
+  return f;
+}
 
 Result<ExpectedStream> ParseExpectedStream(std::string_view text) {
   ExpectedStream e;
@@ -157,50 +357,9 @@ Result<ExpectedStream> ParseExpectedStream(std::string_view text) {
   return e;
 }
 
-std::string CompareStream(const ExpectedStream& expected, std::string_view got, CompareMode mode) {
-  OutputParser parser(std::max(4 * expected.values, kMinValueBudget));
-  Lines lines(got);
-  const std::size_t n = lines.Count(), m = expected.lines.size();
-  if (n == 0) return "incomplete stream: no output (no end line {\"kind\":\"end_of_stream\",...})";
-  std::string why;
-  // The end line first: without it the decoder did not finish, whatever it printed.
-  const auto last = parser.Parse(lines.Last(), n, why);
-  if (!last) return why;
-  if (!IsEndLine(*last))
-    return "incomplete stream: line " + std::to_string(n) +
-           ", the last, is not the end line {\"kind\":\"end_of_stream\",...}";
-  if (mode == CompareMode::kVerdict) return CompareVerdict(expected, lines, n, *last, parser);
-  if (expected.expects_error) {
-    std::string_view first;
-    lines.Next(first);
-    const auto header = n == 1 ? last : parser.Parse(first, 1, why);
-    if (!header) return why;
-    if (auto d = Difference(1, expected.lines.front(), *header); !d.empty()) return d;
-    const auto error = last->find("error");
-    if (error == last->end())
-      return "line " + std::to_string(n) + ": at /error: expected " +
-             expected.lines.back()["error"].dump() + ", got (absent)";
-    return Difference(n, expected.lines.back()["error"], *error, "/error");
-  }
-  // A difference in the number of lines shows as the first line that differs: the
-  // shorter stream has its end line where the other has a record.
-  const std::string counts =
-      n == m ? std::string()
-             : " (expected " + std::to_string(m) + " lines, got " + std::to_string(n) + ")";
-  std::string_view line;
-  for (std::size_t k = 1; k <= std::min(n, m); ++k) {
-    lines.Next(line);
-    const auto v = k == n ? last : parser.Parse(line, k, why);
-    if (!v) return why;
-    if (auto d = Difference(k, expected.lines[k - 1], *v); !d.empty()) return d + counts;
-  }
-  if (n == m) return {};
-  // Every common line matched: one stream goes on after an end line.
-  const std::size_t k = std::min(n, m) + 1;
-  return "line " + std::to_string(k) + ": expected " +
-         (n > m ? "no more lines (the end line was line " + std::to_string(m) + ")"
-                : "more lines") +
-         counts;
+std::string CompareStream(const ExpectedStream& expected, std::string_view got, CompareMode mode,
+                          std::span<const IgnoredField> ignored) {
+  return Comparer(expected, got, mode, ignored).Run();
 }
 
 }  // namespace mpo::corpus

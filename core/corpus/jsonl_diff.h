@@ -2,12 +2,15 @@
 // "corpus check"): line by line, each line semantically (json_diff.h); the last line
 // must be the end line {"kind":"end_of_stream",...}; when the expected end line carries an error,
 // only the header line and the end line's "error" member are compared, since streaming
-// decoders may get further or less far before they stop.
+// decoders may get further or less far before they stop. A failure names the first
+// differing member by its JSON Pointer, and what the decoder printed where a line is
+// missing or extra.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,8 +30,11 @@ struct ExpectedStream {
 Result<ExpectedStream> ParseExpectedStream(std::string_view text);
 
 enum class CompareMode : std::uint8_t {
-  // The oracle's own stream: as above.
+  // The oracle's own stream, its error object included (`corpus check --exact-errors`).
   kExact,
+  // As kExact, but of a rejection only the error's class, its "code", is compared: the
+  // `check` wording and the offsets are the oracle's own (`corpus check`'s default).
+  kStrict,
   // A real implementation's verdict (`corpus check --as REFERENCE`, VERDICTS.md): the
   // header and every record must match, also before an error, and the end line's error
   // must be null exactly where the expected one is; the error object's contents and the
@@ -37,11 +43,26 @@ enum class CompareMode : std::uint8_t {
   kVerdict,
 };
 
+// A member left out of the comparison on both sides, in every line: a JSON Pointer
+// (RFC 6901) such as "/info/pid" or "/error/offset", where a token "#" also stands for
+// every index of an array ("/backtrace/#").
+struct IgnoredField {
+  std::string pointer;              // as given
+  std::vector<std::string> tokens;  // unescaped
+};
+
+// kInvalidArgument naming the pointer when it is not one (empty, no leading '/', a '~'
+// not followed by 0 or 1).
+Result<IgnoredField> ParseIgnoredField(std::string_view pointer);
+
 // Why `got` (a decoder's whole stdout) does not match, or "" when it does. Lines are
 // parsed one at a time, so memory stays near the longest line's; an output with more
 // JSON values than 4 times the expected stream's (at least 2^20) cannot match and is
-// refused once it passes that count, before it is built.
+// refused once it passes that count, before it is built. A stream without its end line
+// is incomplete; its lines are still compared up to there, and the first difference
+// among them is reported before the missing end line.
 std::string CompareStream(const ExpectedStream& expected, std::string_view got,
-                          CompareMode mode = CompareMode::kExact);
+                          CompareMode mode = CompareMode::kExact,
+                          std::span<const IgnoredField> ignored = {});
 
 }  // namespace mpo::corpus

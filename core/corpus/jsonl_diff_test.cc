@@ -93,7 +93,8 @@ TEST(JsonlDiff, ExtraRecordFailsAtItsLine) {
   std::string got = kOk;
   got.insert(got.find(R"({"kind":"end_of_stream")"), "{\"kind\":\"draw\",\"value\":4}\n");
   EXPECT_EQ(CompareStream(Expect(kOk), got),
-            "line 4: at /kind: expected \"end_of_stream\", got \"draw\" (expected 4 lines, got 5)");
+            "line 4: at /kind: expected \"end_of_stream\", got \"draw\" (expected 4 lines, got 5); "
+            "line 4 printed: {\"kind\":\"draw\",\"value\":4}");
 }
 
 TEST(JsonlDiff, MissingRecordFailsAtItsLine) {
@@ -101,7 +102,8 @@ TEST(JsonlDiff, MissingRecordFailsAtItsLine) {
   const auto at = got.find(R"({"kind":"draw","value":2})");
   got.erase(at, got.find('\n', at) + 1 - at);
   EXPECT_EQ(CompareStream(Expect(kOk), got),
-            "line 2: at /value: expected 2, got 9007199254740993 (expected 4 lines, got 3)");
+            "line 2: at /value: expected 2, got 9007199254740993 (expected 4 lines, got 3); line 2 "
+            "printed: {\"kind\":\"draw\",\"value\":9007199254740993}");
   // Only the last record missing: the end line comes where a record was expected.
   got = kOk;
   const auto second = got.find(R"({"kind":"draw","value":9007)");
@@ -113,7 +115,8 @@ TEST(JsonlDiff, LinesAfterTheEndLineFail) {
   const std::string got =
       std::string(kOk) + R"({"kind":"end_of_stream","error":null,"records":2})" + "\n";
   EXPECT_EQ(CompareStream(Expect(kOk), got),
-            "line 5: expected no more lines (the end line was line 4) (expected 4 lines, got 5)");
+            "line 5: expected no more lines (the end line was line 4) (expected 4 lines, got 5); "
+            "line 5 printed: {\"kind\":\"end_of_stream\",\"error\":null,\"records\":2}");
 }
 
 TEST(JsonlDiff, WrongRecordCountInTheEndLineFails) {
@@ -267,6 +270,148 @@ TEST(JsonlDiff, VerdictModeLeavesOutSkippedPackets) {
                 .rfind("line 1: at /info", 0),
             0u)
       << CompareStream(Expect(without), other_header, CompareMode::kVerdict);
+}
+
+// An independent reader words its own errors: strict mode holds it to the error's class
+// only; --exact-errors (kExact) to the whole object.
+TEST(JsonlDiff, StrictModeComparesTheErrorCodeOnly) {
+  const ExpectedStream e = Expect(kRejected);
+  std::string reworded = kRejected;
+  reworded.replace(reworded.find("event header: code"), 18, "unknown event 9");
+  reworded.replace(reworded.find("120"), 3, "null");
+  EXPECT_EQ(CompareStream(e, reworded, CompareMode::kStrict), "");
+  EXPECT_EQ(CompareStream(e, reworded, CompareMode::kExact),
+            "line 3: at /error/check: expected \"event header: code\", got \"unknown event 9\"");
+  std::string other_code = reworded;
+  other_code.replace(other_code.find("\"corrupt\""), 9, "\"truncated\"");
+  EXPECT_EQ(CompareStream(e, other_code, CompareMode::kStrict),
+            "line 3: at /error/code: expected \"corrupt\", got \"truncated\"");
+  std::string no_code = reworded;
+  no_code.replace(no_code.find("\"code\":\"corrupt\","), 17, "");
+  EXPECT_EQ(CompareStream(e, no_code, CompareMode::kStrict),
+            "line 3: at /error/code: expected \"corrupt\", got (absent)");
+  std::string accepted = reworded;
+  accepted.replace(accepted.find("{\"code\""),
+                   accepted.find(",\"records\"") - accepted.find("{\"code\""), "null");
+  EXPECT_EQ(
+      CompareStream(e, accepted, CompareMode::kStrict).rfind("line 3: at /error: expected {", 0),
+      0u)
+      << CompareStream(e, accepted, CompareMode::kStrict);
+  // Records and the header are still compared, as in kExact.
+  std::string other_pid = reworded;
+  other_pid.replace(other_pid.find("\"pid\":7"), 7, "\"pid\":8");
+  EXPECT_EQ(CompareStream(e, other_pid, CompareMode::kStrict),
+            "line 1: at /info/pid: expected 7, got 8");
+  std::string records = kOk;
+  records.replace(records.find("\"value\":2"), 9, "\"value\":3");
+  EXPECT_EQ(CompareStream(Expect(kOk), records, CompareMode::kStrict),
+            "line 2: at /value: expected 2, got 3");
+}
+
+TEST(JsonlDiff, DifferenceInsideTheHeaderNamesTheMember) {
+  const std::string with_info =
+      R"({"schema":2,"format":"memtrace","info":{"version":3,"pid":7,"context":null}})"
+      "\n"
+      R"({"kind":"end_of_stream","error":null,"records":0})"
+      "\n";
+  std::string got = with_info;
+  got.replace(got.find("\"context\":null"), 14, "\"context\":\"x\"");
+  EXPECT_EQ(CompareStream(Expect(with_info), got, CompareMode::kStrict),
+            "line 1: at /info/context: expected null, got \"x\"");
+  got = with_info;
+  got.replace(got.find(",\"context\":null"), 15, "");
+  EXPECT_EQ(CompareStream(Expect(with_info), got, CompareMode::kStrict),
+            "line 1: at /info/context: expected null, got (absent)");
+}
+
+// A decoder that stops midway (crash, exit 1 on a valid input): its first wrong record
+// is the news, then that the stream is incomplete.
+TEST(JsonlDiff, IncompleteStreamStillNamesItsFirstDifference) {
+  std::string got = kOk;
+  got.replace(got.find("\"value\":2"), 9, "\"value\":5");
+  got.erase(got.find(R"({"kind":"end_of_stream")"));
+  EXPECT_EQ(CompareStream(Expect(kOk), got, CompareMode::kStrict),
+            "line 2: at /value: expected 2, got 5; incomplete stream: line 3, the last, is not "
+            "the end line {\"kind\":\"end_of_stream\",...}");
+  // A last line cut short: the lines before it are compared.
+  got = kOk;
+  got.replace(got.find("\"value\":2"), 9, "\"value\":5");
+  got.erase(got.find(R"({"kind":"end_of_stream")") + 10);
+  EXPECT_EQ(CompareStream(Expect(kOk), got, CompareMode::kStrict)
+                .rfind("line 2: at /value: expected 2, got 5; output line 4 is not JSON: ", 0),
+            0u)
+      << CompareStream(Expect(kOk), got, CompareMode::kStrict);
+  // Before an expected error only the header lines up.
+  got = kRejected;
+  got.replace(got.find("\"time\":5"), 8, "\"time\":6");
+  got.erase(got.find(R"({"kind":"end_of_stream")"));
+  EXPECT_EQ(CompareStream(Expect(kRejected), got, CompareMode::kStrict).rfind("incomplete", 0), 0u);
+  got.replace(got.find("\"pid\":7"), 7, "\"pid\":8");
+  EXPECT_EQ(CompareStream(Expect(kRejected), got, CompareMode::kStrict)
+                .rfind("line 1: at /info/pid: expected 7, got 8; incomplete stream: line 2", 0),
+            0u);
+}
+
+TEST(JsonlDiff, LongLinesArePreviewedShort) {
+  std::string got = kOk;
+  got.insert(got.find(R"({"kind":"end_of_stream")"),
+             "{\"kind\":\"draw\",\"value\":4,\"pad\":\"" + std::string(1000, 'x') + "\"}\n");
+  const std::string d = CompareStream(Expect(kOk), got, CompareMode::kStrict);
+  const auto printed = d.find("; line 4 printed: {\"kind\":\"draw\"");
+  ASSERT_NE(printed, std::string::npos) << d;
+  EXPECT_LT(d.size() - printed, 240u) << d;
+  EXPECT_EQ(d.substr(d.size() - 3), "...");
+  // A line after the end line is not parsed: shown with its control characters made safe.
+  const std::string after =
+      std::string(kOk) + "\x1b[2Jgone\n" + R"({"kind":"end_of_stream","error":null,"records":2})";
+  EXPECT_EQ(CompareStream(Expect(kOk), after, CompareMode::kStrict),
+            "line 5: expected no more lines (the end line was line 4) (expected 4 lines, got 6); "
+            "line 5 printed: ?[2Jgone");
+}
+
+TEST(JsonlDiff, IgnoredFieldsAreLeftOutOnBothSides) {
+  std::vector<IgnoredField> ignored;
+  for (const char* p : {"/info/pid", "/error/offset", "/backtrace/#"}) {
+    auto f = ParseIgnoredField(p);
+    ASSERT_TRUE(f.ok()) << f.status().ToString();
+    ignored.push_back(*f);
+  }
+  std::string got = kRejected;
+  got.replace(got.find("\"pid\":7"), 7, "\"pid\":8");
+  got.replace(got.find("120"), 3, "121");
+  EXPECT_EQ(CompareStream(Expect(kRejected), got, CompareMode::kExact, ignored), "");
+  EXPECT_NE(CompareStream(Expect(kRejected), got, CompareMode::kExact), "");
+  // Absent on one side only is as good as equal; other members still count.
+  got = kRejected;
+  got.replace(got.find(",\"pid\":7"), 8, "");
+  got.replace(got.find("\"version\":3"), 11, "\"version\":2");
+  EXPECT_EQ(CompareStream(Expect(kRejected), got, CompareMode::kExact, ignored),
+            "line 1: at /info/version: expected 3, got 2");
+  // "#" stands for every array index.
+  const std::string bt = R"({"schema":2,"format":"memtrace","info":null})"
+                         "\n"
+                         R"({"kind":"alloc","backtrace":["a","b"],"length":3})"
+                         "\n"
+                         R"({"kind":"end_of_stream","error":null,"records":1})"
+                         "\n";
+  std::string other = bt;
+  other.replace(other.find("\"a\",\"b\""), 7, "\"c\",\"d\"");
+  EXPECT_EQ(CompareStream(Expect(bt), other, CompareMode::kStrict, ignored), "");
+  other.replace(other.find("\"length\":3"), 10, "\"length\":4");
+  EXPECT_EQ(CompareStream(Expect(bt), other, CompareMode::kStrict, ignored),
+            "line 2: at /length: expected 3, got 4");
+}
+
+TEST(JsonlDiff, IgnoredFieldsMustBeJsonPointers) {
+  for (const char* p : {"", "info/pid", "/a~2", "/a~"}) {
+    auto f = ParseIgnoredField(p);
+    ASSERT_FALSE(f.ok()) << p;
+    EXPECT_EQ(f.status().code(), ErrorCode::kInvalidArgument);
+    EXPECT_NE(f.status().message().find("is not a JSON Pointer"), std::string::npos);
+  }
+  auto f = ParseIgnoredField("/a~1b/~0c/#");
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->tokens, (std::vector<std::string>{"a/b", "~c", "#"}));
 }
 
 }  // namespace

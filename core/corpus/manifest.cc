@@ -3,8 +3,10 @@
 #include <filesystem>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/corpus/json_limits.h"
+#include "core/corpus/tags.h"
 
 namespace mpo::corpus {
 namespace {
@@ -81,6 +83,29 @@ Status ParseModeMembers(const json& c, const std::string& where, ManifestCase& o
   return Status::Ok();
 }
 
+// The optional "tags" member, or the tags derived from the case.
+Status ParseTags(const json& c, const std::string& where, ManifestCase& out) {
+  const auto it = c.find("tags");
+  if (it == c.end()) {
+    const auto e = c.find("expects_error");
+    std::optional<bool> expects_error;
+    if (e != c.end() && e->is_boolean()) expects_error = e->get<bool>();
+    out.tags = DeriveTags(out.name, out.file, expects_error, !out.declared.empty());
+    return Status::Ok();
+  }
+  if (!it->is_array()) return Bad(where + ".tags", "must be an array of strings");
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    const json& t = (*it)[i];
+    const std::string member = where + ".tags[" + std::to_string(i) + "]";
+    if (!t.is_string()) return Bad(member, "must be a string");
+    const std::string tag = t.get<std::string>();
+    if (tag.empty() || tag.find_first_of(", \t\n") != std::string::npos)
+      return Bad(member, "\"" + tag + "\" is not a tag (non-empty, no ',' or spaces)");
+    out.tags.push_back(tag);
+  }
+  return Status::Ok();
+}
+
 Result<std::vector<ManifestCase>> Parse(std::string_view text) {
   auto doc = ParseJsonBounded(text);
   if (!doc.ok()) return Status(doc.status()).WithField("MANIFEST.json");
@@ -109,8 +134,9 @@ Result<std::vector<ManifestCase>> Parse(std::string_view text) {
     if (!file.ok()) return file.status();
     auto expected = PathMember(c, where, "expected_jsonl");
     if (!expected.ok()) return expected.status();
-    ManifestCase mc{name->get<std::string>(), std::move(*file), std::move(*expected), {}, {}};
+    ManifestCase mc{name->get<std::string>(), std::move(*file), std::move(*expected), {}, {}, {}};
     MPO_RETURN_IF_ERROR(ParseModeMembers(c, where, mc));
+    MPO_RETURN_IF_ERROR(ParseTags(c, where, mc));
     out.push_back(std::move(mc));
   }
   return out;

@@ -30,13 +30,17 @@ struct ManifestCase {
   // modes whose reference's behaviour the oracle deliberately does not copy on this case.
   std::map<Verdicts, std::string> expected_as;
   std::map<Verdicts, DeclaredEntry> declared;
+  // Its "tags" member, or where a manifest has none, tags.h's DeriveTags of its name,
+  // file, "expects_error" (when present) and declared entries.
+  std::vector<std::string> tags;
 };
 
 // The cases of a manifest. kCorrupt (field "MANIFEST.json: <member>") for a document
 // that does not parse, a missing member or one of the wrong type, and a case path that
 // is absolute or climbs out of the corpus with ".."; kUnsupportedVersion for a schema
 // other than kManifestSchema: a corpus of schema 1 (or without a schema, as early ones
-// were) gets kSchema1Message, since regenerating it is all it takes.
+// were) gets kSchema1Message, since regenerating it is all it takes. "tags", when
+// present, must be an array of non-empty strings without ',' or spaces.
 Result<std::vector<ManifestCase>> ParseManifest(std::string_view text);
 
 }  // namespace mpo::corpus

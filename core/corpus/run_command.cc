@@ -84,7 +84,8 @@ void KillEverything(pid_t impl) {
 // The supervisor process: starts the implementation in a new session, reports its wait
 // status on `report`, and kills everything it started when `control` is closed (the
 // kit is done with the case, timed out, or died).
-[[noreturn]] void Supervise(const char* command, int out_w, int report_w, int control_r) {
+[[noreturn]] void Supervise(const char* command, int out_w, int err_w, int report_w,
+                            int control_r) {
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   ::signal(SIGPIPE, SIG_IGN);  // a vanished kit must not kill us before the clean-up
   const pid_t impl = ::fork();
@@ -93,16 +94,17 @@ void KillEverything(pid_t impl) {
     ::setsid();
     ::signal(SIGPIPE, SIG_DFL);
     const int devnull = ::open("/dev/null", O_RDWR);
-    if (devnull >= 0) {
-      ::dup2(devnull, 0);
-      ::dup2(devnull, 2);
-    }
+    if (devnull >= 0) ::dup2(devnull, 0);
     ::dup2(out_w, 1);
-    if (out_w != 1) ::close(out_w);
+    ::dup2(err_w, 2);
+    ::close(out_w);
+    ::close(err_w);
     ::execl("/bin/sh", "sh", "-c", command, static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  ::close(out_w);  // from here on only the implementation and its descendants hold it
+  // From here on only the implementation and its descendants hold them.
+  ::close(out_w);
+  ::close(err_w);
   const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, impl, 0));
   bool reported = false;
   while (true) {
@@ -125,6 +127,36 @@ void KillEverything(pid_t impl) {
   ::_exit(0);
 }
 
+// Appends to the stderr tail, dropping its oldest bytes beyond kStderrTail.
+void KeepTail(CommandOutcome& r, const char* data, std::size_t n) {
+  if (n >= kStderrTail) {
+    r.err_truncated = r.err_truncated || n > kStderrTail || !r.err.empty();
+    r.err.assign(data + n - kStderrTail, kStderrTail);
+    return;
+  }
+  r.err.append(data, n);
+  if (r.err.size() > kStderrTail) {
+    r.err.erase(0, r.err.size() - kStderrTail);
+    r.err_truncated = true;
+  }
+}
+
+// Reads what the stderr pipe holds now (non-blocking), at most `reads` times so that a
+// command writing without pause cannot hold the kit past its deadline; false at end of
+// file or error.
+bool ReadStderr(int fd, CommandOutcome& r, char* buf, std::size_t size, int reads) {
+  while (reads-- > 0) {
+    const ssize_t got = ::read(fd, buf, size);
+    if (got > 0) {
+      KeepTail(r, buf, static_cast<std::size_t>(got));
+      continue;
+    }
+    if (got < 0 && errno == EINTR) continue;
+    return got < 0 && errno == EAGAIN;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string ShellQuote(const std::string& s) {
@@ -143,6 +175,11 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
   int out[2], report[2], control[2];
   if (::pipe2(out, O_CLOEXEC) != 0) return IoError("pipe");
   UniqueFd out_r(out[0]), out_w(out[1]);
+  int err[2];
+  if (::pipe2(err, O_CLOEXEC) != 0) return IoError("pipe");
+  UniqueFd err_r(err[0]), err_w(err[1]);
+  // Only the kit's end: the command's stderr stays a blocking pipe.
+  if (::fcntl(err_r.get(), F_SETFL, O_NONBLOCK) != 0) return IoError("fcntl");
   if (::pipe2(report, O_CLOEXEC) != 0) return IoError("pipe");
   UniqueFd report_r(report[0]), report_w(report[1]);
   if (::pipe2(control, O_CLOEXEC) != 0) return IoError("pipe");
@@ -152,22 +189,27 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
   if (supervisor == 0) {
     // O_CLOEXEC would drop this in the implementation only: close the kit's ends here.
     ::close(out_r.get());
+    ::close(err_r.get());
     ::close(report_r.get());
     ::close(control_w.get());
     // The implementation's stdout must not be close-on-exec; and no other copy of the
     // write end may stay open here, or the kit would never see end of file.
-    const int stdout_w = ::dup(out_w.get());
+    // Both above 2, so that neither is overwritten while the other becomes fd 1 or 2.
+    const int stdout_w = ::fcntl(out_w.get(), F_DUPFD, 3);
+    const int stderr_w = ::fcntl(err_w.get(), F_DUPFD, 3);
     ::close(out_w.get());
-    Supervise(command.c_str(), stdout_w, report_w.get(), control_r.get());
+    ::close(err_w.get());
+    Supervise(command.c_str(), stdout_w, stderr_w, report_w.get(), control_r.get());
   }
   out_w.Reset();
+  err_w.Reset();
   report_w.Reset();
   control_r.Reset();
 
   CommandOutcome r;
   const auto deadline =
       Clock::now() + std::chrono::microseconds(static_cast<long long>(timeout_seconds * 1e6));
-  bool out_open = true, reported = false, supervisor_gone = false;
+  bool out_open = true, err_open = true, reported = false, supervisor_gone = false;
   int impl_status = 0;
   Clock::time_point quiet_since{};  // after the implementation exited: last output seen
   char buf[1 << 16];
@@ -181,11 +223,14 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
     auto wait = deadline - now;
     if (reported) wait = std::min<Clock::duration>(wait, quiet_since + kGrace - now);
     const auto wait_ms = std::chrono::ceil<std::chrono::milliseconds>(wait).count();
-    pollfd p[2] = {{report_r.get(), POLLIN, 0}, {out_open ? out_r.get() : -1, POLLIN, 0}};
+    pollfd p[3] = {{report_r.get(), POLLIN, 0},
+                   {out_open ? out_r.get() : -1, POLLIN, 0},
+                   {err_open ? err_r.get() : -1, POLLIN, 0}};
     const int n =
-        ::poll(p, supervisor_gone ? 0 : 2, static_cast<int>(std::min<long long>(wait_ms, 1000)));
+        ::poll(p, supervisor_gone ? 0 : 3, static_cast<int>(std::min<long long>(wait_ms, 1000)));
     if (n < 0 && errno != EINTR) return IoError("poll");
     if (n <= 0) continue;
+    if (p[2].revents != 0) err_open = ReadStderr(err_r.get(), r, buf, sizeof buf, 1);
     if (p[1].revents != 0) {
       const ssize_t got = ::read(out_r.get(), buf, sizeof buf);
       if (got < 0 && errno != EINTR && errno != EAGAIN) return IoError("read impl output");
@@ -218,6 +263,9 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
   int sup_status = 0;
   while (::waitpid(supervisor, &sup_status, 0) < 0 && errno == EINTR) {
   }
+  // Everything the command started is dead: what it wrote to stderr is in the pipe (a
+  // few pipe buffers at most).
+  if (err_open) ReadStderr(err_r.get(), r, buf, sizeof buf, 64);
   if (!reported) {
     // The implementation may have exited just as we stopped waiting.
     const ssize_t got = ::read(report_r.get(), &impl_status, sizeof impl_status);

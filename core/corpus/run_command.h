@@ -1,5 +1,5 @@
 // Runs an implementation's command with a time limit and an output cap, and leaves no
-// process of it behind.
+// process of it behind; its stderr's last bytes are kept for the report.
 //
 // The command runs under a small supervisor process (a child subreaper, so descendants
 // that start their own session are reparented to it) in a new session of its own. When
@@ -23,11 +23,18 @@ struct CommandOutcome {
   int signal = 0;              // the signal that ended it, or 0
   std::string out;             // stdout, at most `max_output` bytes
   bool out_truncated = false;  // stdout went past `max_output`: the command was stopped
+  std::string err;             // the last kStderrTail bytes of stderr
+  bool err_truncated = false;  // stderr was longer: `err` is its end
 };
+
+// Enough for a decoder's last message or a stack trace's top; memory stays bounded
+// whatever the command writes to stderr.
+inline constexpr std::size_t kStderrTail = 4096;
 
 inline constexpr std::size_t kDefaultMaxOutput = std::size_t{64} << 20;
 
-// `/bin/sh -c command`, stdin from /dev/null, stderr discarded. kIo when the process
+// `/bin/sh -c command`, stdin from /dev/null, stderr read as it comes (a command never
+// blocks on it) and only its tail kept. kIo when the process
 // cannot be started or the supervisor dies.
 Result<CommandOutcome> RunCommand(const std::string& command, double timeout_seconds,
                                   std::size_t max_output = kDefaultMaxOutput);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # End to end through the real program: gen is deterministic and writes schema 2, our own
 # decoder passes every case via --impl, wrong decoders fail at the right line with the
-# right exit code, a schema 1 corpus is told to regenerate.
+# right exit code and their stderr, other error words pass at verdict level, selection by
+# names, tags and --supports, a schema 1 corpus is told to regenerate.
 set -eo pipefail
 source tools/cli_test_lib.sh
 BIN="$(abs_path "$1")"
@@ -19,6 +20,9 @@ root = os.path.dirname(sys.argv[1])
 for c in m["cases"]:
     assert c["expected_jsonl"] == c["file"] + ".expected.jsonl", c
     assert os.path.isfile(os.path.join(root, c["expected_jsonl"])), c
+    tags = c["tags"]
+    assert tags[0] == c["kind"], c
+    assert ("rejected" if c["expects_error"] else "accepted") in tags, c
 PY
 
 # Our own decoder through --impl: 100%.
@@ -60,10 +64,10 @@ check "no end line" 1 "$BIN" corpus check "$T/a" --only "$c" --impl "head -n -1 
 grep -qx "FAIL $c: incomplete stream: line $((lines - 1)), the last, is not the end line {\"kind\":\"end_of_stream\",...}" \
   "$out" || fail "no end line: $(cat "$out")"
 check "an extra record" 1 "$BIN" corpus check "$T/a" --only "$c" --impl "sed 3p {file}.expected.jsonl"
-grep -q "^FAIL $c: line 4: at /.*(expected $lines lines, got $((lines + 1)))$" "$out" \
+grep -q "^FAIL $c: line 4: at /.*(expected $lines lines, got $((lines + 1))); line 4 printed: {\"kind\"" "$out" \
   || fail "an extra record: $(cat "$out")"
 check "a missing record" 1 "$BIN" corpus check "$T/a" --only "$c" --impl "sed 3d {file}.expected.jsonl"
-grep -q "^FAIL $c: line 3: at /.*(expected $lines lines, got $((lines - 1)))$" "$out" \
+grep -q "^FAIL $c: line 3: at /.*(expected $lines lines, got $((lines - 1))); line 3 printed: {\"kind\"" "$out" \
   || fail "a missing record: $(cat "$out")"
 
 # A rejected input: another record count passes when the header and the error agree
@@ -72,18 +76,85 @@ c="memtrace/v2_bad_non_monotone_times"
 [ "$(wc -l < "$T/a/$c.ctf.expected.jsonl")" -gt 2 ] || fail "$c has no records before its error"
 check "rejected input, fewer records, exit 1" 0 "$BIN" corpus check "$T/a" --only "$c" \
   --impl "{ head -n 1 {file}.expected.jsonl; tail -n 1 {file}.expected.jsonl; exit 1; }"
-check "rejected input, another error" 1 "$BIN" corpus check "$T/a" --only "$c" \
+check "rejected input, other error words" 0 "$BIN" corpus check "$T/a" --only "$c" \
   --impl "sed '\$s/\"check\":\"[^\"]*\"/\"check\":\"x\"/' {file}.expected.jsonl"
+check "rejected input, other error words, --exact-errors" 1 "$BIN" corpus check "$T/a" --only "$c" \
+  --exact-errors --impl "sed '\$s/\"check\":\"[^\"]*\"/\"check\":\"x\"/' {file}.expected.jsonl"
 grep -q "^FAIL $c: line [0-9]*: at /error/check: expected \"event header: monotone timestamps\", got \"x\"$" "$out" \
   || fail "another error: $(cat "$out")"
+tail -1 "$out" | grep -qx "0 passed, 1 failed; errors compared exactly" || fail "exact summary: $(tail -1 "$out")"
+check "rejected input, another error class" 1 "$BIN" corpus check "$T/a" --only "$c" \
+  --impl "sed '\$s/\"code\":\"corrupt\"/\"code\":\"truncated\"/' {file}.expected.jsonl"
+grep -q "^FAIL $c: line [0-9]*: at /error/code: expected \"corrupt\", got \"truncated\"$" "$out" \
+  || fail "another error class: $(cat "$out")"
 check "accepted input, exit 1" 1 "$BIN" corpus check "$T/a" --only memtrace/v3_event_forms \
   --impl "cat {file}.expected.jsonl; exit 1"
-grep -qx "FAIL memtrace/v3_event_forms: exit code 1" "$out" || fail "exit 1: $(cat "$out")"
+grep -qx "FAIL memtrace/v3_event_forms: exit code 1 where the input is accepted; the stream printed matches" \
+  "$out" || fail "exit 1: $(cat "$out")"
+
+# An independent reader with its own error words: every case passes at verdict level;
+# --exact-errors fails every rejected input.
+cat > "$T/reworded.sh" <<REWORDED
+#!/bin/bash
+"$BIN" corpus decode "\$1" | sed '\$s/"check":"[^"]*"/"check":"in my own words"/; \$s/"offset":[0-9][0-9]*/"offset":0/'
+REWORDED
+chmod +x "$T/reworded.sh"
+"$BIN" corpus check "$T/a" --impl "$T/reworded.sh {file}" -q > "$T/reworded.out" \
+  || fail "reworded errors fail strict mode: $(grep ^FAIL "$T/reworded.out" | head -5)"
+tail -1 "$T/reworded.out" | grep -qx "$n passed, 0 failed" || fail "reworded summary: $(tail -1 "$T/reworded.out")"
+rejected=$(python3 -c "import json;print(sum(c['expects_error'] for c in json.load(open('$T/a/MANIFEST.json'))['cases']))")
+check "reworded errors, --exact-errors" 1 "$BIN" corpus check "$T/a" --impl "$T/reworded.sh {file}" \
+  -q --exact-errors --only tag:rejected
+tail -1 "$out" | grep -qx "0 passed, $rejected failed; errors compared exactly" \
+  || fail "reworded --exact-errors: $(tail -1 "$out")"
+
+# A decoder that gives up midway on a valid input: its exit status, its first wrong
+# record and its stderr are in the report.
+c=memtrace/v3_event_forms
+cat > "$T/midway.sh" <<MIDWAY
+#!/bin/bash
+"$BIN" corpus decode "\$1" | head -n 6 | sed '5s/"time":[0-9]*/"time":1/'
+echo "midway: cannot read the record after time 1" >&2
+exit 1
+MIDWAY
+chmod +x "$T/midway.sh"
+check "exit 1 midway" 1 "$BIN" corpus check "$T/a" --only "$c" --impl "$T/midway.sh {file}"
+want=$(sed -n 5p "$T/a/$c.ctf.expected.jsonl" | python3 -c "import json,sys;print(json.load(sys.stdin)['time'])")
+grep -qx "FAIL $c: exit code 1 where the input is accepted; line 5: at /time: expected $want, got 1; incomplete stream: line 6, the last, is not the end line {\"kind\":\"end_of_stream\",...}" "$out" \
+  || fail "exit 1 midway: $(cat "$out")"
+grep -A1 "^FAIL $c" "$out" | tail -1 | grep -qx "  stderr:" || fail "no stderr header: $(cat "$out")"
+grep -qx "    midway: cannot read the record after time 1" "$out" || fail "no stderr: $(cat "$out")"
+
+# Selection: several patterns, tags, exclusions; what a decoder does not read.
+check "only, several" 0 "$BIN" corpus check "$T/a" --impl "cat {file}.expected.jsonl" \
+  --only memtrace/v1_event_forms,tag:ocaml-5.0 --only sampler/binomial_seed615_lambda1e-4
+grep -c '^PASS ' "$out" | grep -qx 3 || fail "only, several: $(cat "$out")"
+check "skip" 0 "$BIN" corpus check "$T/a" --impl "cat {file}.expected.jsonl" \
+  --only tag:v2 --skip tag:bad,time
+grep -q '^PASS memtrace/v2_event_forms$' "$out" || fail "skip: v2_event_forms"
+! grep -q '^PASS .*\(_bad_\|time\)' "$out" || fail "skip: $(grep PASS "$out")"
+check "supports" 0 "$BIN" corpus check "$T/a" --impl "cat {file}.expected.jsonl" \
+  --only memtrace/ --supports memtrace-v1,memtrace-v2
+v3=$(grep -c '^UNSUPPORTED memtrace/v3_' "$out")
+[ "$v3" -gt 40 ] && ! grep -q '^UNSUPPORTED memtrace/v[12]_' "$out" || fail "supports: $(grep UNSUPP "$out" | head)"
+tail -1 "$out" | grep -qx "[0-9]* passed, 0 failed, $v3 unsupported (--supports memtrace-v1,memtrace-v2)" \
+  || fail "supports summary: $(tail -1 "$out")"
+check "ignore fields" 0 "$BIN" corpus check "$T/a" --only "$c" \
+  --impl "sed '1s/\"pid\":[0-9]*/\"pid\":1/' {file}.expected.jsonl" --ignore-fields /info/pid,/error/offset
+tail -1 "$out" | grep -qx "1 passed, 0 failed; fields not compared: /info/pid,/error/offset" \
+  || fail "ignore summary: $(tail -1 "$out")"
+check "unknown tag" 2 "$BIN" corpus check "$T/a" --impl "cat {file}" --only tag:v9
+grep -q "no case has the tag \"v9\"" "$err" || fail "unknown tag: $(cat "$err")"
+check "bad pointer" 2 "$BIN" corpus check "$T/a" --impl "cat {file}" --ignore-fields info/pid
+grep -q "is not a JSON Pointer" "$err" || fail "bad pointer: $(cat "$err")"
+check "bad supports" 2 "$BIN" corpus check "$T/a" --impl "cat {file}" --supports memtrace-v7
+grep -q -- "--supports" "$err" || fail "bad supports: $(cat "$err")"
 
 # A decoder that exits non-zero fails every case; the run goes on to the end.
 check "a failing decoder" 1 "$BIN" corpus check "$T/a" --impl "false {file}" --only sampler/
 cp "$out" "$T/false.out"
-grep -q '^FAIL sampler/binomial_seed0_lambda0: exit code 1$' "$T/false.out" || fail "false"
+grep -q '^FAIL sampler/binomial_seed0_lambda0: exit code 1 where the input is accepted; incomplete stream: no output' \
+  "$T/false.out" || fail "false"
 tail -1 "$T/false.out" | grep -q '^0 passed, 48 failed$' || fail "false summary"
 
 # A decoder that hangs: timed out, next case still runs.

@@ -1,9 +1,11 @@
 #include "tools/corpus/corpus_command.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/base/text_sink.h"
 #include "core/base/version.h"
@@ -25,7 +27,8 @@ struct CorpusOptions {
   std::string impl;
   double timeout = 20;
   std::uint64_t max_output_mib = corpus::kDefaultMaxOutput >> 20;
-  std::string only;
+  std::vector<std::string> only, skip, supports, ignore_fields;
+  bool exact_errors = false;
   bool text = false;
   bool quiet = false;
   Verdicts verdicts = Verdicts::kStrict;
@@ -54,12 +57,34 @@ void RunDecode(const CorpusOptions& o) {
   if (!d->ended_with.ok() && !StdoutFailed()) ReportError("corpus decode " + o.file, d->ended_with);
 }
 
+// A failing case's stderr, indented under its FAIL line.
+void PrintStderr(const std::string& tail) {
+  if (tail.empty()) return;
+  std::printf("  stderr:\n");
+  std::size_t pos = 0;
+  while (pos <= tail.size()) {
+    const std::size_t nl = std::min(tail.find('\n', pos), tail.size());
+    std::printf("    %.*s\n", static_cast<int>(nl - pos), tail.data() + pos);
+    pos = nl + 1;
+  }
+}
+
+std::string Joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& i : items) out += (out.empty() ? "" : ",") + i;
+  return out;
+}
+
 void RunCheck(const CorpusOptions& o) {
   corpus::CheckOptions co;
   co.impl = o.impl;
   co.timeout_seconds = o.timeout;
   co.max_output_bytes = static_cast<std::size_t>(o.max_output_mib) << 20;
   co.only = o.only;
+  co.skip = o.skip;
+  co.supports = o.supports;
+  co.ignore_fields = o.ignore_fields;
+  co.exact_errors = o.exact_errors;
   co.verdicts = o.verdicts;
   // Which oracle gave the verdicts (MANIFEST.json records which one wrote the corpus).
   std::printf("oracle: %s\n", VersionLine().c_str());
@@ -74,6 +99,10 @@ void RunCheck(const CorpusOptions& o) {
       case corpus::CaseOutcome::kPassed: std::printf("PASS %s\n", r.name.c_str()); break;
       case corpus::CaseOutcome::kFailed:
         std::printf("FAIL %s: %s\n", r.name.c_str(), r.reason.c_str());
+        PrintStderr(r.stderr_tail);
+        break;
+      case corpus::CaseOutcome::kUnsupported:
+        std::printf("UNSUPPORTED %s\n", r.name.c_str());
         break;
       case corpus::CaseOutcome::kDeclared:
         std::printf("DECLARED %s: %s\n", r.name.c_str(), r.reason.c_str());
@@ -88,7 +117,13 @@ void RunCheck(const CorpusOptions& o) {
     if (s.status().code() == ErrorCode::kUnsupportedVersion) SetExitCode(kExitUsage);
     return;
   }
+  // The counts first, always: scripts read "N passed, N failed" at the start.
   std::printf("%zu passed, %zu failed", s->passed, s->failed);
+  if (!o.supports.empty())
+    std::printf(", %zu unsupported (--supports %s)", s->unsupported, Joined(o.supports).c_str());
+  if (!o.ignore_fields.empty())
+    std::printf("; fields not compared: %s", Joined(o.ignore_fields).c_str());
+  if (o.exact_errors) std::printf("; errors compared exactly");
   if (o.verdicts != Verdicts::kStrict)
     std::printf(" (as %s: %zu declared differences, %zu cases of other formats not run)",
                 std::string(VerdictsName(o.verdicts)).c_str(), s->declared, s->not_judged);
@@ -118,7 +153,11 @@ void AddCorpusCommands(CLI::App& app) {
       "exits 0 (or 1 for a rejected input) within --timeout and prints the expected stream, "
       "end line included (at most --max-output-mib, nested at most 512 deep). The command "
       "runs in its own session; everything it started is killed when it exits or times out. "
-      "A corpus of schema 1 is refused (exit 2): regenerate it with corpus gen.");
+      "A rejection is compared by its error code (corrupt, truncated, ...), not its wording "
+      "or offset (--exact-errors compares the whole error). A failure names the first "
+      "differing line and member, also when the exit code is wrong, and shows the end of "
+      "the command's stderr. A corpus of schema 1 is refused (exit 2): regenerate it with "
+      "corpus gen.");
   check->add_option("dir", o->dir, "corpus directory (from corpus gen)")->required();
   check
       ->add_option("--impl", o->impl,
@@ -133,7 +172,27 @@ void AddCorpusCommands(CLI::App& app) {
                    "output per case beyond which it fails unparsed, in MiB (1 to 65536)")
       ->check(UnsignedIn(1, 65536))
       ->capture_default_str();
-  check->add_option("--only", o->only, "run only cases whose name contains this");
+  check
+      ->add_option("--only", o->only,
+                   "run only cases matching one of these patterns (repeatable, comma-separated): "
+                   "a substring of the name, or tag:NAME (MANIFEST.json tags)")
+      ->delimiter(',');
+  check->add_option("--skip", o->skip, "leave out cases matching one of these patterns (as --only)")
+      ->delimiter(',');
+  check
+      ->add_option("--supports", o->supports,
+                   "what the decoder reads: FORMAT or FORMAT-VERSION items (memtrace, "
+                   "memtrace-v1..v3, ring, ring-ocaml-5.N, sampler), comma-separated; other "
+                   "cases are counted as unsupported, not run")
+      ->delimiter(',');
+  check
+      ->add_option("--ignore-fields", o->ignore_fields,
+                   "JSON Pointers of members not compared in any line, e.g. "
+                   "/info/pid,/error/offset; # stands for any array index")
+      ->delimiter(',');
+  check->add_flag("--exact-errors", o->exact_errors,
+                  "compare a rejection's whole error object (check, offset, bit), as the "
+                  "oracle words it, not only its code");
   check->add_flag("--quiet,-q", o->quiet, "print failing cases and the summary only");
   AddVerdictsOption(check, &o->verdicts);
   check->callback([o] { RunCheck(*o); });
