@@ -98,7 +98,11 @@ class Fuzzer {
  public:
   Fuzzer(const FuzzOptions& o, const FuzzCallbacks& cb, std::vector<SeedInput> seeds,
          std::string tmp)
-      : o_(o), cb_(cb), seeds_(std::move(seeds)), tmp_(std::move(tmp)) {}
+      : o_(o),
+        cb_(cb),
+        seeds_(std::move(seeds)),
+        tmp_(std::move(tmp)),
+        declared_(RulesFor(o.declared, VerdictsName(o.impl.verdicts))) {}
 
   Result<FuzzSummary> Run() {
     summary_.seeds = seeds_.size();
@@ -146,7 +150,7 @@ class Fuzzer {
     d.impl = j->impl;
     d.difference = j->difference;
     d.mutant_bytes = d.minimized_bytes = m.bytes.size();
-    if (const DeclaredRule* rule = MatchDeclared(o_.declared, d.signature)) {
+    if (const DeclaredRule* rule = MatchDeclared(declared_, d.signature)) {
       d.declared = true;
       d.why = rule->why;
       ++summary_.declared;
@@ -197,6 +201,7 @@ class Fuzzer {
   const FuzzCallbacks& cb_;
   std::vector<SeedInput> seeds_;
   std::string tmp_;
+  std::vector<DeclaredRule> declared_;  // the rules of o_.impl.verdicts' mode
   FuzzSummary summary_;
   Clock::time_point start_, deadline_;
 };

@@ -31,10 +31,10 @@ struct FuzzOptions {
   std::uint64_t seed = 0;
   double max_seconds = 60;
   std::uint64_t max_mutants = 1000;
-  std::uint64_t first_index = 0;        // mutants first_index, first_index + 1, ... (replay one)
-  std::vector<std::string> seed_paths;  // extra seed files or folders
-  std::string out_dir;                  // reproducers; "" saves none
-  std::vector<DeclaredRule> declared;
+  std::uint64_t first_index = 0;         // mutants first_index, first_index + 1, ... (replay one)
+  std::vector<std::string> seed_paths;   // extra seed files or folders
+  std::string out_dir;                   // reproducers; "" saves none
+  std::vector<DeclaredRule> declared;    // those tagged for other modes are ignored
   std::size_t max_minimize_tests = 400;  // per divergence class
 };
 
