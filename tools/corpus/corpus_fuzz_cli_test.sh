@@ -9,8 +9,9 @@ T="$tmp"
 run() { timeout 600 "$BIN" "$@"; }
 REF="$BIN corpus decode {file}"
 # Only the mutant budget may end a run whose counts are checked: a clock budget would make
-# what is found depend on the machine's speed (under ASan the 60 s default ended runs early).
-DET=(--max-seconds 86400 --timeout 600)
+# what is found depend on the machine's speed (under ASan the 60 s default ended runs early);
+# so does minimization's, per class.
+DET=(--max-seconds 86400 --timeout 600 --minimize-seconds 3600)
 
 # --- The oracle against itself: no divergence, in both formats and a reference mode. ---
 check "oracle vs itself, memtrace" 0 run corpus fuzz "${DET[@]}" --impl "$REF" --seed 11 --max-mutants 60
@@ -123,6 +124,7 @@ check "mode without that format" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --a
 check "missing declared file" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --declared "$T/none"
 check "missing seeds" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --seeds "$T/none"
 check "zero mutants" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --max-mutants 0
+check "negative minimization budget" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --minimize-seconds -1
 check "bad format" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --format sampler
 
 cli_done

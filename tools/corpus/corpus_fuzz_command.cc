@@ -34,6 +34,7 @@ struct FuzzCliOptions {
   double timeout = 20;
   std::uint64_t max_output_mib = corpus::kDefaultMaxOutput >> 20;
   std::uint64_t max_minimize_tests = 400;
+  double minimize_seconds = 1;
   std::string declared;
   bool no_builtin_declared = false;
 };
@@ -81,6 +82,7 @@ void RunFuzz(const FuzzCliOptions& o) {
   fo.seed_paths = o.seeds;
   fo.out_dir = o.out;
   fo.max_minimize_tests = static_cast<std::size_t>(o.max_minimize_tests);
+  fo.minimize_seconds = o.minimize_seconds;
   const std::string mode(VerdictsName(o.verdicts));
   if (!o.no_builtin_declared) fo.declared = corpus::fuzz::BuiltinDeclared(mode);
   const std::size_t builtin = fo.declared.size();
@@ -171,6 +173,11 @@ void AddCorpusFuzzCommand(CLI::App* corpus) {
   fuzz->add_option("--max-minimize-tests", o->max_minimize_tests,
                    "runs spent minimizing each new divergence (0 to 100000)")
       ->check(UnsignedIn(0, 100000))
+      ->capture_default_str();
+  fuzz->add_option("--minimize-seconds", o->minimize_seconds,
+                   "time spent minimizing each new divergence (0 to 3600); only the first "
+                   "mutant of a class is minimized")
+      ->check(FiniteIn(0.0, 3600.0))
       ->capture_default_str();
   fuzz->add_option("--declared", o->declared,
                    "more declared differences, added to the built-in ones: one glob over the "
