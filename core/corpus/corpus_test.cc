@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "core/base/version.h"
@@ -176,15 +177,35 @@ TEST_F(CorpusTest, FormatCornersDecodeAsDesigned) {
   }
   EXPECT_GT(max_gap, std::int64_t{1} << 25);
 
-  // The foreign-pid packet is skipped, where it was met, with its offset and reason.
-  const auto pid = Records(Expected("memtrace/v3_pid_change.ctf"));
-  std::size_t events = 0;
-  for (const json& r : pid) events += IsEvent(r);
-  EXPECT_EQ(events, 2u);
-  const auto skipped = Records(Expected("memtrace/v3_pid_change.ctf"), "skipped_packet");
-  ASSERT_EQ(skipped.size(), 1u);
-  EXPECT_TRUE(skipped[0]["offset"].is_number_unsigned());
-  EXPECT_TRUE(skipped[0]["reason"].is_string());
+  // The foreign-pid packet is skipped, where it was met, with its offset and reason, in
+  // every version.
+  for (const std::string v : {"v1", "v2", "v3"}) {
+    const std::string name = "memtrace/" + v + "_pid_change.ctf";
+    std::size_t events = 0;
+    for (const json& r : Records(Expected(name))) events += IsEvent(r);
+    EXPECT_EQ(events, 2u) << name;
+    const auto skipped = Records(Expected(name), "skipped_packet");
+    ASSERT_EQ(skipped.size(), 1u) << name;
+    EXPECT_TRUE(skipped[0]["offset"].is_number_unsigned());
+    EXPECT_TRUE(skipped[0]["reason"].is_string());
+  }
+
+  // Both move-to-front tables full, hit at every slot, evicted: each location still names
+  // its own file and function, in every version.
+  for (const std::string v : {"v1", "v2", "v3"}) {
+    const std::string name = "memtrace/" + v + "_mtf_every_slot.ctf";
+    const auto locations = Records(Expected(name), "location");
+    ASSERT_EQ(locations.size(), 135u) << name;
+    std::set<std::string> files, defs;
+    for (const json& l : locations) {
+      files.insert(l["frames"][0]["filename"].get<std::string>());
+      defs.insert(l["frames"][0]["defname"].get<std::string>());
+    }
+    EXPECT_EQ(files.size(), 36u) << name;  // one.ml and f1..f35
+    EXPECT_EQ(defs.size(), 37u) << name;   // def0..def35 and one name shared by f1..f35
+    EXPECT_EQ(locations.back()["frames"][0]["filename"], "mtf/one.ml") << name;
+    EXPECT_EQ(locations.back()["frames"][0]["defname"], "Mtf.def0") << name;
+  }
 
   // Multi-domain: three domains, collects of other domains' objects in decreasing order.
   std::set<int> domains;

@@ -1,9 +1,11 @@
 // memtrace cases: traces written by our writer (v2, v3; v1 by rewriting v2 headers),
 // traces with hand-built packets for corners the writer never produces, and one case
 // per check the reader makes.
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "core/corpus/cases.h"
@@ -137,6 +139,87 @@ Result<std::vector<std::uint8_t>> ToV1(std::vector<std::uint8_t> v2) {
     off += size;
   }
   return out;
+}
+
+// The writer writes v2 and v3; v1 is v2 rewritten (ToV1).
+int WriterVersion(int version) { return version == 1 ? 2 : version; }
+Result<std::vector<std::uint8_t>> Finish(Trace& t, int version) {
+  auto bytes = t.Finish();
+  if (version != 1 || !bytes.ok()) return bytes;
+  return ToV1(std::move(*bytes));
+}
+
+// Backtrace cache: misses, hits, prediction runs (hitN's count byte: 128..255, and runs
+// beyond 255 that start a new block), collisions and evictions.
+Result<std::vector<std::uint8_t>> BacktraceCache(int version) {
+  Trace t(WriterVersion(version));
+  std::vector<OcamlInt> stack = {11, 12, 13, 14, 15};
+  std::int64_t now = 10;
+  for (int i = 0; i < 4; ++i) t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, stack);
+  std::vector<OcamlInt> other = {11, 12, 99, 14, 15};  // shared prefix, then a break
+  t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, other);
+  t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, stack);
+  std::vector<OcamlInt> deep;  // recursion: a run of 600 correct predictions
+  deep.reserve(601);
+  for (int i = 0; i < 600; ++i) deep.push_back(20 + i % 3);
+  t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, deep);
+  deep.push_back(50);
+  t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, deep);
+  std::reverse(deep.begin(), deep.end());
+  t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, deep);
+  // A stack of n distinct codes seen again after an unrelated one (no common prefix): one
+  // hit, then n - 1 predictions, the count byte at 128, 199 and 255, then past it (a new
+  // block). 380 misses stay under the 4096-byte backtrace limit.
+  OcamlInt base = 3000;
+  for (int n : {129, 200, 256, 257, 380}) {
+    std::vector<OcamlInt> run;
+    for (int i = 0; i < n; ++i) run.push_back(base + i);
+    base += n;
+    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, run);
+    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, {1});
+    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, run);
+  }
+  // Many distinct codes: bucket collisions and evictions in the 2^14-slot cache.
+  std::vector<OcamlInt> wide;
+  for (int block = 0; block < 80; ++block) {
+    wide.clear();
+    for (int i = 0; i < 250; ++i) wide.push_back(100000 + block * 250 + i);
+    t.Alloc(0, now++, 3, 1, AllocationSource::kMajor, wide);
+  }
+  for (int block = 0; block < 80; block += 7) {
+    wide.clear();
+    for (int i = 0; i < 250; ++i) wide.push_back(100000 + block * 250 + i);
+    t.Alloc(0, now++, 3, 1, AllocationSource::kMajor, wide);
+  }
+  return Finish(t, version);
+}
+
+// Both move-to-front tables filled to their 31 entries, every slot 0..30 hit, then
+// evictions: the defname table of one file, and the filename table. Hitting slots 0, 1,
+// ..., 30 in turn means naming the entries newest first (a hit moves its entry to the
+// front and leaves the slots after it in place).
+Result<std::vector<std::uint8_t>> MtfEverySlot(int version) {
+  Trace t(WriterVersion(version));
+  OcamlInt code = 2000;
+  std::int64_t now = 10;
+  auto at = [&](const std::string& file, const std::string& def) {
+    t.Define(code, {Location{file, static_cast<int>(code % 1000), 1, 2, def}});
+    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, {code});
+    ++code;
+  };
+  const std::string one = "mtf/one.ml";
+  auto def = [](int d) { return "Mtf.def" + std::to_string(d); };
+  auto file = [](int f) { return "mtf/f" + std::to_string(f) + ".ml"; };
+  for (int d = 0; d < 31; ++d) at(one, def(d));        // one.ml's defnames: full
+  for (int f = 1; f < 31; ++f) at(file(f), "Mtf.f");   // filenames: full
+  for (int f = 30; f >= 1; --f) at(file(f), "Mtf.f");  // filename slots 0..29
+  for (int d = 30; d >= 0; --d) at(one, def(d));       // filename slot 30, then defname slots 0..30
+  for (int d = 31; d < 36; ++d) at(one, def(d));       // defname evictions
+  at(one, def(30));                                    // an evicted defname, new again
+  for (int f = 31; f < 36; ++f) at(file(f), "Mtf.f");  // filename evictions
+  at(file(30), "Mtf.f");                               // an evicted filename, new again
+  at(one, def(0));  // one.ml survived (moved to front above): a hit at slot 6
+  return Finish(t, version);
 }
 
 // Appends a hand-built packet.
@@ -331,38 +414,15 @@ Result<std::vector<CaseInput>> MemtraceCases() {
                             "40 filenames and 45 defnames per file: MTF hits, moves, evictions",
                             t.Finish()));
   }
-  {  // Backtrace cache: misses, hits, prediction runs, the 255 overflow, collisions.
-    Trace t(3);
-    std::vector<OcamlInt> stack = {11, 12, 13, 14, 15};
-    std::int64_t now = 10;
-    for (int i = 0; i < 4; ++i) t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, stack);
-    std::vector<OcamlInt> other = {11, 12, 99, 14, 15};  // shared prefix, then a break
-    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, other);
-    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, stack);
-    std::vector<OcamlInt> deep;  // recursion: a run of 600 correct predictions
-    deep.reserve(601);
-    for (int i = 0; i < 600; ++i) deep.push_back(20 + i % 3);
-    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, deep);
-    deep.push_back(50);
-    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, deep);
-    std::reverse(deep.begin(), deep.end());
-    t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, deep);
-    // Many distinct codes: bucket collisions and evictions in the 2^14-slot cache.
-    std::vector<OcamlInt> wide;
-    for (int block = 0; block < 80; ++block) {
-      wide.clear();
-      for (int i = 0; i < 250; ++i) wide.push_back(100000 + block * 250 + i);
-      t.Alloc(0, now++, 3, 1, AllocationSource::kMajor, wide);
-    }
-    for (int block = 0; block < 80; block += 7) {
-      wide.clear();
-      for (int i = 0; i < 250; ++i) wide.push_back(100000 + block * 250 + i);
-      t.Alloc(0, now++, 3, 1, AllocationSource::kMajor, wide);
-    }
-    MPO_RETURN_IF_ERROR(add("v3_backtrace_cache",
-                            "cache misses, hits, hit1/hitN prediction runs beyond 255, 20000 "
-                            "distinct codes (evictions)",
-                            t.Finish()));
+  for (int version : {1, 2, 3}) {
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_backtrace_cache",
+                            "cache misses, hits, hit1/hitN prediction runs of 128..255 and beyond "
+                            "255, 20000 distinct codes (evictions)",
+                            BacktraceCache(version)));
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_mtf_every_slot",
+                            "filename and defname tables full at 31 entries, hit at every slot "
+                            "0..30, then evicted",
+                            MtfEverySlot(version)));
   }
   for (int version : {2, 3}) {  // Truncated common prefix.
     Trace t(version);
@@ -394,11 +454,13 @@ Result<std::vector<CaseInput>> MemtraceCases() {
                             "event times crossing 2^25 us within a packet; flush after 30 s",
                             t.Finish()));
   }
-  {  // Packets from another pid (a forked child writing to the same file) are skipped.
-    Trace t(3);
+  for (int version : {1, 2, 3}) {
+    // Packets from another pid (a forked child writing to the same file) are skipped.
+    Trace t(WriterVersion(version));
     t.Alloc(0, 10, 2, 1, AllocationSource::kMinor, {1, 2});
     t.Flush();
     PacketSpec p;
+    p.version = WriterVersion(version);
     p.pid = kPid + 1;
     p.id_begin = 1;
     p.id_end = 2;
@@ -406,7 +468,8 @@ Result<std::vector<CaseInput>> MemtraceCases() {
     p.time_end = kStart + 12;
     AppendPacket(t.raw(), p, [](ByteWriter& b) { ShortAlloc(b, kStart + 11); });
     t.Alloc(0, 20, 3, 1, AllocationSource::kMinor, {1, 3});
-    MPO_RETURN_IF_ERROR(add("v3_pid_change", "a packet from another pid between ours", t.Finish()));
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_pid_change",
+                            "a packet from another pid between ours", Finish(t, version)));
   }
   {  // The writer's own fork rule: once the pid changes nothing more is written.
     std::int64_t calls = 0;

@@ -9,8 +9,9 @@ T="$tmp"
 run() { timeout 600 "$BIN" "$@"; }
 REF="$BIN corpus decode {file}"
 # Only the mutant budget may end a run whose counts are checked: a clock budget would make
-# what is found depend on the machine's speed (under ASan the 60 s default ended runs early).
-DET=(--max-seconds 86400 --timeout 600)
+# what is found depend on the machine's speed (under ASan the 60 s default ended runs early);
+# so does minimization's, per class.
+DET=(--max-seconds 86400 --timeout 600 --minimize-seconds 3600)
 
 # --- The oracle against itself: no divergence, in both formats and a reference mode. ---
 check "oracle vs itself, memtrace" 0 run corpus fuzz "${DET[@]}" --impl "$REF" --seed 11 --max-mutants 60
@@ -36,7 +37,7 @@ if [ "\$n" -ge 3 ]; then printf '%s\n' "\$out" | sed "\$((n - 1))d"; else printf
 exit \$rc
 SH
 chmod +x "$T/drop_last.sh"
-check "drop-last is caught" 1 run corpus fuzz "${DET[@]}" --impl "$T/drop_last.sh {file}" --seed 5 \
+check "drop-last is caught" 1 run corpus fuzz "${DET[@]}" --impl "$T/drop_last.sh {file}" --seed 8 \
   --max-mutants 25 --max-minimize-tests 80 --out "$T/drop"
 grep -q "^FAIL oracle=accept impl=accept differs=/" "$out" ||
   fail "drop-last: no records divergence: $(cat "$out")"
@@ -54,7 +55,7 @@ orig=$(stat -c %s "$T/drop/divergence-1.mutant.ctf")
 cmp -s "$T/ref.jsonl" "$T/got.jsonl" && fail "drop-last: the minimized input no longer diverges"
 # The report's replay line reruns that one mutant and finds it again.
 index=$(sed -n 's/^mutant index: //p' "$T/drop/divergence-1.txt")
-check "drop-last replay" 1 run corpus fuzz "${DET[@]}" --impl "$T/drop_last.sh {file}" --seed 5 \
+check "drop-last replay" 1 run corpus fuzz "${DET[@]}" --impl "$T/drop_last.sh {file}" --seed 8 \
   --first-index "$index" --max-mutants 1 --max-minimize-tests 0
 grep -q "^0 passed, 1 failed" "$out" || fail "replay: $(tail -1 "$out")"
 
@@ -85,12 +86,45 @@ grep -q "^DECLARED oracle=reject(" "$out" || fail "declared: not reported: $(cat
 grep -qE "^[0-9]+ passed, 0 failed, [1-9][0-9]* declared" "$out" ||
   fail "declared summary: $(tail -1 "$out")"
 
+# --- Built-in declared rules: --as MODE declares that reference's known bugs. ---
+# A decoder with memtrace's loop on a packet_size below the header (it hangs where the
+# oracle refuses that size): declared under --as memtrace-0.2.3 with no file given.
+cat > "$T/loops.sh" <<SH
+#!/bin/bash
+out=\$("$BIN" corpus decode --as memtrace-0.2.3 "\$1") && rc=0 || rc=\$?
+case "\$out" in *'"check":"packet header: packet_size"'*) sleep 5 ;; esac
+printf '%s\n' "\$out"
+exit \$rc
+SH
+chmod +x "$T/loops.sh"
+LOOPS=(--impl "$T/loops.sh {file}" --as memtrace-0.2.3 --seed 1 --max-mutants 10 --timeout 0.5
+  --max-seconds 86400 --max-minimize-tests 0)
+check "built-in rules declare 0.2.3's loop" 0 run corpus fuzz "${LOOPS[@]}"
+grep -qE "^fuzzing memtrace inputs, verdicts memtrace-0.2.3, [1-9][0-9]* declared rules \([1-9][0-9]* built in" \
+  "$out" || fail "built-in rules not counted: $(head -3 "$out")"
+grep -q "^DECLARED oracle=reject(packet header: packet_size) impl=timeout .*: memtrace loops" "$out" ||
+  fail "the loop is not declared: $(cat "$out")"
+check "without the built-in rules it fails" 1 run corpus fuzz "${LOOPS[@]}" --no-builtin-declared
+grep -q "^FAIL oracle=reject(packet header: packet_size) impl=timeout" "$out" ||
+  fail "no failure without the built-in rules: $(cat "$out")"
+# The file adds to them, and a rule tagged for another mode does not apply.
+printf 'as=ocaml-5.3 oracle=reject(packet header: packet_size) impl=timeout # not this mode\n' \
+  > "$T/other_mode.txt"
+check "a rule of another mode" 1 run corpus fuzz "${LOOPS[@]}" --no-builtin-declared \
+  --declared "$T/other_mode.txt"
+grep -q "^FAIL oracle=reject(packet header: packet_size) impl=timeout" "$out" ||
+  fail "another mode's rule applied: $(cat "$out")"
+check "help names the built-in rules" 0 run corpus fuzz --help
+grep -q -- "--no-builtin-declared" "$out" || fail "help: no --no-builtin-declared"
+grep -q "known bugs are declared" "$out" || fail "help: the built-in rules are not explained"
+
 # --- Usage errors. ---
 check "no {file}" 2 run corpus fuzz "${DET[@]}" --impl "cat" --max-mutants 1
 check "mode without that format" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --as ocaml-5.3 --format memtrace
 check "missing declared file" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --declared "$T/none"
 check "missing seeds" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --seeds "$T/none"
 check "zero mutants" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --max-mutants 0
+check "negative minimization budget" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --minimize-seconds -1
 check "bad format" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --format sampler
 
 cli_done

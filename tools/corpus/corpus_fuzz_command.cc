@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/base/version.h"
+#include "core/corpus/fuzz/builtin_declared.h"
 #include "core/corpus/fuzz/fuzz.h"
 #include "core/corpus/read_file.h"
 #include "core/corpus/run_command.h"
@@ -33,7 +34,9 @@ struct FuzzCliOptions {
   double timeout = 20;
   std::uint64_t max_output_mib = corpus::kDefaultMaxOutput >> 20;
   std::uint64_t max_minimize_tests = 400;
+  double minimize_seconds = 1;
   std::string declared;
+  bool no_builtin_declared = false;
 };
 
 corpus::fuzz::FuzzFormat FormatOf(const FuzzCliOptions& o) {
@@ -79,17 +82,23 @@ void RunFuzz(const FuzzCliOptions& o) {
   fo.seed_paths = o.seeds;
   fo.out_dir = o.out;
   fo.max_minimize_tests = static_cast<std::size_t>(o.max_minimize_tests);
+  fo.minimize_seconds = o.minimize_seconds;
+  const std::string mode(VerdictsName(o.verdicts));
+  if (!o.no_builtin_declared) fo.declared = corpus::fuzz::BuiltinDeclared(mode);
+  const std::size_t builtin = fo.declared.size();
   if (!o.declared.empty()) {
     auto text = corpus::ReadWholeFile(o.declared);
     if (!text.ok()) return ReportError("corpus fuzz --declared", text.status());
-    fo.declared = corpus::fuzz::ParseDeclared(*text);
+    for (corpus::fuzz::DeclaredRule& r :
+         corpus::fuzz::RulesFor(corpus::fuzz::ParseDeclared(*text), mode))
+      fo.declared.push_back(std::move(r));
   }
   std::printf("oracle: %s\n", VersionLine().c_str());
   std::printf("seed: %llu (--seed %llu replays this run)\n",
               static_cast<unsigned long long>(fo.seed), static_cast<unsigned long long>(fo.seed));
-  std::printf("fuzzing %s inputs, verdicts %s, %zu declared rules\n",
-              fo.format == corpus::fuzz::FuzzFormat::kRing ? "ring" : "memtrace",
-              std::string(VerdictsName(o.verdicts)).c_str(), fo.declared.size());
+  std::printf("fuzzing %s inputs, verdicts %s, %zu declared rules (%zu built in for %s)\n",
+              fo.format == corpus::fuzz::FuzzFormat::kRing ? "ring" : "memtrace", mode.c_str(),
+              fo.declared.size(), builtin, mode.c_str());
   std::fflush(stdout);
   // One terminal-only line, as every long command shows (tools/progress.h).
   Progress progress("corpus fuzz", "mutants", o.max_mutants);
@@ -123,8 +132,10 @@ void AddCorpusFuzzCommand(CLI::App* corpus) {
       "Differential fuzzing: seeded mutants of the corpus cases of one format (and of "
       "--seeds files) are decoded by the oracle and by the command, which runs as corpus "
       "check runs it; each new class of divergence is minimized and saved in --out with "
-      "a .txt explaining it. Prints `N passed, N failed, N declared`; exit 1 if any "
-      "divergence is not declared. A mutant is a function of (--seed, its index).");
+      "a .txt explaining it. Under --as MODE that reference's known bugs are declared "
+      "(built in; --no-builtin-declared, --declared FILE). Prints `N passed, N failed, N "
+      "declared`; exit 1 if any divergence is not declared. A mutant is a function of (--seed, its "
+      "index).");
   fuzz->add_option("--impl", o->impl,
                    "decoder command; {file} is replaced by the input's path, e.g. "
                    "'memprof-oracle corpus decode {file}'")
@@ -163,9 +174,19 @@ void AddCorpusFuzzCommand(CLI::App* corpus) {
                    "runs spent minimizing each new divergence (0 to 100000)")
       ->check(UnsignedIn(0, 100000))
       ->capture_default_str();
+  fuzz->add_option("--minimize-seconds", o->minimize_seconds,
+                   "time spent minimizing each new divergence (0 to 3600); only the first "
+                   "mutant of a class is minimized")
+      ->check(FiniteIn(0.0, 3600.0))
+      ->capture_default_str();
   fuzz->add_option("--declared", o->declared,
-                   "file of declared differences: one glob over the divergence signature per "
-                   "line, `# why` after it (core/corpus/fuzz/declared.h)");
+                   "more declared differences, added to the built-in ones: one glob over the "
+                   "divergence signature per line, `# why` after it, optionally `as=MODE,...` "
+                   "before it (core/corpus/fuzz/declared.h)");
+  fuzz->add_flag("--no-builtin-declared", o->no_builtin_declared,
+                 "do not apply the built-in declared differences: by default --as MODE "
+                 "declares that reference's known bugs (core/corpus/fuzz/known_peer_bugs.txt, "
+                 "the rules tagged as=MODE; none under strict)");
   fuzz->callback([o] { RunFuzz(*o); });
 }
 

@@ -2,6 +2,8 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
+
 namespace mpo::corpus::fuzz {
 namespace {
 
@@ -21,6 +23,21 @@ std::size_t CommentStart(std::string_view line) {
   return std::string_view::npos;
 }
 
+// Splits a leading `as=A,B` off `line` into `modes`.
+std::string_view TakeModes(std::string_view line, std::vector<std::string>& modes) {
+  constexpr std::string_view kAs = "as=";
+  if (line.substr(0, kAs.size()) != kAs) return line;
+  const std::size_t end = line.find_first_of(" \t");
+  std::string_view list =
+      line.substr(kAs.size(), end == std::string_view::npos ? end : end - kAs.size());
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    if (const std::string_view m = Trim(list.substr(0, comma)); !m.empty()) modes.emplace_back(m);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+  }
+  return end == std::string_view::npos ? std::string_view() : Trim(line.substr(end));
+}
+
 }  // namespace
 
 std::vector<DeclaredRule> ParseDeclared(std::string_view text) {
@@ -35,12 +52,20 @@ std::vector<DeclaredRule> ParseDeclared(std::string_view text) {
     if (line.empty() || line.front() == '#') continue;
     const std::size_t hash = CommentStart(line);
     DeclaredRule rule;
-    rule.pattern = std::string(Trim(line.substr(0, hash)));
+    rule.pattern = std::string(TakeModes(Trim(line.substr(0, hash)), rule.modes));
     if (hash != std::string_view::npos) rule.why = std::string(Trim(line.substr(hash + 1)));
     rule.line = number;
     rules.push_back(std::move(rule));
   }
   return rules;
+}
+
+std::vector<DeclaredRule> RulesFor(const std::vector<DeclaredRule>& rules, std::string_view mode) {
+  std::vector<DeclaredRule> out;
+  for (const DeclaredRule& r : rules)
+    if (r.modes.empty() || std::find(r.modes.begin(), r.modes.end(), mode) != r.modes.end())
+      out.push_back(r);
+  return out;
 }
 
 const DeclaredRule* MatchDeclared(const std::vector<DeclaredRule>& rules,

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/corpus/fuzz/builtin_declared.h"
+
 namespace mpo::corpus::fuzz {
 namespace {
 
@@ -54,6 +56,52 @@ TEST(Declared, HashInsideThePatternIsNotAComment) {
   EXPECT_EQ(rules[2].why, "tab before the comment");
   EXPECT_NE(MatchDeclared(rules, "oracle=accept impl=accept differs=/buckets/#"), nullptr);
   EXPECT_EQ(MatchDeclared(rules, "oracle=accept impl=accept differs=/buckets/x"), nullptr);
+}
+
+TEST(Declared, ModesTagRulesAndFilterThem) {
+  const auto rules = ParseDeclared(
+      "as=memtrace-0.2.3,memtrace-head oracle=reject(*) impl=timeout  # both readers\n"
+      "as=ocaml-5.3\toracle=accept impl=signal-11\n"
+      "oracle=accept impl=exit-3 # every mode\n");
+  ASSERT_EQ(rules.size(), 3u);
+  EXPECT_EQ(rules[0].pattern, "oracle=reject(*) impl=timeout");
+  EXPECT_EQ(rules[0].modes, (std::vector<std::string>{"memtrace-0.2.3", "memtrace-head"}));
+  EXPECT_EQ(rules[0].why, "both readers");
+  EXPECT_EQ(rules[1].pattern, "oracle=accept impl=signal-11");
+  EXPECT_TRUE(rules[2].modes.empty());
+  const auto head = RulesFor(rules, "memtrace-head");
+  ASSERT_EQ(head.size(), 2u);
+  EXPECT_NE(MatchDeclared(head, "oracle=reject(x) impl=timeout"), nullptr);
+  EXPECT_EQ(MatchDeclared(head, "oracle=accept impl=signal-11"), nullptr);
+  EXPECT_NE(MatchDeclared(RulesFor(rules, "ocaml-5.3"), "oracle=accept impl=signal-11"), nullptr);
+  EXPECT_EQ(RulesFor(rules, "strict").size(), 1u);
+}
+
+// The program carries the file itself, not a copy, and each of its rules names the
+// references where the bug was seen.
+TEST(Declared, BuiltinRulesAreTheFileTaggedByMode) {
+  std::ifstream f("core/corpus/fuzz/known_peer_bugs.txt");
+  ASSERT_TRUE(f) << "run from the workspace root (bazel test)";
+  std::stringstream text;
+  text << f.rdbuf();
+  EXPECT_EQ(std::string(KnownPeerBugsText()), text.str());
+  for (const DeclaredRule& r : ParseDeclared(KnownPeerBugsText()))
+    EXPECT_FALSE(r.modes.empty()) << "line " << r.line << " applies to every mode";
+  EXPECT_TRUE(BuiltinDeclared("strict").empty());
+  const std::string loops = "oracle=reject(packet header: packet_size) impl=timeout";
+  EXPECT_NE(MatchDeclared(BuiltinDeclared("memtrace-0.2.3"), loops), nullptr);
+  EXPECT_NE(MatchDeclared(BuiltinDeclared("memtrace-head"), loops), nullptr);
+  EXPECT_EQ(MatchDeclared(BuiltinDeclared("ocaml-5.3"), loops), nullptr);
+  const std::string domains = "oracle=reject(packet header: domain) impl=accept";
+  EXPECT_NE(MatchDeclared(BuiltinDeclared("memtrace-head"), domains), nullptr);
+  EXPECT_EQ(MatchDeclared(BuiltinDeclared("memtrace-0.2.3"), domains), nullptr);
+  // OCaml's crash on a changed user-event type is not a memtrace reader's.
+  EXPECT_NE(MatchDeclared(BuiltinDeclared("ocaml-5.3"), "oracle=accept impl=signal-11"), nullptr);
+  EXPECT_EQ(MatchDeclared(BuiltinDeclared("memtrace-0.2.3"), "oracle=accept impl=signal-11"),
+            nullptr);
+  EXPECT_EQ(
+      MatchDeclared(BuiltinDeclared("memtrace-head"), "oracle=accept impl=accept differs=/id"),
+      nullptr);
 }
 
 // The file CI passes against the real references: it parses, and each rule is narrow.

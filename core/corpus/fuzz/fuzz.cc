@@ -98,7 +98,11 @@ class Fuzzer {
  public:
   Fuzzer(const FuzzOptions& o, const FuzzCallbacks& cb, std::vector<SeedInput> seeds,
          std::string tmp)
-      : o_(o), cb_(cb), seeds_(std::move(seeds)), tmp_(std::move(tmp)) {}
+      : o_(o),
+        cb_(cb),
+        seeds_(std::move(seeds)),
+        tmp_(std::move(tmp)),
+        declared_(RulesFor(o.declared, VerdictsName(o.impl.verdicts))) {}
 
   Result<FuzzSummary> Run() {
     summary_.seeds = seeds_.size();
@@ -146,7 +150,7 @@ class Fuzzer {
     d.impl = j->impl;
     d.difference = j->difference;
     d.mutant_bytes = d.minimized_bytes = m.bytes.size();
-    if (const DeclaredRule* rule = MatchDeclared(o_.declared, d.signature)) {
+    if (const DeclaredRule* rule = MatchDeclared(declared_, d.signature)) {
       d.declared = true;
       d.why = rule->why;
       ++summary_.declared;
@@ -162,9 +166,13 @@ class Fuzzer {
   Status MinimizeAndSave(const Mutant& m, const SeedInput& seed, DivergenceClass& d) {
     Status failure;
     const std::string path = InputPath("minimizing", seed);
+    const Clock::time_point until =
+        std::min(deadline_, Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                               std::chrono::duration<double>(o_.minimize_seconds)));
     auto keeps = [&](std::span<const std::uint8_t> candidate) {
-      // Past the deadline every candidate is refused: the run's time bound holds.
-      if (!failure.ok() || Clock::now() >= deadline_) return false;
+      // Past the budget every candidate is refused: the run's time bound holds, and one
+      // class does not eat the time of the mutants after it.
+      if (!failure.ok() || Clock::now() >= until) return false;
       auto j = Judge(candidate, path, o_.format, o_.impl);
       if (!j.ok()) {
         failure = j.status();
@@ -197,6 +205,7 @@ class Fuzzer {
   const FuzzCallbacks& cb_;
   std::vector<SeedInput> seeds_;
   std::string tmp_;
+  std::vector<DeclaredRule> declared_;  // the rules of o_.impl.verdicts' mode
   FuzzSummary summary_;
   Clock::time_point start_, deadline_;
 };
@@ -207,6 +216,9 @@ Result<FuzzSummary> Fuzz(const FuzzOptions& options, const FuzzCallbacks& callba
   if (options.impl.command.find("{file}") == std::string::npos)
     return Status(ErrorCode::kInvalidArgument, "the command has no {file} placeholder")
         .WithField("--impl");
+  if (!(options.minimize_seconds >= 0))
+    return Status(ErrorCode::kInvalidArgument, "the minimization budget must not be negative")
+        .WithField("--minimize-seconds");
   if (options.impl.max_output_bytes == 0)
     return Status(ErrorCode::kInvalidArgument, "the output limit must be positive")
         .WithField("--max-output-mib");

@@ -1,7 +1,8 @@
 // `corpus fuzz`: seeded differential fuzzing of another implementation's decoder against
 // the oracle. Mutants of the format's seeds (mutate.h, seeds.h) are judged one by one
 // (judge.h); the first mutant of each new undeclared divergence class is minimized
-// (minimize.h) and saved in the output folder as a reproducer:
+// (minimize.h, within max_minimize_tests runs and minimize_seconds) and saved in the output folder
+// as a reproducer:
 //   OUT/divergence-K<suffix>       the minimized input (e.g. divergence-1.ctf)
 //   OUT/divergence-K.mutant<suffix> the mutant as generated
 //   OUT/divergence-K.txt           signature, run seed, index, seed name, mutator chain,
@@ -31,11 +32,14 @@ struct FuzzOptions {
   std::uint64_t seed = 0;
   double max_seconds = 60;
   std::uint64_t max_mutants = 1000;
-  std::uint64_t first_index = 0;        // mutants first_index, first_index + 1, ... (replay one)
-  std::vector<std::string> seed_paths;  // extra seed files or folders
-  std::string out_dir;                  // reproducers; "" saves none
-  std::vector<DeclaredRule> declared;
+  std::uint64_t first_index = 0;         // mutants first_index, first_index + 1, ... (replay one)
+  std::vector<std::string> seed_paths;   // extra seed files or folders
+  std::string out_dir;                   // reproducers; "" saves none
+  std::vector<DeclaredRule> declared;    // those tagged for other modes are ignored
   std::size_t max_minimize_tests = 400;  // per divergence class
+  // Per divergence class too: minimizing is many runs of the implementation, and it is
+  // what slowed fuzzing most (a class's reproducer is worth a second, not a minute).
+  double minimize_seconds = 1;
 };
 
 struct DivergenceClass {
