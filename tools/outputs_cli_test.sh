@@ -123,10 +123,13 @@ signal_during() {
 }
 s="$tmp/signals"
 mkdir -p "$s"
-echo old >"$s/out.ctf"
+expect "copy --reencode, whole" 0 memtrace copy --reencode "$big" "$tmp/whole.ctf"
+echo old >"$tmp/old.ctf"
+cp "$tmp/old.ctf" "$s/out.ctf"
 for sig in TERM INT HUP; do
   signal_during "SIG$sig during copy --reencode" "$sig" "$s" memtrace copy --reencode "$big" "$s/out.ctf"
-  [ "$(cat "$s/out.ctf")" = old ] || cmp -s "$big" "$s/out.ctf" || fail "SIG$sig: out.ctf is neither old nor whole"
+  cmp -s "$tmp/old.ctf" "$s/out.ctf" || cmp -s "$tmp/whole.ctf" "$s/out.ctf" ||
+    fail "SIG$sig: out.ctf is neither the old file nor a whole copy"
 done
 signal_during "SIGTERM during events chrome" TERM "$s" events chrome "$ring" "$s/ring.json"
 signal_during "SIGQUIT during memtrace report" QUIT "$s" memtrace report "$big" --output "$s/r.html"
@@ -155,6 +158,8 @@ grep -q stdout "$err" || fail "dump past ulimit -f: stderr does not name stdout:
 echo "ok   ulimit -f"
 
 # ---- 6. A stdout pipe closed by its reader: status 141, at once, silently ------------
+# Each output is megabytes, far more than a pipe holds: the command is always still
+# writing when `head` exits.
 pipe_closed() {
   local name="$1" rc
   shift
@@ -174,7 +179,6 @@ pipe_closed "dump --threads 1" memtrace dump --threads 1 "$big"
 pipe_closed "dump --threads 2" memtrace dump --threads 2 "$big"
 pipe_closed "dump --json" memtrace dump --json "$big"
 pipe_closed "folded" memtrace folded "$big"
-pipe_closed "events dump" events dump "$ring"
 
 # ---- 7. corpus fuzz --out: a new run never replaces or writes through ----------------
 f="$tmp/fuzz"
