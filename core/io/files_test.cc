@@ -189,6 +189,28 @@ TEST_F(FilesTest, LongestLegalNameIsWritten) {
   EXPECT_EQ(EntriesInDir(), 0);
 }
 
+TEST_F(FilesTest, CommitNewNeverReplacesAFileOrASymlink) {
+  WriteFile(Path("victim"), "victim");
+  ASSERT_EQ(::symlink(Path("victim").c_str(), Path("link").c_str()), 0);
+  ASSERT_EQ(::symlink(Path("nowhere").c_str(), Path("dangling").c_str()), 0);
+  for (const char* target : {"victim", "link", "dangling"}) {
+    auto out = AtomicOutput::Create(Path(target));
+    ASSERT_TRUE(out.ok()) << target;
+    ASSERT_TRUE(out->Write(std::string_view("new")).ok());
+    const Status s = out->CommitNew();
+    EXPECT_EQ(s.code(), ErrorCode::kIo) << target;
+    EXPECT_NE(s.message().find("already exists"), std::string::npos) << s.ToString();
+  }
+  EXPECT_EQ(ReadFile(Path("victim")), "victim");
+  EXPECT_FALSE(::access(Path("nowhere").c_str(), F_OK) == 0);
+  auto fresh = AtomicOutput::Create(Path("fresh"));
+  ASSERT_TRUE(fresh.ok());
+  ASSERT_TRUE(fresh->Write(std::string_view("fresh")).ok());
+  ASSERT_TRUE(fresh->CommitNew().ok());
+  EXPECT_EQ(ReadFile(Path("fresh")), "fresh");
+  EXPECT_EQ(EntriesInDir(), 4);  // victim, link, dangling, fresh: no temporary
+}
+
 TEST_F(FilesTest, WritePastFileSizeLimitIsIoErrorAndLeavesNoTemporary) {
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
