@@ -3,7 +3,10 @@
 // they record it here instead.
 //
 // Policy: 0 success; 1 the input is bad (a typed error was printed); 2 usage or I/O
-// problem, including a missing input and a failed write to stdout or to a file.
+// problem, including a missing input and a failed write to stdout or to a file (a write
+// past `ulimit -f` too). A termination signal ends the process with 128 + N once its
+// temporary files are removed; a stdout pipe closed by its reader is SIGPIPE, 141
+// (core/io/cleanup_registry.h).
 #pragma once
 
 #include <string>

@@ -1,8 +1,10 @@
 // memprof-oracle: one program, one subcommand group per subsystem. Each group lives in
 // tools/<area>/ and is listed here (only the group the command line names is built:
 // tools/lazy_commands.h); this file only wires them together, turns a parse failure into
-// CLI11's message and exit code 2, and checks that everything written to stdout got there
-// (exit 2 otherwise).
+// CLI11's message and exit code 2, installs the one signal policy (core/io/cleanup_registry.h:
+// temporary files removed at any termination signal, a closed stdout pipe ends the command
+// with 141, a write past `ulimit -f` is an I/O error) and checks that everything written
+// to stdout got there (exit 2 otherwise).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -10,6 +12,7 @@
 #include <span>
 
 #include "core/base/version.h"
+#include "core/io/cleanup_registry.h"
 #include "tools/corpus/corpus_command.h"
 #include "tools/demo/demo_command.h"
 #include "tools/exit_code.h"
@@ -47,6 +50,7 @@ constexpr mpo::tools::LazyCommand kGroups[] = {
 
 int main(int argc, char** argv) {
   OccupyStandardDescriptors();
+  mpo::io::InstallSignalPolicy();
   CLI::App app{
       "memprof-oracle: a reference implementation of OCaml's allocation-profiling stack "
       "(memprof sampler and engine, runtime events ring, memtrace codec)"};

@@ -13,6 +13,7 @@
 #include "core/corpus/jsonl_diff.h"
 #include "core/corpus/manifest.h"
 #include "core/corpus/tags.h"
+#include "core/io/cleanup_registry.h"
 #include "core/io/output_file.h"
 
 namespace mpo::corpus {
@@ -60,8 +61,13 @@ Result<GenerateSummary> GenerateUnguarded(const std::string& dir,
   // The ring producer writes real files: give it a fresh directory (mkdtemp cannot be
   // redirected by a planted name) and remove it afterwards.
   std::string scratch = (root / ".scratch-XXXXXX").string();
-  if (::mkdtemp(scratch.data()) == nullptr)
-    return Status(ErrorCode::kIo, "cannot create a scratch directory").WithField(dir);
+  io::ScopedCleanup scratch_cleanup;  // a signal that ends the run removes it too
+  {
+    io::TerminationSignalsBlocked blocked;
+    if (::mkdtemp(scratch.data()) == nullptr)
+      return Status(ErrorCode::kIo, "cannot create a scratch directory").WithField(dir);
+    scratch_cleanup = io::ScopedCleanup(scratch, io::CleanupKind::kTree);
+  }
   auto ring = RingCases(scratch);
   std::error_code ec;
   fs::remove_all(scratch, ec);

@@ -1,10 +1,13 @@
 #include "core/io/output_file.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -28,6 +31,27 @@ std::pair<std::string, std::string> SplitDir(const std::string& path) {
   if (slash == std::string::npos) return {".", path};
   if (slash == 0) return {"/", path.substr(1)};
   return {path.substr(0, slash), path.substr(slash + 1)};
+}
+
+// ".NAME.tmp-XXXXXX" for a temporary file beside NAME; when that would pass the longest
+// name a directory holds (a legal 250-byte NAME would), a short name derived from a hash
+// of NAME instead: the ".tmp-" keeps it recognisable either way.
+std::string TempTemplate(const std::string& dir, const std::string& base) {
+  constexpr std::string_view kSuffix = ".tmp-XXXXXX";
+  if (1 + base.size() + kSuffix.size() <= NAME_MAX) return dir + "/." + base + std::string(kSuffix);
+  std::uint64_t h = 14695981039346656037ull;  // FNV-1a
+  for (const char c : base) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return dir + "/." + base.substr(0, 32) + "-" + hex + std::string(kSuffix);
+}
+
+const char* KindOf(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  return "not a regular file";
 }
 
 mode_t CurrentUmask() {
@@ -56,6 +80,7 @@ AtomicOutput::AtomicOutput(AtomicOutput&& other) noexcept
     : path_(std::move(other.path_)),
       temp_path_(std::exchange(other.temp_path_, std::string())),
       fd_(std::move(other.fd_)),
+      cleanup_(std::move(other.cleanup_)),
       buffer_(std::move(other.buffer_)),
       error_(std::move(other.error_)),
       written_(other.written_),
@@ -67,6 +92,7 @@ AtomicOutput& AtomicOutput::operator=(AtomicOutput&& other) noexcept {
     path_ = std::move(other.path_);
     temp_path_ = std::exchange(other.temp_path_, std::string());
     fd_ = std::move(other.fd_);
+    cleanup_ = std::move(other.cleanup_);
     buffer_ = std::move(other.buffer_);
     error_ = std::move(other.error_);
     written_ = other.written_;
@@ -81,25 +107,57 @@ void AtomicOutput::Discard() {
   fd_.Reset();
   if (!temp_path_.empty()) ::unlink(temp_path_.c_str());
   temp_path_.clear();
+  cleanup_.Release();
 }
 
-Result<AtomicOutput> AtomicOutput::Create(const std::string& path, std::span<const FileId> inputs) {
+Result<std::optional<struct stat>> CheckOutputTarget(const std::string& path,
+                                                     std::span<const FileId> inputs) {
   if (path.empty()) return Status(ErrorCode::kInvalidArgument, "empty output path");
   MPO_RETURN_IF_ERROR(RefuseSameFile(path, inputs));
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return std::optional<struct stat>();
+    return IoError("cannot stat the output", path, errno);
+  }
+  if (S_ISDIR(st.st_mode)) {
     return Status(ErrorCode::kInvalidArgument, "the output is a directory").WithField(path);
   }
+  if (!S_ISREG(st.st_mode)) {
+    return Status(ErrorCode::kInvalidArgument, std::string("the output is ") + KindOf(st.st_mode) +
+                                                   ", not a regular file; refusing to replace it")
+        .WithField(path);
+  }
+  return std::optional<struct stat>(st);
+}
+
+Result<AtomicOutput> AtomicOutput::Create(const std::string& path, std::span<const FileId> inputs) {
+  auto existing = CheckOutputTarget(path, inputs);
+  if (!existing.ok()) return existing.status();
   const auto [dir, base] = SplitDir(path);
-  std::string templ = dir + "/." + base + ".tmp-XXXXXX";
-  // mkostemp creates with O_EXCL: it never opens an existing file or follows a link.
-  const int fd = ::mkostemp(templ.data(), O_CLOEXEC);
-  if (fd < 0) return IoError("cannot create a temporary file beside the output", path, errno);
   AtomicOutput out;
   out.path_ = path;
-  out.temp_path_ = templ;
-  out.fd_ = UniqueFd(fd);
-  if (::fchmod(fd, 0666 & ~CurrentUmask()) != 0) return IoError("cannot chmod", templ, errno);
+  out.temp_path_ = TempTemplate(dir, base);
+  {
+    // No signal between creating the file and registering it for removal.
+    TerminationSignalsBlocked blocked;
+    // mkostemp creates with O_EXCL: it never opens an existing file or follows a link.
+    const int fd = ::mkostemp(out.temp_path_.data(), O_CLOEXEC);
+    if (fd < 0) {
+      const int err = errno;
+      out.temp_path_.clear();
+      return IoError("cannot create a temporary file beside the output", path, err);
+    }
+    out.fd_ = UniqueFd(fd);
+    out.cleanup_ = ScopedCleanup(out.temp_path_, CleanupKind::kFile);
+  }
+  // A replaced file keeps its permissions (and, for root, its owner); a new one gets
+  // 0666 less the umask, as open(O_CREAT) would give it.
+  const mode_t mode =
+      existing->has_value() ? ((*existing)->st_mode & 0777) : (0666 & ~CurrentUmask());
+  if (::fchmod(out.fd_.get(), mode) != 0) return IoError("cannot chmod", out.temp_path_, errno);
+  if (existing->has_value() && ::geteuid() == 0) {
+    (void)::fchown(out.fd_.get(), (*existing)->st_uid, (*existing)->st_gid);
+  }
   out.buffer_.reserve(kBufferBytes);
   return out;
 }
@@ -165,18 +223,35 @@ Status AtomicOutput::Restart() {
   return error_;
 }
 
-Status AtomicOutput::Commit() {
+Status AtomicOutput::Commit() { return Finish(true); }
+
+Status AtomicOutput::CommitNew() { return Finish(false); }
+
+Status AtomicOutput::Finish(bool replace) {
   if (!fd_.valid()) return Status(ErrorCode::kFailedPrecondition, "output already committed");
   Status s = Flush();
   if (s.ok() && ::fsync(fd_.get()) != 0) s = IoError("cannot sync", path_, errno);
   if (s.ok()) {
     if (::close(fd_.Release()) != 0) s = IoError("cannot close", path_, errno);
   }
-  if (s.ok() && ::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+  if (s.ok() && replace && ::rename(temp_path_.c_str(), path_.c_str()) != 0) {
     s = IoError("cannot rename the temporary file into place", path_, errno);
+  }
+  // link() never replaces what is there, a dangling symlink included; the temporary name
+  // is then removed by Discard below.
+  if (s.ok() && !replace) {
+    if (::link(temp_path_.c_str(), path_.c_str()) != 0) {
+      s = errno == EEXIST
+              ? Status(ErrorCode::kIo, "already exists; not replacing it").WithField(path_)
+              : IoError("cannot link the temporary file into place", path_, errno);
+    } else {
+      Discard();
+      return s;
+    }
   }
   if (s.ok()) {
     temp_path_.clear();
+    cleanup_.Release();
     return s;
   }
   error_ = s;

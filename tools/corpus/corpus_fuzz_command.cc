@@ -162,7 +162,10 @@ void AddCorpusFuzzCommand(CLI::App* corpus) {
                    "index of the first mutant (with --max-mutants 1: replay one)")
       ->check(UnsignedIn());
   fuzz->add_option("--seeds", o->seeds, "more seed files or folders (files of the format)");
-  fuzz->add_option("--out", o->out, "folder for reproducers (created if needed)");
+  fuzz->add_option(
+      "--out", o->out,
+      "folder for reproducers (created if needed); numbered after those already there, "
+      "never replacing a file");
   fuzz->add_option("--timeout", o->timeout, "seconds per run of the command (0.01 to 3600)")
       ->check(FiniteIn(0.01, 3600.0))
       ->capture_default_str();

@@ -72,10 +72,11 @@ void RunReport(const ReportOptions& o) {
   io::FileId in_id;
   auto src = memtrace::OpenFileSource(o.file, &in_id);
   if (!src.ok()) return ReportError(cmd, src.status());
-  auto page = Page(**src, o, a);
-  if (!page.ok()) return ReportError(cmd + ": " + o.file, page.status());
+  // Before the analysis: an OUT that cannot be written is refused before any work.
   auto sink = memtrace::AtomicFileSink::Create(o.out, std::span<const io::FileId>(&in_id, 1));
   if (!sink.ok()) return ReportError(cmd, sink.status());
+  auto page = Page(**src, o, a);
+  if (!page.ok()) return ReportError(cmd + ": " + o.file, page.status());
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(page->data());
   Status s = (*sink)->Write(std::span<const std::uint8_t>(bytes, page->size()));
   if (s.ok()) s = (*sink)->Commit();

@@ -75,6 +75,41 @@ wait "$recpid" || rc=$?
 grep -q 'interrupted (SIGINT): the program was terminated' "$tmp/intrec.out" || fail "record: interrupted reason"
 grep -q '^chrome: ' "$tmp/intrec.out" || fail "record: no export after SIGINT"
 
+# SIGTERM and SIGHUP to the recorder are passed on to the program, which is waited for:
+# the recorder exits with the program's status and still exports its ring.
+for sig in TERM HUP; do
+  "$bin" events record --out "$tmp/sig$sig" --interval-ms 10 -- "$producer" 100000 10 0 \
+    >"$tmp/sig$sig.out" 2>"$tmp/sig$sig.err" &
+  recpid=$!
+  wait_for sh -c 'ls "$0"/*.events >/dev/null 2>&1' "$tmp/sig$sig" || fail "record: no ring before SIG$sig"
+  kill -"$sig" "$recpid"
+  rc=0
+  wait "$recpid" || rc=$?
+  want=$((128 + $(kill -l "$sig")))
+  [ "$rc" = "$want" ] || { fail "record, SIG$sig: exit $rc, want $want"; cat "$tmp/sig$sig.out" "$tmp/sig$sig.err"; }
+  grep -q "interrupted (SIG$sig): passed on to the program" "$tmp/sig$sig.out" ||
+    fail "record, SIG$sig: reason: $(cat "$tmp/sig$sig.out")"
+  grep -q "was killed by signal $(kill -l "$sig")" "$tmp/sig$sig.out" || fail "record, SIG$sig: the program did not get it"
+  grep -q '^chrome: ' "$tmp/sig$sig.out" || fail "record: no export after SIG$sig"
+done
+
+# Rings an earlier process left under the next pids are never removed or taken for the
+# program's: record runs the program under a pid with no ring there.
+keep="$tmp/keep"
+mkdir -p "$keep"
+last=$(cat /proc/sys/kernel/ns_last_pid 2>/dev/null || echo 0)
+if [ "$last" -gt 0 ]; then
+  for i in $(seq 1 8); do echo "earlier ring" >"$keep/$((last + i)).events"; done
+  check "record beside earlier rings" 3 "$bin" events record --out "$keep" --interval-ms 10 -- "$producer" 40 5 3
+  for i in $(seq 1 8); do
+    [ "$(cat "$keep/$((last + i)).events" 2>/dev/null)" = "earlier ring" ] ||
+      fail "record removed or replaced $((last + i)).events"
+  done
+  grep -q '^chrome: ' "$out" || fail "record beside earlier rings: no export: $(cat "$out")"
+else
+  echo "SKIPPED: no /proc/sys/kernel/ns_last_pid"
+fi
+
 # ---- tail PID finds the ring through OCAML_RUNTIME_EVENTS_DIR ----
 mkdir -p "$tmp/env"
 gzip -dc testdata/ring/single/3995.events.gz > "$tmp/env/3995.events"

@@ -74,7 +74,8 @@ class Recorder {
   // Follows the ring until the program has exited (stopping it at --max-seconds) and
   // collects its status. A cursor error comes back after the program was waited for.
   Result<Followed> Run() {
-    InterruptGuard guard;  // Ctrl-C stops the program, never this recorder half-way
+    // Ctrl-C, SIGTERM and SIGHUP stop the program, never this recorder half-way.
+    InterruptGuard guard(InterruptGuard::kStopRequests);
     Followed f;
     std::optional<ring::Cursor> cursor = OpenWhenReady(f);
     if (!cursor) {
@@ -117,9 +118,17 @@ class Recorder {
   }
 
   // At --max-seconds or Ctrl-C (which the program, in our process group, usually got
-  // too) the program is terminated; its ring is then read to the end.
+  // too) the program is terminated; a SIGTERM or SIGHUP sent to this recorder is passed
+  // on to it as it is. Its ring is then read to the end.
   void StopProgram(FollowStop reason) {
     if (!stopped_.empty()) return;
+    const int sig = InterruptSignal();
+    if (reason != FollowStop::kMaxSeconds && (sig == SIGTERM || sig == SIGHUP)) {
+      stopped_ = std::string("interrupted (") + (sig == SIGTERM ? "SIGTERM" : "SIGHUP") +
+                 "): passed on to the program";
+      child_.Terminate(kTerminateGraceMs, sig);
+      return;
+    }
     stopped_ = reason == FollowStop::kMaxSeconds
                    ? "stopped at --max-seconds: the program was terminated"
                    : "interrupted (SIGINT): the program was terminated";
@@ -225,7 +234,8 @@ void AddRecordCommand(CLI::App& events, const RecordExports& exports) {
       "while it runs, and when it exits leave DIR/<pid>.events, DIR/<pid>.chrome.json and "
       "DIR/<pid>.stats.txt; prints what it wrote and exits with the program's status "
       "(128+N for signal N). At Ctrl-C or --max-seconds the program is terminated (SIGTERM, "
-      "SIGKILL 2 s later) and its ring is still read and exported.");
+      "SIGKILL 2 s later); a SIGTERM or SIGHUP is passed on to it. Either way it is waited "
+      "for and its ring is still read and exported.");
   record->add_option("--out", o->out, "directory for the ring and exports (created if missing)")
       ->capture_default_str();
   record

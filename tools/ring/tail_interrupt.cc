@@ -10,25 +10,33 @@ namespace {
 // Written by the signal handler: only a lock-free atomic type is safe there.
 volatile sig_atomic_t interrupted = 0;
 
-void OnInterrupt(int) { interrupted = 1; }
+void OnInterrupt(int sig) {
+  if (interrupted == 0) interrupted = sig;
+}
 
 }  // namespace
 
-InterruptGuard::InterruptGuard() {
+InterruptGuard::InterruptGuard(Signals signals) {
   struct sigaction sa {};
   sa.sa_handler = OnInterrupt;
   sigemptyset(&sa.sa_mask);
   // No SA_RESTART: a sleep or a blocking wait returns with EINTR, so the loop sees the
   // flag at once rather than after its pause.
   sa.sa_flags = 0;
-  installed_ = sigaction(SIGINT, &sa, &previous_) == 0;
+  const int stop[] = {SIGINT, SIGTERM, SIGHUP};
+  const int n = signals == kStopRequests ? 3 : 1;
+  for (int i = 0; i < n; ++i) {
+    if (sigaction(stop[i], &sa, &previous_[count_]) == 0) signals_[count_++] = stop[i];
+  }
 }
 
 InterruptGuard::~InterruptGuard() {
-  if (installed_) sigaction(SIGINT, &previous_, nullptr);
+  for (int i = count_ - 1; i >= 0; --i) sigaction(signals_[i], &previous_[i], nullptr);
 }
 
 bool Interrupted() { return interrupted != 0; }
+
+int InterruptSignal() { return interrupted; }
 
 void InterruptibleSleep(double ms) {
   if (!(ms > 0)) return;

@@ -1,6 +1,7 @@
 // SIGINT as a request to stop following, not a kill: while an InterruptGuard lives,
-// SIGINT sets a process-wide flag (and interrupts sleeps) instead of ending the process,
-// so `events tail` and `events record` can finish their output and say why they stopped.
+// SIGINT (and, if asked, SIGTERM and SIGHUP) sets a process-wide flag (and interrupts sleeps)
+// instead of ending the process, so `events tail` and `events record` can finish their output and
+// say why they stopped.
 //
 //   InterruptGuard guard;               // handler installed
 //   while (!Interrupted()) { ...; InterruptibleSleep(100); }
@@ -16,18 +17,25 @@ namespace mpo::tools {
 
 class InterruptGuard {
  public:
-  InterruptGuard();
+  // kStopRequests also takes SIGTERM and SIGHUP as requests to stop (`events record`,
+  // which passes them on to its program and still exports its ring).
+  enum Signals { kInterruptOnly, kStopRequests };
+  explicit InterruptGuard(Signals signals = kInterruptOnly);
   ~InterruptGuard();
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
 
  private:
-  bool installed_ = false;
-  struct sigaction previous_ {};
+  static constexpr int kMax = 3;
+  int count_ = 0;
+  int signals_[kMax] = {};
+  struct sigaction previous_[kMax] {};
 };
 
-// True once SIGINT arrived while a guard was installed.
+// True once a signal a guard takes arrived while it was installed.
 bool Interrupted();
+// Which one came first (SIGINT, SIGTERM or SIGHUP); 0 if none.
+int InterruptSignal();
 
 // Sleeps `ms` milliseconds on the monotonic clock; returns early when interrupted.
 void InterruptibleSleep(double ms);

@@ -1,12 +1,15 @@
 #include "tools/ring/tail_process.h"
 
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <map>
 #include <utility>
 
@@ -20,8 +23,7 @@ bool ProcessAlive(std::int64_t pid) {
 
 namespace {
 
-// Writes "<dir>/<pid>.events" into `buf` without allocating (between fork and exec only
-// async-signal-safe work is allowed); false if it does not fit.
+// Writes "<dir>/<pid>.events" into `buf`; false if it does not fit.
 bool FormatRingPath(const std::string& dir, pid_t pid, char* buf, std::size_t size) {
   char digits[24];
   std::size_t n = 0;
@@ -78,26 +80,64 @@ Result<ChildProcess> ChildProcess::Spawn(
   const std::string failure = "memprof-oracle: events record: cannot run " + argv[0] + ": ";
 
   std::fflush(nullptr);  // nothing buffered is written twice
-  // Spawned before any InterruptGuard: the program gets SIGINT as our caller gave it.
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    return Status(ErrorCode::kIo, std::string("fork: ") + std::strerror(errno)).WithField("PROG");
-  }
-  if (pid == 0) {
-    if (!ring_dir.empty()) {
-      char path[4096];
-      if (FormatRingPath(ring_dir, ::getpid(), path, sizeof path)) (void)::unlink(path);
+  // With `ring_dir`, a pid whose ring file already exists there (an earlier process of
+  // the same pid preserved it) is not used: that child exits before exec, and another is
+  // forked. The child waits for the parent's word on a socket (send() with MSG_NOSIGNAL,
+  // so a child killed meanwhile cannot end the parent with SIGPIPE).
+  constexpr int kAttempts = 16;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    int go[2] = {-1, -1};
+    if (!ring_dir.empty() && ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) != 0) {
+      return Status(ErrorCode::kIo, std::string("socketpair: ") + std::strerror(errno))
+          .WithField("PROG");
     }
-    ::execvpe(argp[0], argp.data(), envp.data());
-    const int error = errno;
-    const char* reason = std::strerror(error);
-    (void)!::write(2, failure.data(), failure.size());
-    (void)!::write(2, reason, std::strlen(reason));
-    (void)!::write(2, "\n", 1);
-    // As a shell: 127 when there is no such program, 126 when it cannot be run.
-    ::_exit(error == ENOENT || error == ENOTDIR ? 127 : 126);
+    // Spawned before any InterruptGuard: the program gets SIGINT as our caller gave it.
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+      const int err = errno;
+      if (go[0] >= 0) {
+        ::close(go[0]);
+        ::close(go[1]);
+      }
+      return Status(ErrorCode::kIo, std::string("fork: ") + std::strerror(err)).WithField("PROG");
+    }
+    if (pid == 0) {
+      if (go[0] >= 0) {
+        ::close(go[1]);
+        char word = 0;
+        ssize_t r;
+        do {
+          r = ::read(go[0], &word, 1);
+        } while (r < 0 && errno == EINTR);
+        if (r != 1) ::_exit(0);  // not this pid
+        ::close(go[0]);
+      }
+      ::execvpe(argp[0], argp.data(), envp.data());
+      const int error = errno;
+      const char* reason = std::strerror(error);
+      (void)!::write(2, failure.data(), failure.size());
+      (void)!::write(2, reason, std::strlen(reason));
+      (void)!::write(2, "\n", 1);
+      // As a shell: 127 when there is no such program, 126 when it cannot be run.
+      ::_exit(error == ENOENT || error == ENOTDIR ? 127 : 126);
+    }
+    if (go[0] < 0) return ChildProcess(pid);
+    ::close(go[0]);
+    char path[4096];
+    struct stat st {};
+    const bool taken = FormatRingPath(ring_dir, pid, path, sizeof path) && ::lstat(path, &st) == 0;
+    if (!taken && ::send(go[1], "g", 1, MSG_NOSIGNAL) == 1) {
+      ::close(go[1]);
+      return ChildProcess(pid);
+    }
+    ::close(go[1]);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
-  return ChildProcess(pid);
+  return Status(ErrorCode::kIo, "every process started had a ring of the same pid already in " +
+                                    ring_dir + "; not replacing them")
+      .WithField("--out");
 }
 
 ChildProcess::ChildProcess(ChildProcess&& other) noexcept
@@ -145,11 +185,14 @@ void ChildProcess::Signal(int sig) {
   if (!reaped_ && pid_ > 0) ::kill(pid_, sig);
 }
 
-void ChildProcess::Terminate(double grace_ms) {
-  Signal(SIGTERM);
+void ChildProcess::Terminate(double grace_ms, int sig) {
+  Signal(sig);
   constexpr double kStepMs = 20;
+  // A plain sleep: after a Ctrl-C InterruptibleSleep no longer waits, and the program
+  // would lose its grace period.
+  const timespec step{0, static_cast<long>(kStepMs * 1e6)};
   for (double waited = 0; waited < grace_ms && Running(); waited += kStepMs) {
-    InterruptibleSleep(kStepMs);
+    ::nanosleep(&step, nullptr);
   }
   if (Running()) Signal(SIGKILL);
   Wait();

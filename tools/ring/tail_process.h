@@ -10,6 +10,7 @@
 // group, so a Ctrl-C at the terminal reaches it as well. Single-threaded use.
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <cstdint>
@@ -27,10 +28,11 @@ bool ProcessAlive(std::int64_t pid);
 class ChildProcess {
  public:
   // Starts argv[0] (searched in PATH) with the current environment, `env` replacing or
-  // adding variables. With `ring_dir`, the child removes `ring_dir/<its pid>.events`
-  // before it runs the program: a ring an earlier process of the same pid preserved
-  // there is never taken for the program's. kInvalidArgument for an empty argv, kIo if
-  // fork fails.
+  // adding variables. With `ring_dir`, the program never runs under a pid whose
+  // `ring_dir/<pid>.events` already exists (an earlier process of the same pid preserved
+  // it): that child is dropped before exec and another forked, so such a ring is neither
+  // taken for the program's nor removed. kInvalidArgument for an empty argv, kIo if fork
+  // fails or every pid tried had a ring there.
   static Result<ChildProcess> Spawn(const std::vector<std::string>& argv,
                                     const std::vector<std::pair<std::string, std::string>>& env,
                                     const std::string& ring_dir = "");
@@ -47,8 +49,9 @@ class ChildProcess {
   bool Running();
   // Blocks until the child exits.
   void Wait();
-  // SIGTERM, then SIGKILL if it is still running after `grace_ms`; then waits.
-  void Terminate(double grace_ms);
+  // `sig` (SIGTERM unless told), then SIGKILL if it is still running after `grace_ms`;
+  // then waits.
+  void Terminate(double grace_ms, int sig = SIGTERM);
   void Signal(int sig);
   // After Wait: the status a shell would give: the exit code, or 128 + the signal.
   int ShellStatus() const;

@@ -4,12 +4,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <span>
 
 #include "core/corpus/fuzz/minimize.h"
 #include "core/corpus/fuzz/seeds.h"
 #include "core/corpus/run_command.h"
+#include "core/io/cleanup_registry.h"
+#include "core/io/output_file.h"
 
 namespace mpo::corpus::fuzz {
 namespace {
@@ -24,11 +25,15 @@ class TempDir {
     const char* base = std::getenv("TMPDIR");
     std::string tmpl = std::string(base != nullptr && *base != '\0' ? base : "/tmp") +
                        "/memprof-oracle-fuzz-XXXXXX";
+    // Registered at once: a signal that ends the run removes the folder too.
+    io::TerminationSignalsBlocked blocked;
     if (::mkdtemp(tmpl.data()) == nullptr)
       return Status(ErrorCode::kIo, "cannot create a temporary folder").WithField(tmpl);
     return TempDir(tmpl);
   }
-  TempDir(TempDir&& o) noexcept : path_(std::move(o.path_)) { o.path_.clear(); }
+  TempDir(TempDir&& o) noexcept : path_(std::move(o.path_)), cleanup_(std::move(o.cleanup_)) {
+    o.path_.clear();
+  }
   TempDir& operator=(TempDir&&) = delete;
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
@@ -39,16 +44,37 @@ class TempDir {
   const std::string& path() const { return path_; }
 
  private:
-  explicit TempDir(std::string path) : path_(std::move(path)) {}
+  explicit TempDir(std::string path)
+      : path_(std::move(path)), cleanup_(path_, io::CleanupKind::kTree) {}
   std::string path_;
+  io::ScopedCleanup cleanup_;
 };
 
+// A reproducer is a new file: an earlier run's, or anything planted at its name (a
+// symlink), is never replaced or written through.
 Status WriteFile(const std::string& path, std::span<const std::uint8_t> bytes) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  f.close();
-  if (!f) return Status(ErrorCode::kIo, "cannot write a reproducer").WithField(path);
-  return Status::Ok();
+  auto out = io::AtomicOutput::Create(path);
+  if (!out.ok()) return out.status();
+  (void)out->Write(bytes);
+  return out->CommitNew();
+}
+
+// The first N such that nothing in `dir` is named divergence-M... for any M >= N: a run
+// numbers its reproducers after those of earlier runs in the same folder.
+std::uint64_t FirstFreeIndex(const std::string& dir) {
+  std::uint64_t next = 1;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    constexpr std::string_view kPrefix = "divergence-";
+    if (name.rfind(kPrefix, 0) != 0) continue;
+    std::uint64_t n = 0;
+    std::size_t i = kPrefix.size();
+    for (; i < name.size() && name[i] >= '0' && name[i] <= '9' && n < (1ull << 60); ++i)
+      n = n * 10 + static_cast<std::uint64_t>(name[i] - '0');
+    if (i > kPrefix.size()) next = std::max(next, n + 1);
+  }
+  return next;
 }
 
 std::size_t ChangedBytes(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
@@ -97,12 +123,13 @@ std::string Report(const DivergenceClass& d, const FuzzOptions& o, const std::st
 class Fuzzer {
  public:
   Fuzzer(const FuzzOptions& o, const FuzzCallbacks& cb, std::vector<SeedInput> seeds,
-         std::string tmp)
+         std::string tmp, std::uint64_t first_saved)
       : o_(o),
         cb_(cb),
         seeds_(std::move(seeds)),
         tmp_(std::move(tmp)),
-        declared_(RulesFor(o.declared, VerdictsName(o.impl.verdicts))) {}
+        declared_(RulesFor(o.declared, VerdictsName(o.impl.verdicts))),
+        next_saved_(first_saved) {}
 
   Result<FuzzSummary> Run() {
     summary_.seeds = seeds_.size();
@@ -191,8 +218,7 @@ class Fuzzer {
     d.minimize_tests = r.tests;
     if (o_.out_dir.empty()) return Status::Ok();
     const std::string stem =
-        (fs::path(o_.out_dir) / ("divergence-" + std::to_string(summary_.classes.size() + 1)))
-            .string();
+        (fs::path(o_.out_dir) / ("divergence-" + std::to_string(next_saved_++))).string();
     if (Status s = WriteFile(stem + seed.suffix, r.bytes); !s.ok()) return s;
     if (Status s = WriteFile(stem + ".mutant" + seed.suffix, m.bytes); !s.ok()) return s;
     d.saved = stem + seed.suffix;
@@ -206,6 +232,7 @@ class Fuzzer {
   std::vector<SeedInput> seeds_;
   std::string tmp_;
   std::vector<DeclaredRule> declared_;  // the rules of o_.impl.verdicts' mode
+  std::uint64_t next_saved_;            // the number of the next reproducer saved
   FuzzSummary summary_;
   Clock::time_point start_, deadline_;
 };
@@ -242,7 +269,8 @@ Result<FuzzSummary> Fuzz(const FuzzOptions& options, const FuzzCallbacks& callba
     if (ec)
       return Status(ErrorCode::kIo, "cannot create: " + ec.message()).WithField(options.out_dir);
   }
-  Fuzzer f(options, callbacks, std::move(*seeds), tmp->path());
+  const std::uint64_t first_saved = options.out_dir.empty() ? 1 : FirstFreeIndex(options.out_dir);
+  Fuzzer f(options, callbacks, std::move(*seeds), tmp->path(), first_saved);
   return f.Run();
 }
 
