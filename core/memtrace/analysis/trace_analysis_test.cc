@@ -392,12 +392,40 @@ TEST(TraceAnalysis, DamagedTracesGiveTypedErrorsOrConsistentResults) {
     (void)FormatLeaksJson(*a, "x", 5);
     (void)FormatCompareJson(*a, "x", *a, "y", 5);
   };
-  for (std::size_t n = 0; n < good.size(); ++n)
-    run(std::vector<std::uint8_t>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)));
+  // Stopping at damage: a clean trace reads as before, a damaged one either fails as
+  // before or stops at a typed error after the events it names.
+  auto stopping = [&](const std::vector<std::uint8_t>& bytes) {
+    AnalysisOptions o;
+    o.stop_at_damage = true;
+    auto plain = Analyze(bytes);
+    auto a = Analyze(bytes, o);
+    if (plain.ok()) {
+      ASSERT_TRUE(a.ok());
+      EXPECT_FALSE(a->damage.has_value());
+      EXPECT_EQ(a->allocated.samples, plain->allocated.samples);
+      return;
+    }
+    if (!a.ok()) {
+      EXPECT_EQ(a.status().code(), plain.status().code());
+      return;
+    }
+    ASSERT_TRUE(a->damage.has_value());
+    EXPECT_EQ(a->damage->error.code(), plain.status().code());
+    EXPECT_TRUE(IsDamage(a->damage->error, a->damage->events_read));
+    EXPECT_LE(a->allocated.blocks, a->damage->events_read);
+    (void)FormatLeaksJson(*a, "x", 5);
+  };
+  for (std::size_t n = 0; n < good.size(); ++n) {
+    const std::vector<std::uint8_t> cut(good.begin(),
+                                        good.begin() + static_cast<std::ptrdiff_t>(n));
+    run(cut);
+    stopping(cut);
+  }
   for (std::size_t bit = 0; bit < good.size() * 8; ++bit) {
     auto bad = good;
     bad[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
     run(bad);
+    stopping(bad);
   }
   EXPECT_GT(errors, 0u);
 }

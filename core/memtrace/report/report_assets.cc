@@ -140,7 +140,7 @@ const char kReportScript[] = R"js(
         data.leaks.map(s => ({s, cells: [bytes(s.est_bytes), num(s.blocks), num(s.samples), num(s.allocated_blocks)]})),
         maxLeak, "est_bytes", true);
   document.getElementById("leaks-note").textContent = data.leak_sites_total === 0 ?
-      "Every block allocated in the window was collected by its end." :
+      "Every block allocated in the window was collected by the end of the trace." :
       data.leaks.length + " of " + data.leak_sites_total + " sites with live blocks shown.";
 
   (function timeline() {
