@@ -217,7 +217,11 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o,
   const std::uint64_t max_nodes = o.limits.max_held_frames / 2;
   // Per domain: the tree node after each entry of its previous backtrace.
   std::unordered_map<std::uint16_t, std::vector<std::uint32_t>> paths;
+  std::uint64_t events = 0;
+  std::int64_t last_time = start;
   while (const memtrace::Event* ev = v.NextEvent()) {
+    ++events;
+    last_time = ev->time;
     if (ev->kind != memtrace::EventKind::kAlloc) continue;
     std::vector<std::uint32_t>& path = paths[ev->domain];
     // The reader's backtrace shares its first common_prefix entries with the previous
@@ -247,7 +251,14 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o,
     if (w == 0 || ev->nsamples <= 0) continue;
     tree.nodes()[path.empty() ? kRoot : path.back()].count += w;
   }
-  if (!v.status().ok()) return v.status();
+  if (o.damage != nullptr) o.damage->reset();
+  if (!v.status().ok()) {
+    if (o.damage == nullptr || !memtrace::analysis::IsDamage(v.status(), events)) return v.status();
+    *o.damage = memtrace::analysis::DamageAt(v.status(), v.reader(), events);
+  }
+  // Every event is at or after the start (the reader checks).
+  MPO_RETURN_IF_ERROR(memtrace::analysis::CheckWindowStart(
+      o.from_us, static_cast<std::uint64_t>(last_time) - static_cast<std::uint64_t>(start)));
   // Allocations without frames: the line "<no backtrace>", merged with a stack of one
   // frame of that name if there is one.
   auto& nodes = tree.nodes();

@@ -21,7 +21,11 @@
 // lengths in words (as `memtrace stats --by words` does), `kBytes` the estimated bytes
 // (samples / sample_rate * word_size / 8, rounded per stack). Stacks whose count is 0 are
 // omitted. A window (from_us/to_us, microseconds since the trace start) counts only the
-// allocations whose time is inside it.
+// allocations whose time is inside it; one starting after the last event is an error
+// (analysis::CheckWindowStart), before any output.
+// Damage: with `damage` set, damage (analysis::IsDamage: a truncated packet, a decoding
+// error after some events) ends the read there; the stacks read so far are written and
+// *damage says where the read stopped (analysis/trace_analysis.h).
 //
 // Linear in the input: stacks are kept as a tree of frames (one node per distinct
 // (caller stack, frame)), and each event only walks the part of its backtrace past the
@@ -36,9 +40,11 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/base/status.h"
+#include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/limits.h"
 #include "core/memtrace/text_dump.h"
@@ -54,6 +60,8 @@ struct FoldedOptions {
   std::int64_t from_us = 0;         // the window, since the trace start (inclusive)
   std::int64_t to_us = std::numeric_limits<std::int64_t>::max();
   memtrace::Limits limits;
+  // Not null: stop at damage instead of failing, and say so here (nullopt: none met).
+  std::optional<memtrace::analysis::Damage>* damage = nullptr;
 };
 
 // Writes the folded text of the trace in `source` to `out`.

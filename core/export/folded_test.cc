@@ -171,6 +171,47 @@ TEST(Folded, WindowAndEstimatedBytes) {
   EXPECT_EQ(*none, "");
 }
 
+// A window starting after the last event is an error, before any output.
+TEST(Folded, WindowPastTheEndIsAnError) {
+  FoldedOptions o;
+  o.from_us = 1'000'000;
+  auto text = Folded(RecursiveTrace(), o);
+  ASSERT_FALSE(text.ok());
+  EXPECT_EQ(text.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(text.status().ToString().find("the trace lasts"), std::string::npos);
+}
+
+// Two packets, the second cut short (an out-of-memory kill): refused by default; with
+// `damage`, the stacks of the first packet and where the read stopped.
+TEST(Folded, StopsAtDamage) {
+  VectorSink sink;
+  Info info;
+  info.start_time = 1000;
+  info.sample_rate = 1;
+  auto w = TraceWriter::Create(sink, info);
+  ASSERT_TRUE(w.ok());
+  const std::vector<Location> main = {{"main.ml", 3, 0, 1, "Main.run"}};
+  auto lookup = [&](OcamlInt) { return &main; };
+  const std::vector<OcamlInt> bt = {1};
+  EXPECT_TRUE((*w)->PutAlloc(0, 1001, 4, 5, AllocationSource::kMinor, bt, lookup).ok());
+  EXPECT_TRUE((*w)->Flush().ok());
+  EXPECT_TRUE((*w)->PutAlloc(0, 1002, 4, 2, AllocationSource::kMinor, bt, lookup).ok());
+  EXPECT_TRUE((*w)->Flush().ok());
+  sink.data.resize(sink.data.size() - 2);
+  memtrace::StringTextSink refused;
+  FoldedOptions o;
+  EXPECT_EQ(WriteFoldedStacks(*MemorySource(sink.data), o, refused).code(), ErrorCode::kTruncated);
+  EXPECT_EQ(refused.text, "");
+  std::optional<memtrace::analysis::Damage> damage;
+  o.damage = &damage;
+  memtrace::StringTextSink out;
+  ASSERT_TRUE(WriteFoldedStacks(*MemorySource(sink.data), o, out).ok());
+  EXPECT_EQ(out.text, "Main.run (main.ml:3) 5\n");
+  ASSERT_TRUE(damage.has_value());
+  EXPECT_EQ(damage->events_read, 1u);
+  EXPECT_EQ(damage->error.code(), ErrorCode::kTruncated);
+}
+
 // One location of three inlined frames, stored outermost first as memtrace's writer
 // stores them (R.split inlines R.next, which inlines R.bits): R.bits allocated, called
 // from R.next, called from R.split, called from Main.run, which R.split recurses into

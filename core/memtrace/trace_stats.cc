@@ -143,6 +143,8 @@ std::string FormatTraceStatsJson(const TraceStats& s, const std::string& name) {
   analysis::AppendTraceMember(out, name, a);
   out += ',';
   analysis::AppendWindowMember(out, a);
+  out += ',';
+  analysis::AppendDamageMember(out, a.damage);
   out += ",\"allocated\":";
   analysis::AppendTallyJson(out, a.allocated, a.info);
   out += ",\"sources\":{\"minor\":";

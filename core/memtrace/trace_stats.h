@@ -10,6 +10,8 @@
 //   "trace": {"file","version","executable","pid","sample_rate","word_size",
 //             "start_time_us","duration_s"},
 //   "window": {"from_s","to_s"|null},
+//   "damage": null | {"offset","events_read","error","message"}: where the read stopped
+//             at damage (analysis_text.h); the figures cover the events before it,
 //   "allocated": {"blocks","samples","words","est_bytes"}, with "minor","major","external"
 //   block counts in "sources": {...},
 //   "promotes", "collects": counts (of blocks allocated in the window),

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/export/folded.h"
@@ -23,6 +24,7 @@ struct FoldedCommandOptions {
   bool functions = false;
   bool collapse_recursion = false;
   WindowOptions window;
+  bool strict = false;
   memtrace::Limits limits;
 };
 
@@ -58,9 +60,12 @@ void RunFolded(const FoldedCommandOptions& c) {
   Progress progress("memtrace folded", "bytes", (*src)->size());
   ProgressSource counted(**src, progress);
   ClearingSink out(file, progress);
+  std::optional<memtrace::analysis::Damage> damage;
+  if (!c.strict) o.damage = &damage;
   const Status s = exporter::WriteFoldedStacks(counted, o, out);
   progress.Clear();
   if (!s.ok()) return ReportError("memtrace folded " + c.file, s);
+  WarnDamage("memtrace folded", c.file, damage);
 }
 
 }  // namespace
@@ -83,6 +88,7 @@ void AddMemtraceFoldedCommand(CLI::App& memtrace) {
               "drop a frame equal to its caller's (with --functions: a function calling "
               "itself at any line)");
   AddWindowOptions(f, &o->window);
+  AddStrictOption(f, &o->strict);
   AddLimitOptions(f, &o->limits);
   f->callback([o] { RunFolded(*o); });
 }

@@ -114,8 +114,15 @@ def load(path):
 def analyse(path, lo=0, hi=float("inf"), callers=0):
     info, evs, locs = load(path)
     per = 1 / info["rate"] * info["ws"] / 8
-    sites, live, tot = {}, {}, [0, 0, 0]
+    # live: allocated in the window and never collected (a collection after the window
+    # counts); heap: every block not collected, window or not (the timeline's figure).
+    sites, live, heap, tot = {}, {}, {}, [0, 0, 0]
     for e in evs:
+        if e["kind"] == "alloc":
+            heap[e["id"]] = e["ns"]
+        elif e["kind"] == "collect":
+            heap.pop(e["id"], None)
+            live.pop(e["id"], None)
         if not lo <= e["dt"] <= hi: continue
         if e["kind"] == "alloc":
             key = tuple(f for c in reversed(e["bt"]) for f in reversed(locs[c]))[:callers + 1]
@@ -123,12 +130,10 @@ def analyse(path, lo=0, hi=float("inf"), callers=0):
             for t in (s, tot):
                 t[0] += 1; t[1] += e["ns"]; t[2] += e["len"]
             live[e["id"]] = (key, e["ns"], e["len"])
-        elif e["kind"] == "collect":
-            live.pop(e["id"], None)
     leaks = {}
     for key, ns, ln in live.values():
         l = leaks.setdefault(key, [0, 0, 0]); l[0] += 1; l[1] += ns; l[2] += ln
-    return per, tot, sites, leaks
+    return per, tot, sites, leaks, sum(heap.values())
 
 def name(site):
     return (site["site"],) + tuple(site["callers"]) if site["site"] is not None else ()
@@ -136,7 +141,7 @@ def name(site):
 what, path = sys.argv[1], sys.argv[2]
 got = json.load(open(sys.argv[3]))
 lo, hi, callers = float(sys.argv[4]) * 1e6, float(sys.argv[5]) * 1e6, int(sys.argv[6])
-per, tot, sites, leaks = analyse(path, lo, hi, callers)
+per, tot, sites, leaks, heap = analyse(path, lo, hi, callers)
 if what == "stats":
     assert got["allocated"] == {"blocks": tot[0], "samples": tot[1], "words": tot[2],
                                 "est_bytes": tot[1] * per}, got["allocated"]
@@ -147,14 +152,14 @@ if what == "stats":
         assert name(s) == key, (name(s), key)
         assert s["est_bytes"] == -neg * per and s["allocs"] == sites[key][0], s
     assert got["live_at_end"]["blocks"] == sum(v[0] for v in leaks.values())
-    assert got["timeline"][-1]["live_est_bytes"] == sum(v[1] for v in leaks.values()) * per
+    assert got["timeline"][-1]["live_est_bytes"] == heap * per
 elif what == "leaks":
     assert got["sites_with_live_blocks"] == len(leaks)
     assert {name(s): [s["blocks"], s["samples"], s["words"]] for s in got["sites"]} == \
         {k: v for k, v in leaks.items()}, got["sites"]
     assert all(s["est_bytes"] == s["samples"] * per for s in got["sites"])
 elif what == "compare":
-    per_b, tot_b, sites_b, _ = analyse(sys.argv[7], lo, hi, callers)
+    per_b, tot_b, sites_b, _, _ = analyse(sys.argv[7], lo, hi, callers)
     assert got["change_est_bytes"] == tot_b[1] * per_b - tot[1] * per, got
     keys = set(sites) | set(sites_b)
     assert len(got["sites"]) == len(keys)
@@ -191,7 +196,9 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["equal"] a
 check "diff --json different" 1 "$bin" memtrace diff --json $v2.ctf $v3.ctf
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["difference"]=={"where":"info","field":"sample_rate","a":"0.001","b":"1"}, d' "$out" || fail "diff --json difference"
 check "--to before --from" 2 "$bin" memtrace stats --from 2 --to 1 $v2.ctf
-grep -q "to is before --from" "$err" || { fail "window message"; cat "$err"; }
+grep -q "to is not after --from" "$err" || { fail "window message"; cat "$err"; }
+check "--from equal to --to" 2 "$bin" memtrace leaks --from 0.01 --to 0.01 $v2.ctf
+grep -q "to is not after --from" "$err" || { fail "empty window message"; cat "$err"; }
 check "--from nan" 2 "$bin" memtrace leaks --from nan $v2.ctf
 check "--callers 65" 2 "$bin" memtrace stats --callers 65 $v2.ctf
 for cmd in "leaks" "leaks --json" "stats --json"; do
@@ -203,4 +210,5 @@ done
 check "compare: undefined code" 1 "$bin" memtrace compare $v3.ctf "$und"
 grep -q "memtrace compare: $und: $want" "$err" || { fail "compare message"; cat "$err"; }
 check "leaks: missing file" 2 "$bin" memtrace leaks "$tmp/nonexistent.ctf"
+
 cli_done

@@ -343,10 +343,12 @@ struct AnalysisCommandOptions {
   bool json = false;
   std::size_t callers = 0;
   WindowOptions window;
+  bool strict = false;
   Limits limits;
 };
 
 void AddAnalysisOptions(CLI::App* c, AnalysisCommandOptions* o) {
+  AddStrictOption(c, &o->strict);
   c->add_option("--top", o->top, "number of sites to list, in [0, 10^9]")
       ->check(UnsignedIn(0, 1'000'000'000));
   AddCallersOption(c, &o->callers);
@@ -361,6 +363,7 @@ std::optional<analysis::TraceAnalysis> AnalyzeOrReport(const std::string& cmd,
   analysis::AnalysisOptions a;
   a.callers = o.callers;
   a.limits = o.limits;
+  a.stop_at_damage = !o.strict;
   if (Status s = ApplyWindow(o.window, &a); !s.ok()) {
     ReportError(cmd, s);
     return std::nullopt;
@@ -375,6 +378,7 @@ std::optional<analysis::TraceAnalysis> AnalyzeOrReport(const std::string& cmd,
     ReportError(cmd + ": " + file, result.status());
     return std::nullopt;
   }
+  WarnDamage(cmd, file, result->damage);
   return std::move(*result);
 }
 
@@ -390,6 +394,7 @@ void RunStats(const StatsOptions& o) {
   so.by_words = o.by == "words";
   so.analysis.callers = o.common.callers;
   so.analysis.limits = o.common.limits;
+  so.analysis.stop_at_damage = !o.common.strict;
   if (Status s = ApplyWindow(o.common.window, &so.analysis); !s.ok())
     return ReportError("memtrace stats", s);
   auto src = OpenOrReport("memtrace stats", o.file);
@@ -399,6 +404,7 @@ void RunStats(const StatsOptions& o) {
   auto stats = ComputeTraceStats(*src, so);
   bar.Clear();
   if (!stats.ok()) return ReportError("memtrace stats: " + o.file, stats.status());
+  WarnDamage("memtrace stats", o.file, stats->analysis.damage);
   WriteOut(o.common.json ? FormatTraceStatsJson(*stats, o.file) : FormatTraceStats(*stats, o.file));
 }
 
@@ -518,8 +524,9 @@ void AddLeaks(CLI::App& mt) {
   auto leaks = std::make_shared<LeaksOptions>();
   CLI::App* lk = mt.add_subcommand(
       "leaks",
-      "Blocks allocated (in the window) and never collected (by its end), by allocation "
-      "site, most estimated bytes first. --json prints one document (members: "
+      "Blocks allocated (in the window) and never collected (still live at the end of the "
+      "trace: a block collected after the window is not one), by allocation site, most "
+      "estimated bytes first. --json prints one document (members: "
       "core/memtrace/analysis/leaks.h)");
   lk->add_option("file", leaks->file, "trace file")->required();
   lk->add_flag("--json", leaks->common.json, "one JSON document");

@@ -1,6 +1,7 @@
 #include "tools/memtrace/report_command.h"
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -26,6 +27,7 @@ struct ReportOptions {
   std::size_t flame_nodes = 2000;
   std::size_t callers = 0;
   WindowOptions window;
+  bool strict = false;
   memtrace::Limits limits;
 };
 
@@ -38,6 +40,9 @@ Result<memtrace::report::FlameTree> Flame(memtrace::ByteSource& src, const Repor
   f.from_us = window.from_us;
   f.to_us = window.to_us;
   f.limits = o.limits;
+  // The analysis pass has said where the damage is; this pass stops at the same place.
+  std::optional<memtrace::analysis::Damage> damage;
+  if (window.stop_at_damage) f.damage = &damage;
   memtrace::report::FlameTreeBuilder builder(o.limits.max_held_frames);
   if (Status s = exporter::WriteFoldedStacks(src, f, builder); !s.ok()) return s;
   return builder.Finish();
@@ -53,6 +58,8 @@ Result<std::string> Page(memtrace::ByteSource& src, const ReportOptions& o,
   a.progress = [&progress](std::uint64_t done, std::uint64_t) { progress.Update(done); };
   auto analysis = memtrace::analysis::AnalyzeTrace(src, a);
   if (!analysis.ok()) return analysis.status();
+  progress.Clear();
+  WarnDamage("memtrace report", o.file, analysis->damage);
   ProgressSource counted(src, progress, size);
   auto tree = Flame(counted, o, window);
   if (!tree.ok()) return tree.status();
@@ -68,6 +75,7 @@ void RunReport(const ReportOptions& o) {
   memtrace::analysis::AnalysisOptions a;
   a.callers = o.callers;
   a.limits = o.limits;
+  a.stop_at_damage = !o.strict;
   if (Status s = ApplyWindow(o.window, &a); !s.ok()) return ReportError(cmd, s);
   io::FileId in_id;
   auto src = memtrace::OpenFileSource(o.file, &in_id);
@@ -103,6 +111,7 @@ void AddMemtraceReportCommand(CLI::App& memtrace) {
       ->check(UnsignedIn(16, 100'000));
   AddCallersOption(r, &o->callers);
   AddWindowOptions(r, &o->window);
+  AddStrictOption(r, &o->strict);
   AddLimitOptions(r, &o->limits);
   r->callback([o] { RunReport(*o); });
 }

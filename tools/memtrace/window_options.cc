@@ -1,5 +1,8 @@
 #include "tools/memtrace/window_options.h"
 
+#include <cstdio>
+
+#include "core/memtrace/analysis/analysis_text.h"
 #include "tools/numeric_options.h"
 
 namespace mpo::tools {
@@ -28,11 +31,25 @@ void AddCallersOption(CLI::App* command, std::size_t* callers) {
       ->check(UnsignedIn(0, 64));
 }
 
+void AddStrictOption(CLI::App* command, bool* strict) {
+  command->add_flag("--strict", *strict,
+                    "refuse a damaged trace (exit 1 with the decoding error) instead of "
+                    "reading the events before the damage with a warning");
+}
+
+void WarnDamage(const std::string& cmd, const std::string& file,
+                const std::optional<memtrace::analysis::Damage>& damage) {
+  if (!damage) return;
+  std::fprintf(stderr, "memprof-oracle: %s: warning: %s\n", cmd.c_str(),
+               memtrace::analysis::DamageText(file, *damage).c_str());
+}
+
 Status ApplyWindow(const WindowOptions& window, memtrace::analysis::AnalysisOptions* out) {
   out->from_us = memtrace::analysis::SecondsToMicros(window.from_s);
   if (window.to_s) {
-    if (*window.to_s < window.from_s)
-      return Status(ErrorCode::kInvalidArgument, "--to is before --from").WithField("--to");
+    if (*window.to_s <= window.from_s)
+      return Status(ErrorCode::kInvalidArgument, "--to is not after --from (an empty window)")
+          .WithField("--to");
     out->to_us = memtrace::analysis::SecondsToMicros(*window.to_s);
   }
   return Status::Ok();

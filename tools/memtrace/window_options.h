@@ -1,9 +1,11 @@
 // The options every analysis command shares: the time window (--from/--to, seconds
-// from the trace start) and --callers, stored into analysis::AnalysisOptions.
+// from the trace start), --callers and --strict, stored into analysis::AnalysisOptions,
+// and the warning they print for damage they read up to.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <optional>
+#include <string>
 
 #include "core/base/status.h"
 #include "core/memtrace/analysis/trace_analysis.h"
@@ -20,7 +22,17 @@ void AddWindowOptions(CLI::App* command, WindowOptions* window);
 // Adds --callers N (in [0, 64]) to `command`.
 void AddCallersOption(CLI::App* command, std::size_t* callers);
 
-// Sets the window of *out; kInvalidArgument (a usage error) when --to is before --from.
+// Adds --strict (refuse a damaged trace instead of reading what precedes the damage).
+void AddStrictOption(CLI::App* command, bool* strict);
+
+// Sets the window of *out; kInvalidArgument (a usage error) unless --to is after --from.
+// (A window starting after the trace's last event is refused by the analysis, which
+// knows the trace's duration.)
 Status ApplyWindow(const WindowOptions& window, memtrace::analysis::AnalysisOptions* out);
+
+// Prints "memprof-oracle: CMD: warning: FILE: stopped at byte N (ERROR): figures cover the
+// N events before it" to stderr when the read of `file` stopped at damage.
+void WarnDamage(const std::string& cmd, const std::string& file,
+                const std::optional<memtrace::analysis::Damage>& damage);
 
 }  // namespace mpo::tools

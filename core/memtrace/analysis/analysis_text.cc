@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/base/json_text.h"
+#include "core/base/view_json.h"
 
 namespace mpo::memtrace::analysis {
 
@@ -92,6 +93,42 @@ void AppendTallyJson(std::string& out, const Tally& t, const Info& info) {
   out += ",\"est_bytes\":";
   json_text::AppendDouble(out, EstimatedBytes(t.samples, info));
   out += '}';
+}
+
+void AppendDamageMember(std::string& out, const std::optional<Damage>& d) {
+  out += "\"damage\":";
+  if (!d) {
+    out += "null";
+    return;
+  }
+  out += "{\"offset\":";
+  json_text::AppendUint(out, d->offset);
+  out += ",\"events_read\":";
+  json_text::AppendUint(out, d->events_read);
+  out += ",\"error\":";
+  view_json::AppendError(out, d->error);
+  out += ",\"message\":";
+  json_text::AppendString(out, d->error.ToString());
+  out += '}';
+}
+
+namespace {
+
+// 118810 -> "118,810".
+std::string Grouped(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string DamageText(const std::string& file, const Damage& d) {
+  return file + ": stopped at byte " + std::to_string(d.offset) + " (" + d.error.ToString() +
+         "): figures cover the " + Grouped(d.events_read) + " events before it";
 }
 
 std::string WindowText(const TraceAnalysis& a) {

@@ -3,6 +3,7 @@
 // members naming a trace, a window and a site.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/memtrace/analysis/trace_analysis.h"
@@ -27,6 +28,14 @@ void AppendWindowMember(std::string& out, const TraceAnalysis& a);
 void AppendSiteMembers(std::string& out, const Site& s);
 // `{"blocks":N,"samples":N,"words":N,"est_bytes":X}`.
 void AppendTallyJson(std::string& out, const Tally& t, const Info& info);
+
+// `"damage":null|{"offset":N,"events_read":N,"error":ERROR,"message":S}`: where a read
+// stopped at damage (TraceAnalysis::damage), ERROR the schema 2 error object
+// (core/base/view_json.h) and "message" its text.
+void AppendDamageMember(std::string& out, const std::optional<Damage>& d);
+// The warning a command prints for damage it stopped at, without a newline:
+// "FILE: stopped at byte N (ERROR): figures cover the N events before it".
+std::string DamageText(const std::string& file, const Damage& d);
 
 // The window as text: "" for the whole trace, else " in [F s, T s]".
 std::string WindowText(const TraceAnalysis& a);

@@ -76,6 +76,8 @@ std::string FormatLeaksJson(const TraceAnalysis& a, const std::string& file, std
   AppendTraceMember(out, file, a);
   out += ',';
   AppendWindowMember(out, a);
+  out += ',';
+  AppendDamageMember(out, a.damage);
   out += ",\"live\":";
   AppendTallyJson(out, a.live, a.info);
   out += ",\"sites_with_live_blocks\":";

@@ -1,9 +1,11 @@
-// `memtrace leaks`: the blocks a trace allocated (in its window) and never collected (by
-// the window's end), by allocation site: the leak candidates. Sites come from one
+// `memtrace leaks`: the blocks a trace allocated (in its window) and never collected (still
+// live at the end of the trace, as memtrace_viewer defines them: a block collected after
+// the window is not one), by allocation site: the leak candidates. Sites come from one
 // TraceAnalysis (trace_analysis.h, its attribution rule); nothing is read again.
 //
 // JSON document (FormatLeaksJson), one object:
 //   "trace": the trace (analysis_text.h), "window": {"from_s","to_s"|null},
+//   "damage": null | where the read stopped at damage (analysis_text.h),
 //   "live": {"blocks","samples","words","est_bytes"} over every site,
 //   "sites_with_live_blocks": N (before --top),
 //   "sites": [{"site": S|null, "callers": [S...], "blocks", "samples", "words",

@@ -27,6 +27,8 @@ void AppendSide(std::string& out, const std::string& file, const TraceAnalysis& 
   json_text::AppendUint(out, t.allocated.samples);
   out += ",\"est_bytes\":";
   json_text::AppendDouble(out, EstimatedBytes(t.allocated.samples, t.info));
+  out += ',';
+  AppendDamageMember(out, t.damage);
   out += '}';
 }
 

@@ -5,7 +5,9 @@
 // between runs.
 //
 // JSON document (FormatCompareJson), one object:
-//   "a", "b": {"file", "version", "sample_rate", "allocs", "samples", "est_bytes"},
+//   "a", "b": {"file", "version", "sample_rate", "allocs", "samples", "est_bytes",
+//              "damage"} ("damage": null, or where the trace's read stopped at damage:
+//              analysis_text.h),
 //   "window": {"from_s","to_s"|null} (the same for both traces),
 //   "change_est_bytes": B's total - A's,
 //   "grew", "shrank", "new", "gone", "same": site counts,

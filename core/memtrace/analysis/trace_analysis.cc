@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <unordered_map>
 
 #include "core/base/splitmix64.h"
@@ -36,14 +37,15 @@ struct SiteKeyHash {
   }
 };
 
-// A block allocated in the window and not collected yet.
+// A block not collected yet (allocated in the window or not: the timeline counts them all).
 struct LiveBlock {
   std::int64_t rel_time;
-  std::uint32_t site;
+  std::uint32_t site;  // kNoSite: allocated outside the window
   bool promoted;
   std::uint64_t samples;
   std::uint64_t words;
 };
+constexpr std::uint32_t kNoSite = ~std::uint32_t{0};
 
 // Live samples over time at a resolution that halves whenever the events outrun it, so
 // that the memory stays at 2 * points buckets whatever the trace's span. The deltas add
@@ -102,22 +104,29 @@ class Analyzer {
     a_.to_us = o_.to_us;
     const std::int64_t start = r_.info().start_time;
     std::int64_t last_time = start;
+    std::uint64_t events = 0;
     while (const Event* e = v_.NextEvent()) {
+      ++events;
       last_time = e->time;
       if (o_.progress) o_.progress(r_.offset(), r_.file_size());
       const std::int64_t rel = SaturatingSub(e->time, start);
-      if (rel < o_.from_us || rel > o_.to_us) continue;
-      ++a_.events_in_window;
+      const bool in_window = rel >= o_.from_us && rel <= o_.to_us;
+      a_.events_in_window += in_window;
       switch (e->kind) {
-        case EventKind::kAlloc: OnAlloc(*e, rel); break;
-        case EventKind::kPromote: OnPromote(*e); break;
-        case EventKind::kCollect: OnCollect(*e, rel); break;
+        case EventKind::kAlloc: OnAlloc(*e, rel, in_window); break;
+        case EventKind::kPromote: OnPromote(*e, in_window); break;
+        case EventKind::kCollect: OnCollect(*e, rel, in_window); break;
       }
     }
-    if (!v_.status().ok()) return v_.status();
+    if (!v_.status().ok()) {
+      if (!o_.stop_at_damage || !IsDamage(v_.status(), events)) return v_.status();
+      a_.damage = DamageAt(v_.status(), r_, events);
+    }
     // Every event is at or after the start (the reader checks), so this is exact.
     a_.duration_us = static_cast<std::uint64_t>(last_time) - static_cast<std::uint64_t>(start);
+    MPO_RETURN_IF_ERROR(CheckWindowStart(o_.from_us, a_.duration_us));
     for (const auto& [id, b] : live_) {
+      if (b.site == kNoSite) continue;
       Tally& t = sites_[b.site].live;
       ++t.blocks;
       t.samples += b.samples;
@@ -127,7 +136,7 @@ class Analyzer {
       a_.live.words += b.words;
     }
     a_.lifetimes = lifetimes_.Figures();
-    a_.timeline = timeline_.Points(o_.from_us, o_.timeline_points);
+    a_.timeline = timeline_.Points(0, o_.timeline_points);
     MPO_RETURN_IF_ERROR(NameSites());
     return std::move(a_);
   }
@@ -144,35 +153,40 @@ class Analyzer {
     return it->second;
   }
 
-  void OnAlloc(const Event& e, std::int64_t rel) {
-    const std::uint32_t site = SiteOf(e);
+  void OnAlloc(const Event& e, std::int64_t rel, bool in_window) {
     const auto samples = static_cast<std::uint64_t>(e.nsamples);
     const auto words = static_cast<std::uint64_t>(e.length);
-    for (Tally* t : {&a_.allocated, &sites_[site].allocated}) {
-      ++t->blocks;
-      t->samples += samples;
-      t->words += words;
+    std::uint32_t site = kNoSite;
+    if (in_window) {
+      site = SiteOf(e);
+      for (Tally* t : {&a_.allocated, &sites_[site].allocated}) {
+        ++t->blocks;
+        t->samples += samples;
+        t->words += words;
+      }
+      ++a_.by_source[static_cast<int>(e.source) % 3];
     }
-    ++a_.by_source[static_cast<int>(e.source) % 3];
     live_[e.obj_id] = LiveBlock{rel, site, false, samples, words};
-    timeline_.Add(static_cast<std::uint64_t>(rel - o_.from_us), samples);
+    timeline_.Add(static_cast<std::uint64_t>(rel), samples);
   }
 
-  void OnPromote(const Event& e) {
+  void OnPromote(const Event& e, bool in_window) {
     auto it = live_.find(e.obj_id);
-    if (it == live_.end()) return;
+    if (it == live_.end() || it->second.site == kNoSite || !in_window) return;
     ++a_.promotes;
     it->second.promoted = true;
   }
 
-  void OnCollect(const Event& e, std::int64_t rel) {
+  void OnCollect(const Event& e, std::int64_t rel, bool in_window) {
     auto it = live_.find(e.obj_id);
     if (it == live_.end()) return;
-    ++a_.collects;
     const LiveBlock& b = it->second;
-    lifetimes_.Add(SaturatingSub(rel, b.rel_time));
-    a_.collected_promoted += b.promoted;
-    timeline_.Add(static_cast<std::uint64_t>(rel - o_.from_us), 0 - b.samples);
+    if (b.site != kNoSite && in_window) {
+      ++a_.collects;
+      lifetimes_.Add(SaturatingSub(rel, b.rel_time));
+      a_.collected_promoted += b.promoted;
+    }
+    timeline_.Add(static_cast<std::uint64_t>(rel), 0 - b.samples);
     live_.erase(it);
   }
 
@@ -237,6 +251,30 @@ std::int64_t SecondsToMicros(double seconds) {
   if (!(us > 0)) return 0;
   if (us >= 9.2e18) return std::numeric_limits<std::int64_t>::max();
   return static_cast<std::int64_t>(us);
+}
+
+bool IsDamage(const Status& s, std::uint64_t events_read) {
+  switch (s.code()) {
+    case ErrorCode::kTruncated: return true;
+    case ErrorCode::kCorrupt:
+    case ErrorCode::kOutOfRange:
+    case ErrorCode::kUnsupportedVersion: return events_read > 0;
+    default: return false;
+  }
+}
+
+Damage DamageAt(const Status& error, const TraceReader& reader, std::uint64_t events_read) {
+  return Damage{error.byte_offset().value_or(reader.packet_offset()), error, events_read};
+}
+
+Status CheckWindowStart(std::int64_t from_us, std::uint64_t duration_us) {
+  if (from_us <= 0 || static_cast<std::uint64_t>(from_us) <= duration_us) return Status::Ok();
+  char buf[160];
+  std::snprintf(buf, sizeof buf,
+                "the window starts at %.6f s, after the trace's last event (the trace lasts "
+                "%.6f s)",
+                static_cast<double>(from_us) / 1e6, static_cast<double>(duration_us) / 1e6);
+  return Status(ErrorCode::kInvalidArgument, buf).WithField("--from");
 }
 
 Result<TraceAnalysis> AnalyzeTrace(ByteSource& source, const AnalysisOptions& options) {

@@ -16,21 +16,35 @@
 // (EstimatedBytes). Sampled `words` (the sampled blocks' lengths) over-weight large
 // blocks and are kept as a second measure.
 //
-// Window: events whose time is outside [start + from_us, start + to_us] are ignored. A
-// block counts when it was allocated in the window; its collection counts when that is
-// in the window too; blocks allocated in the window and not collected by its end are
-// "live" (leak candidates). Times are trace times, read in file order; v3 can order
-// domains' events slightly out of time, so each event is judged by its own time.
+// Window [start + from_us, start + to_us]: a block counts when it was allocated in the
+// window; its promotion and collection count (promotes, collects, lifetimes) when they
+// are in the window too. Blocks allocated in the window and still live at the end of the
+// trace (never collected at all) are "live": the leak candidates, as memtrace_viewer
+// defines them ("allocated in [A,B], still live at the end"); a block collected after the
+// window is not one. The live-heap timeline is the true live heap over the whole trace
+// (every block allocated before a time and not collected by it, whatever the window);
+// the window is a range on it. Times are trace times, read in file order; v3 can order
+// domains' events slightly out of time, so each event is judged by its own time. A
+// window that starts after the trace's last event is an error (kInvalidArgument naming
+// the trace's duration), so an empty result never passes for a quiet trace.
+//
+// Damage: with `stop_at_damage`, damage (IsDamage: a truncated packet, or a decoding
+// error after at least one event) ends the read there instead of failing: the figures
+// cover the events before it and TraceAnalysis::damage says where and why (memtrace's
+// own tools read a trace cut by an out-of-memory kill up to its last whole packet).
+// Budgets, I/O errors, a header that does not read and a corrupt first event still fail.
 //
 // Cost: memory grows with the sites and the blocks live at once (bounded by what the
 // trace references, not by its length: a collected block is forgotten) and the rendered
 // site names (at most Limits::max_location_bytes of text); the lifetimes' summary and the
 // timeline take fixed memory. Failure: the decoded view's typed error
-// (view/trace_view.h) or a passed budget; no partial result.
+// (view/trace_view.h) unless stop_at_damage stops at it, or a passed budget; no partial
+// result.
 #pragma once
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +54,7 @@
 #include "core/memtrace/event.h"
 #include "core/memtrace/limits.h"
 #include "core/memtrace/text_dump.h"
+#include "core/memtrace/trace_reader.h"
 
 namespace mpo::memtrace::analysis {
 
@@ -49,6 +64,8 @@ struct AnalysisOptions {
   std::int64_t to_us = std::numeric_limits<std::int64_t>::max();
   std::size_t callers = 0;            // callers in a site's key, in [0, 64]
   std::size_t timeline_points = 100;  // points of the live-heap timeline, in [1, 10^6]
+  // Read what precedes damage (see above) instead of failing at it.
+  bool stop_at_damage = false;
   Limits limits;
   ProgressFn progress;
 };
@@ -65,10 +82,27 @@ struct Site {
   // frame (`defname@file:line:start-end`). Empty for the site of allocations with no frames.
   std::vector<std::string> names;
   Tally allocated;  // allocated in the window
-  Tally live;       // of those, not collected by the window's end
+  Tally live;       // of those, still live at the end of the trace (never collected)
 };
 
-// Estimated live bytes at the end of [t_us - width, t_us], t_us from the trace start.
+// Where a read stopped at damage: the error's byte offset (the packet's when the error
+// has none), the error, and the events read before it (all of them, in the window or not).
+struct Damage {
+  std::uint64_t offset = 0;
+  Status error;
+  std::uint64_t events_read = 0;
+};
+
+// Whether a decoding error met after `events_read` events is damage a read may stop at:
+// input cut short (kTruncated: the packets before it are whole), or bytes that break the
+// format (corrupt, out of its range, an unknown version) once some events have been read.
+// Never a refusal of ours (a budget, I/O).
+bool IsDamage(const Status& s, std::uint64_t events_read);
+// The Damage of `error`, met by `reader` after `events_read` events.
+Damage DamageAt(const Status& error, const TraceReader& reader, std::uint64_t events_read);
+
+// Estimated live bytes (every block allocated and not yet collected, window or not) at
+// the end of [t_us - width, t_us], t_us from the trace start.
 struct TimelinePoint {
   std::int64_t t_us = 0;
   std::uint64_t live_samples = 0;
@@ -83,13 +117,15 @@ struct TraceAnalysis {
   Tally allocated;                           // in the window
   std::uint64_t by_source[3] = {0, 0, 0};    // minor, major, external allocations
   std::uint64_t promotes = 0, collects = 0;  // in the window, of blocks allocated in it
-  Tally live;                                // allocated in the window, alive at its end
+  Tally live;  // allocated in the window, still live at the end of the trace
   // Lifetimes (us) of the blocks allocated and collected in the window: median and p90
   // exact up to LifetimeSummary::kExactValues of them, then within 0.4%.
   LifetimeFigures lifetimes;
   std::uint64_t collected_promoted = 0;
-  std::vector<Site> sites;              // by estimated bytes allocated, descending, then by name
-  std::vector<TimelinePoint> timeline;  // ascending t_us; empty without allocations
+  std::vector<Site> sites;  // by estimated bytes allocated, descending, then by name
+  // The true live heap over the whole trace, ascending t_us; empty without allocations.
+  std::vector<TimelinePoint> timeline;
+  std::optional<Damage> damage;  // set when stop_at_damage stopped the read
 };
 
 // `a - b` clamped to the int64 range (times of hostile traces span it all).
@@ -98,6 +134,10 @@ std::int64_t SaturatingSub(std::int64_t a, std::int64_t b);
 // Estimated bytes of `samples` under the trace's rate and word size (0 for a rate that
 // is not a positive finite number).
 double EstimatedBytes(std::uint64_t samples, const Info& info);
+
+// The window check: kInvalidArgument (field "--from") when `from_us` is past the last
+// event (`duration_us` after the start), naming the duration.
+Status CheckWindowStart(std::int64_t from_us, std::uint64_t duration_us);
 
 Result<TraceAnalysis> AnalyzeTrace(ByteSource& source, const AnalysisOptions& options = {});
 

@@ -148,7 +148,9 @@ TEST(TraceAnalysis, CallersSplitSites) {
 }
 
 // In [25, 55] us: allocations #2 and #3; #0's collection is not counted (allocated
-// before the window), #2's comes after it: both are live at the window's end.
+// before the window). #2 is collected at 60, after the window: not a leak candidate (it
+// is not live at the end of the trace), and its collection is not the window's. #3 is
+// never collected: the one candidate.
 TEST(TraceAnalysis, Window) {
   AnalysisOptions o;
   o.from_us = 25;
@@ -158,12 +160,139 @@ TEST(TraceAnalysis, Window) {
   EXPECT_EQ(a->allocated.blocks, 2u);
   EXPECT_EQ(a->allocated.samples, 6u);
   EXPECT_EQ(a->collects, 0u);
-  EXPECT_EQ(a->live.blocks, 2u);
+  EXPECT_EQ(a->lifetimes.count, 0u);
+  EXPECT_EQ(a->live.blocks, 1u);
+  EXPECT_EQ(a->live.samples, 5u);
   EXPECT_EQ(a->duration_us, 70u);
   const auto leaks = LeakSites(*a, 10);
-  ASSERT_EQ(leaks.size(), 2u);
+  ASSERT_EQ(leaks.size(), 1u);
   EXPECT_EQ(leaks[0]->names, std::vector<std::string>{kFName});
-  EXPECT_TRUE(leaks[1]->names.empty());
+  EXPECT_EQ(leaks[0]->live.blocks, 1u);
+  EXPECT_EQ(leaks[0]->allocated.blocks, 1u);
+  // Ending the window after #2's collection changes nothing for it.
+  o.to_us = 65;
+  auto longer = Analyze(Trace(), o);
+  ASSERT_TRUE(longer.ok());
+  EXPECT_EQ(longer->live.blocks, 1u);
+  EXPECT_EQ(longer->collects, 1u);
+}
+
+// The timeline is the true live heap, whatever the window: blocks allocated before the
+// window count until they are collected.
+TEST(TraceAnalysis, WindowKeepsTheTrueLiveHeap) {
+  AnalysisOptions o;
+  auto whole = Analyze(Trace(), o);
+  o.from_us = 25;
+  o.to_us = 55;
+  auto window = Analyze(Trace(), o);
+  ASSERT_TRUE(whole.ok() && window.ok());
+  ASSERT_EQ(window->timeline.size(), whole->timeline.size());
+  for (std::size_t i = 0; i < whole->timeline.size(); ++i) {
+    EXPECT_EQ(window->timeline[i].t_us, whole->timeline[i].t_us);
+    EXPECT_EQ(window->timeline[i].live_samples, whole->timeline[i].live_samples) << i;
+  }
+  // At 30 us, #0 (2 samples, allocated at 10, before the window) and #1 (3) are live
+  // besides #2 (1): 6 samples, where the window's own allocations hold 1.
+  EXPECT_EQ(window->timeline[30].live_samples, 6u);
+}
+
+TEST(TraceAnalysis, WindowPastTheEndIsAnError) {
+  AnalysisOptions o;
+  o.from_us = 70;  // the last event
+  EXPECT_TRUE(Analyze(Trace(), o).ok());
+  o.from_us = 71;
+  const Status s = Analyze(Trace(), o).status();
+  EXPECT_EQ(s.code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(s.field(), "--from");
+  EXPECT_NE(s.ToString().find("the trace lasts 0.000070 s"), std::string::npos) << s.ToString();
+  EXPECT_TRUE(CheckWindowStart(0, 0).ok());
+  EXPECT_FALSE(CheckWindowStart(1, 0).ok());
+}
+
+// Two event packets: allocs #0 (t 10, 2 samples) and #1 (t 20, 3 samples), then a
+// packet with a collection of #0 and alloc #2 (t 40, 4 samples). *second: where the
+// second packet starts.
+std::vector<std::uint8_t> TwoPackets(std::size_t* second) {
+  VectorSink sink;
+  Info info;
+  info.sample_rate = 0.25;
+  info.start_time = 1000;
+  auto w = TraceWriter::Create(sink, info);
+  EXPECT_TRUE(w.ok());
+  static const std::vector<Location> kMainFrames = {{"main.ml", 1, 0, 10, "Main"}};
+  const LocationLookup lookup = [](OcamlInt) { return &kMainFrames; };
+  using Bt = std::vector<OcamlInt>;
+  TraceWriter& t = **w;
+  const auto minor = AllocationSource::kMinor;
+  const OcamlInt a0 = *t.PutAlloc(0, 1010, 4, 2, minor, Bt{kMain}, lookup);
+  EXPECT_TRUE(t.PutAlloc(0, 1020, 4, 3, minor, Bt{kMain}, lookup).ok());
+  EXPECT_TRUE(t.Flush().ok());
+  *second = sink.data.size();
+  EXPECT_TRUE(t.PutCollect(0, 1030, a0).ok());
+  EXPECT_TRUE(t.PutAlloc(0, 1040, 4, 4, minor, Bt{kMain}, lookup).ok());
+  EXPECT_TRUE(t.Flush().ok());
+  return sink.data;
+}
+
+// A trace cut inside its last packet (an out-of-memory kill): by default a typed error;
+// with stop_at_damage, the figures of the whole packets before the cut and where it
+// stopped.
+TEST(TraceAnalysis, StopsAtDamage) {
+  std::size_t second = 0;
+  auto cut = TwoPackets(&second);
+  ASSERT_TRUE(Analyze(cut).ok());
+  cut.resize(cut.size() - 2);
+  EXPECT_EQ(Analyze(cut).status().code(), ErrorCode::kTruncated);
+  AnalysisOptions o;
+  o.stop_at_damage = true;
+  auto a = Analyze(cut, o);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  ASSERT_TRUE(a->damage.has_value());
+  // The error's offset: the second packet's size field, in its header.
+  EXPECT_EQ(a->damage->offset, a->damage->error.byte_offset().value_or(0));
+  EXPECT_GE(a->damage->offset, second);
+  EXPECT_LT(a->damage->offset, second + 16);
+  const std::string at = std::to_string(a->damage->offset);
+  EXPECT_EQ(a->damage->events_read, 2u);
+  EXPECT_EQ(a->damage->error.code(), ErrorCode::kTruncated);
+  EXPECT_EQ(a->allocated.blocks, 2u);
+  EXPECT_EQ(a->allocated.samples, 5u);
+  EXPECT_EQ(a->live.blocks, 2u);
+  EXPECT_EQ(a->duration_us, 20u);
+  EXPECT_EQ(
+      DamageText("t.ctf", *a->damage).rfind("t.ctf: stopped at byte " + at + " (truncated: ", 0),
+      0u);
+  const std::string json = FormatLeaksJson(*a, "t.ctf", 1);
+  EXPECT_NE(json.find("\"damage\":{\"offset\":" + at +
+                      ",\"events_read\":2,\"error\":{\"code\":\"truncated\""),
+            std::string::npos)
+      << json;
+  // A clean read says so.
+  auto clean = Analyze(TwoPackets(&second), o);
+  ASSERT_TRUE(clean.ok());
+  EXPECT_FALSE(clean->damage.has_value());
+  EXPECT_NE(FormatLeaksJson(*clean, "t.ctf", 1).find("\"damage\":null"), std::string::npos);
+}
+
+// A corrupt byte after some events stops the read there too; one before any event, and
+// a budget passed, still fail.
+TEST(TraceAnalysis, StopsAtCorruptionAfterEventsOnly) {
+  AnalysisOptions o;
+  o.stop_at_damage = true;
+  const auto undefined_first = testing::WithUndefinedCode(Trace(), kMain);
+  ASSERT_FALSE(undefined_first.empty());
+  EXPECT_EQ(Analyze(undefined_first, o).status().code(), ErrorCode::kCorrupt);
+  const auto undefined_later = testing::WithUndefinedCode(Trace(), kG);
+  ASSERT_FALSE(undefined_later.empty());
+  auto a = Analyze(undefined_later, o);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  ASSERT_TRUE(a->damage.has_value());
+  EXPECT_EQ(a->damage->error.field(), "backtrace: location code");
+  EXPECT_EQ(a->damage->events_read, 1u);  // #1, the first to use G, is not read
+  EXPECT_EQ(a->allocated.blocks, 1u);
+  AnalysisOptions tight = o;
+  tight.limits.max_location_bytes = 4;
+  EXPECT_EQ(Analyze(Trace(), tight).status().code(), ErrorCode::kResourceExhausted);
 }
 
 TEST(TraceAnalysis, Timeline) {
@@ -263,12 +392,40 @@ TEST(TraceAnalysis, DamagedTracesGiveTypedErrorsOrConsistentResults) {
     (void)FormatLeaksJson(*a, "x", 5);
     (void)FormatCompareJson(*a, "x", *a, "y", 5);
   };
-  for (std::size_t n = 0; n < good.size(); ++n)
-    run(std::vector<std::uint8_t>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)));
+  // Stopping at damage: a clean trace reads as before, a damaged one either fails as
+  // before or stops at a typed error after the events it names.
+  auto stopping = [&](const std::vector<std::uint8_t>& bytes) {
+    AnalysisOptions o;
+    o.stop_at_damage = true;
+    auto plain = Analyze(bytes);
+    auto a = Analyze(bytes, o);
+    if (plain.ok()) {
+      ASSERT_TRUE(a.ok());
+      EXPECT_FALSE(a->damage.has_value());
+      EXPECT_EQ(a->allocated.samples, plain->allocated.samples);
+      return;
+    }
+    if (!a.ok()) {
+      EXPECT_EQ(a.status().code(), plain.status().code());
+      return;
+    }
+    ASSERT_TRUE(a->damage.has_value());
+    EXPECT_EQ(a->damage->error.code(), plain.status().code());
+    EXPECT_TRUE(IsDamage(a->damage->error, a->damage->events_read));
+    EXPECT_LE(a->allocated.blocks, a->damage->events_read);
+    (void)FormatLeaksJson(*a, "x", 5);
+  };
+  for (std::size_t n = 0; n < good.size(); ++n) {
+    const std::vector<std::uint8_t> cut(good.begin(),
+                                        good.begin() + static_cast<std::ptrdiff_t>(n));
+    run(cut);
+    stopping(cut);
+  }
   for (std::size_t bit = 0; bit < good.size() * 8; ++bit) {
     auto bad = good;
     bad[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
     run(bad);
+    stopping(bad);
   }
   EXPECT_GT(errors, 0u);
 }

@@ -101,6 +101,8 @@ std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& 
   json_text::AppendString(out, a.info.host_name);
   out += ',';
   analysis::AppendWindowMember(out, a);
+  out += ',';
+  analysis::AppendDamageMember(out, a.damage);
   out += ",\"events_in_window\":";
   json_text::AppendUint(out, a.events_in_window);
   out += ",\"allocated\":";

@@ -7,6 +7,7 @@
 //
 // The data is one JSON object in <script type="application/json" id="report-data">:
 //   "trace": as stats' (analysis_text.h), "host": S, "window": {"from_s","to_s"|null},
+//   "damage": null | where the read stopped at damage (analysis_text.h),
 //   "events_in_window": N, "allocated", "live_at_end": {"blocks","samples","words",
 //   "est_bytes"}, "sites_total": N, "sites": [{"site": S|null, "callers": [S...],
 //   "allocs","samples","words","est_bytes","live_blocks","live_est_bytes"}] (at most top),

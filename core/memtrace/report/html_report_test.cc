@@ -40,6 +40,24 @@ TEST(HtmlReport, DataHoldsTheAnalysisFigures) {
   EXPECT_NE(j.find("\"host\":\"box\""), std::string::npos);
 }
 
+// Damage the analysis stopped at is in the data (null when none), and the page says so;
+// the live-heap chart shades a window rather than redrawing the heap from it.
+TEST(HtmlReport, DataSaysWhereADamagedReadStopped) {
+  analysis::TraceAnalysis a = Sample();
+  EXPECT_NE(ReportDataJson(a, "t.ctf", FlameTrees{}, 10).find("\"damage\":null"),
+            std::string::npos);
+  a.damage = analysis::Damage{
+      123, Status(ErrorCode::kTruncated, "cut").WithField("packet").AtOffset(123), 9};
+  const std::string j = ReportDataJson(a, "t.ctf", FlameTrees{}, 10);
+  EXPECT_NE(j.find("\"damage\":{\"offset\":123,\"events_read\":9,\"error\":{\"code\":"
+                   "\"truncated\",\"check\":\"packet\",\"offset\":123}"),
+            std::string::npos)
+      << j;
+  const std::string page = FormatHtmlReport(a, "t.ctf", FlameTrees{}, 10);
+  EXPECT_NE(page.find("Damaged trace: stopped at byte"), std::string::npos);
+  EXPECT_NE(page.find("shaded: the window"), std::string::npos);
+}
+
 FlameTree TreeOf(std::string_view folded) {
   FlameTreeBuilder b(100);
   b.Write(folded);

@@ -37,12 +37,14 @@ button { font: inherit; font-size: 12px; }
 )css";
 
 const char kReportBody[] = R"html(
-<header><h1>memtrace report</h1><div class="sub" id="subtitle"></div></header>
+<header><h1>memtrace report</h1><div class="sub" id="subtitle"></div>
+<div class="sub" id="damage"></div></header>
 <main>
 <section><h2>Trace</h2><div class="cards" id="info"></div></section>
 <section><h2>Top allocation sites (estimated bytes allocated)</h2>
 <table id="sites"></table><div class="note" id="sites-note"></div></section>
-<section><h2>Live heap over time (estimated)</h2><div id="timeline"></div></section>
+<section><h2>Live heap over time (estimated)</h2><div id="timeline"></div>
+<div class="note" id="timeline-note"></div></section>
 <section><h2>Never collected, by site (leak candidates)</h2>
 <table id="leaks"></table><div class="note" id="leaks-note"></div></section>
 <section><h2>Flame graph of allocations (click to zoom, hover for details)</h2>
@@ -83,6 +85,10 @@ const char kReportScript[] = R"js(
 
   const t = data.trace;
   document.getElementById("subtitle").textContent = t.file;
+  if (data.damage !== null)
+    document.getElementById("damage").textContent = "Damaged trace: stopped at byte " +
+        data.damage.offset + " (" + data.damage.message + "); figures cover the " +
+        num(data.damage.events_read) + " events before it.";
   const cards = [
     ["executable", t.executable], ["host", data.host], ["pid", num(t.pid)],
     ["sample rate", String(t.sample_rate)], ["word size", t.word_size + " bits"],
@@ -134,16 +140,16 @@ const char kReportScript[] = R"js(
         data.leaks.map(s => ({s, cells: [bytes(s.est_bytes), num(s.blocks), num(s.samples), num(s.allocated_blocks)]})),
         maxLeak, "est_bytes", true);
   document.getElementById("leaks-note").textContent = data.leak_sites_total === 0 ?
-      "Every block allocated in the window was collected by its end." :
+      "Every block allocated in the window was collected by the end of the trace." :
       data.leaks.length + " of " + data.leak_sites_total + " sites with live blocks shown.";
 
   (function timeline() {
     const host = document.getElementById("timeline");
     const pts = data.timeline;
-    if (!pts.length) { host.appendChild(el("div", {class: "note"}, "No allocations in the window.")); return; }
+    if (!pts.length) { host.appendChild(el("div", {class: "note"}, "No allocations in the trace.")); return; }
     const W = 1100, H = 260, L = 80, R = 16, T = 10, B = 30;
     const svg = svgEl("svg", {viewBox: "0 0 " + W + " " + H, width: "100%"});
-    const t0 = Math.min(...pts.map(p => p.t_s)), t1 = Math.max(...pts.map(p => p.t_s));
+    const t0 = 0, t1 = Math.max(...pts.map(p => p.t_s));
     const vmax = Math.max(1, ...pts.map(p => p.live_est_bytes));
     const x = v => L + (t1 > t0 ? (v - t0) / (t1 - t0) : 0.5) * (W - L - R);
     const y = v => H - B - (v / vmax) * (H - T - B);
@@ -159,6 +165,15 @@ const char kReportScript[] = R"js(
       const lab = svgEl("text", {x: x(v), y: H - 10, "text-anchor": i === 4 ? "end" : i === 0 ? "start" : "middle"});
       lab.textContent = v.toFixed(3) + " s";
       svg.appendChild(lab);
+    }
+    const w = data.window;
+    if (w.from_s !== 0 || w.to_s !== null) {
+      const a = x(Math.min(w.from_s, t1)), b = x(w.to_s === null ? t1 : Math.min(w.to_s, t1));
+      svg.appendChild(svgEl("rect", {x: a, y: T, width: Math.max(b - a, 1), height: H - T - B,
+                                     fill: "rgba(240,170,40,.18)"}));
+      document.getElementById("timeline-note").textContent =
+          "Every block allocated and not yet collected, whatever the window; shaded: the window (" +
+          secs(w.from_s) + " to " + secs(w.to_s) + ").";
     }
     let d = "M" + x(pts[0].t_s) + " " + y(0);
     for (const p of pts) d += " L" + x(p.t_s) + " " + y(p.live_est_bytes);
