@@ -11,6 +11,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "core/ring/cursor.h"
 #include "core/ring/faults.h"
 #include "core/ring/layout.h"
 #include "core/ring/placement.h"
