@@ -35,6 +35,7 @@
 
 #include "core/base/status.h"
 #include "core/base/verdicts.h"
+#include "core/ring/faults.h"
 #include "core/ring/layout.h"
 #include "core/ring/placement.h"
 
@@ -126,6 +127,15 @@ class Cursor {
   // header that looks corrupt is re-checked against head before it is reported, so a
   // message overwritten during the copy is a loss, never E_CORRUPT_STREAM.
   Result<std::uint64_t> ReadPoll(EventCallbacks& callbacks, std::uint64_t max_events = 0);
+
+  // The same poll by a consumer with fault policy `Faults` (faults.h); ReadPoll is
+  // ReadPollWith<NoFaults>. Defined in cursor_impl.h, for tests of broken consumers.
+  template <class Faults>
+  Result<std::uint64_t> ReadPollWith(EventCallbacks& callbacks, std::uint64_t max_events = 0);
+  // FromBytes, for a cursor whose ReadPoll is ReadPollWith<Faults> (cursor_impl.h): so
+  // that every view over a cursor reads through a broken consumer. Tests only.
+  template <class Faults>
+  static Result<Cursor> FromBytesWith(std::span<const std::byte> bytes, CursorOptions o = {});
 
   const MetadataHeader& metadata() const;
   // After Close every ReadPoll fails with E_CURSOR_NOT_OPEN.
