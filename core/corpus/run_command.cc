@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 
 #include "core/base/unique_fd.h"
 
@@ -283,11 +284,16 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
 }
 
 std::string SubstituteFile(const std::string& command, const std::string& file) {
+  // Absolute, so that a command that changes directory first (`cd / && decoder {file}`)
+  // still finds the case; the path as given where the working directory is unknown.
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(file, ec);
+  const std::string path = ec ? file : absolute.lexically_normal().string();
   const std::string key = "{file}";
   std::string out;
   std::size_t pos = 0;
   for (std::size_t at; (at = command.find(key, pos)) != std::string::npos; pos = at + key.size())
-    out += command.substr(pos, at - pos) + ShellQuote(file);
+    out += command.substr(pos, at - pos) + ShellQuote(path);
   return out + command.substr(pos);
 }
 

@@ -42,8 +42,8 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
 // `s` quoted for /bin/sh ('...' with embedded quotes escaped).
 std::string ShellQuote(const std::string& s);
 
-// `command` with every "{file}" replaced by ShellQuote(file): how corpus check and corpus
-// fuzz run an implementation on one input.
+// `command` with every "{file}" replaced by the shell-quoted absolute path of `file`: how
+// corpus check and corpus fuzz run an implementation on one input.
 std::string SubstituteFile(const std::string& command, const std::string& file);
 
 }  // namespace mpo::corpus

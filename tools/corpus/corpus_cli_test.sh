@@ -163,6 +163,12 @@ check "a hanging decoder" 1 "$BIN" corpus check "$T/a" --impl "sleep 20; cat {fi
 cp "$out" "$T/hang.out"
 grep -q '^FAIL ring/every_event_type.ocaml-5.0: timed out' "$T/hang.out" || fail "hang"
 
+# {file} is an absolute path: a command that changes directory first still finds the
+# case, also when the corpus was named by a relative path.
+(cd "$T" && "$BIN" corpus check a --impl "cd / && cat {file}.expected.jsonl" \
+  --only sampler/binomial_seed0) > "$T/cd.out" || fail "cd /: $(cat "$T/cd.out")"
+grep -qE '^[1-9][0-9]* passed, 0 failed' "$T/cd.out" || fail "cd / summary: $(tail -1 "$T/cd.out")"
+
 # A corpus of schema 1 (or without a schema) is refused: regenerate it.
 for m in '{"schema":1,"cases":[]}' '{"cases":[]}'; do
   mkdir -p "$T/old" && printf '%s' "$m" > "$T/old/MANIFEST.json"
