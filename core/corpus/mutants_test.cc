@@ -6,136 +6,49 @@
 // (UncaughtMutants) are reported.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <iterator>
 #include <string>
-#include <tuple>
-#include <utility>
 #include <vector>
 
 #include "core/base/text_sink.h"
-#include "core/corpus/corpus.h"
 #include "core/corpus/decode_memtrace_with.h"
 #include "core/corpus/jsonl_diff.h"
 #include "core/corpus/memtrace_mutants.h"
+#include "core/corpus/mutant_harness.h"
 #include "core/memtrace/byte_io.h"
 
 namespace mpo::corpus {
 namespace {
 
-namespace fs = std::filesystem;
+using mutant_harness::MutantCase;
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-struct Case {
-  std::string name;  // memtrace/<file>
-  std::vector<std::uint8_t> bytes;
-  ExpectedStream expected;
+// Why `Faults`'s decode of a case differs from its expected stream ("" when it matches).
+const auto kDifference = []<class Faults>(const MutantCase& c) {
+  auto source = memtrace::MemorySource(c.bytes);
+  StringTextSink out;
+  (void)DecodeMemtraceJsonWith<Faults>(*source, out);
+  return CompareStream(c.expected, out.text);
 };
 
-// The memtrace cases of one generated corpus, in name order.
 class MutantsTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    const char* t = std::getenv("TEST_TMPDIR");
-    const fs::path dir = fs::path(t ? t : "/tmp") / "mutants_corpus";
-    fs::remove_all(dir);
-    auto generated = Generate(dir.string());
-    ASSERT_TRUE(generated.ok()) << generated.status().ToString();
-    cases_ = new std::vector<Case>;
-    for (const auto& entry : fs::directory_iterator(dir / "memtrace")) {
-      const fs::path p = entry.path();
-      if (p.extension() != ".ctf") continue;
-      auto expected = ParseExpectedStream(Slurp(p.string() + ".expected.jsonl"));
-      ASSERT_TRUE(expected.ok()) << p << ": " << expected.status().ToString();
-      const std::string bytes = Slurp(p);
-      cases_->push_back(Case{"memtrace/" + p.filename().string(),
-                             std::vector<std::uint8_t>(bytes.begin(), bytes.end()),
-                             std::move(*expected)});
-    }
-    std::sort(cases_->begin(), cases_->end(),
-              [](const Case& a, const Case& b) { return a.name < b.name; });
-  }
-  static void TearDownTestSuite() { delete cases_; }
-
-  // Why `Faults`'s decode of `c` differs from the expected stream ("" when it matches).
-  template <class Faults>
-  static std::string Difference(const Case& c) {
-    auto source = memtrace::MemorySource(c.bytes);
-    StringTextSink out;
-    (void)DecodeMemtraceJsonWith<Faults>(*source, out);
-    return CompareStream(c.expected, out.text);
-  }
-
-  // The first case that catches `Faults` and why, or {"", ""}.
-  template <class Faults>
-  static std::pair<std::string, std::string> FirstCatch() {
-    for (const Case& c : *cases_) {
-      std::string diff = Difference<Faults>(c);
-      if (!diff.empty()) return {c.name, std::move(diff)};
-    }
-    return {"", ""};
-  }
-
-  static std::vector<Case>* cases_;
+  static void SetUpTestSuite() { cases_ = mutant_harness::LoadCases("memtrace", ".ctf"); }
+  static std::vector<MutantCase> cases_;
 };
 
-std::vector<Case>* MutantsTest::cases_ = nullptr;
+std::vector<MutantCase> MutantsTest::cases_;
 
-template <class Tuple, class Fn>
-void ForEachType(Fn&& fn) {
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (fn.template operator()<std::tuple_element_t<I, Tuple>>(), ...);
-  }
-  (std::make_index_sequence<std::tuple_size_v<Tuple>>{});
-}
-
-// The harness itself: the correct reader, through the same template path, passes every
-// case (so a catch is the mutant's doing).
 TEST_F(MutantsTest, CorrectReaderPassesEveryCase) {
-  ASSERT_GT(cases_->size(), 50u);
-  for (const Case& c : *cases_) EXPECT_EQ(Difference<memtrace::NoFaults>(c), "") << c.name;
+  ASSERT_GT(cases_.size(), 50u);
+  mutant_harness::CorrectPasses<memtrace::NoFaults>(cases_, kDifference);
 }
 
 TEST_F(MutantsTest, EveryMemtraceMutantIsCaught) {
-  std::size_t caught = 0, total = 0;
-  ForEachType<memtrace_mutants::Mutants>([&]<class M>() {
-    ++total;
-    const auto [name, why] = FirstCatch<M>();
-    EXPECT_NE(name, "") << M::kName << " is caught by no case";
-    if (name.empty()) return;
-    ++caught;
-    std::cout << "mutant " << M::kName << ": caught by " << name << " (" << why.substr(0, 160)
-              << ")\n";
-  });
-  std::cout << caught << " of " << total << " memtrace mutants caught\n";
-  EXPECT_GE(total, 30u);
-  // The known gaps (memtrace_mutants.h says which input each needs): reported, not
-  // required; one a new case catches belongs in Mutants (and README.md's table).
-  ForEachType<memtrace_mutants::UncaughtMutants>([&]<class M>() {
-    const auto [name, why] = FirstCatch<M>();
-    if (name.empty())
-      std::cout << "mutant " << M::kName << ": not caught yet (a corpus gap)\n";
-    else
-      std::cout << "mutant " << M::kName << ": now caught by " << name
-                << ": move it to Mutants and README.md\n";
-  });
+  mutant_harness::ExpectMutantsCaught<memtrace_mutants::Mutants, memtrace_mutants::UncaughtMutants>(
+      cases_, kDifference, "memtrace", 30);
 }
 
 TEST_F(MutantsTest, EquivalentMutantsPassEveryCase) {
-  ForEachType<memtrace_mutants::EquivalentMutants>([&]<class M>() {
-    const auto [name, why] = FirstCatch<M>();
-    EXPECT_EQ(name, "") << M::kName << " is argued equivalent but " << name
-                        << " tells it apart: " << why;
-    std::cout << "equivalent mutant " << M::kName << ": passes every case\n";
-  });
+  mutant_harness::ExpectEquivalentPass<memtrace_mutants::EquivalentMutants>(cases_, kDifference);
 }
 
 }  // namespace

@@ -420,7 +420,9 @@ TEST(RingVerdicts, OcamlRejectsAUnitIntOrSpanNameThatFillsItsSlot) {
         const Outcome o = Read(b, v);
         const bool ok = v == Verdicts::kStrict || !full || c.ocaml_ok;
         EXPECT_EQ(o.status.ok(), ok) << c.type << " " << full << " " << o.status.ToString();
-        if (!ok) EXPECT_EQ(o.status.field(), "ring 0: user event");
+        if (!ok) {
+          EXPECT_EQ(o.status.field(), "ring 0: user event");
+        }
       }
     }
   }
