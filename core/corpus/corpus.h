@@ -1,4 +1,5 @@
-// The conformance corpus on disk: `Generate` writes it, `Check` runs another
+// The conformance corpus on disk: `Generate` writes it, `Add` adds one's own files,
+// `Check` runs another
 // implementation's decoder on every case and compares its JSON Lines with the expected
 // stream (jsonl_diff.h).
 //
@@ -38,6 +39,24 @@ struct GenerateSummary {
 // `on_case` is called after each case is written (for progress).
 Result<GenerateSummary> Generate(const std::string& dir,
                                  const std::function<void(std::size_t written)>& on_case = {});
+
+struct AddedCase {
+  std::string name;       // "<kind>/user_<stem>"
+  bool replaced = false;  // it replaced the case an earlier add of that file name made
+  bool expects_error = false;
+};
+
+// Adds an implementer's own files to the corpus in `dir` (created, with a MANIFEST.json,
+// if it does not exist): each is copied to DIR/<kind>/user_<file name>, beside the
+// oracle's expected streams, exactly as `Generate` writes a case (a rejected file is a
+// case: its stream ends with the error), and listed in MANIFEST.json with its derived
+// tags and "user"; the manifest is rewritten atomically. A ring must be named
+// *.ocaml-5.N.events (5.0..5.5). The same file name added again replaces the case it
+// made, never another one. All or nothing: a file that is not a regular file,
+// unreadable, larger than kMaxCorpusFileBytes or of an unknown kind is an error naming
+// it (kInvalidArgument, kIo, kResourceExhausted) before anything is written; so is a
+// malformed existing manifest (ParseManifest's errors).
+Result<std::vector<AddedCase>> Add(const std::string& dir, const std::vector<std::string>& files);
 
 struct CheckOptions {
   // A shell command; every "{file}" is replaced by the case file's path (shell-quoted).

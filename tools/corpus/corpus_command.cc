@@ -24,6 +24,7 @@ namespace {
 struct CorpusOptions {
   std::string dir;
   std::string file;
+  std::vector<std::string> files;  // corpus add
   std::string impl;
   double timeout = 20;
   std::uint64_t max_output_mib = corpus::kDefaultMaxOutput >> 20;
@@ -42,6 +43,26 @@ void RunGen(const CorpusOptions& o) {
   std::printf("corpus written to %s: %zu cases (%zu memtrace, %zu ring, %zu sampler), %llu bytes\n",
               o.dir.c_str(), s->memtrace + s->ring + s->sampler, s->memtrace, s->ring, s->sampler,
               static_cast<unsigned long long>(s->bytes));
+}
+
+void RunAdd(const CorpusOptions& o) {
+  auto added = corpus::Add(o.dir, o.files);
+  if (!added.ok()) {
+    ReportError("corpus add " + o.dir, added.status());
+    // A file refused (too large included) is a usage problem: nothing was added.
+    if (added.status().code() == ErrorCode::kResourceExhausted) SetExitCode(kExitUsage);
+    return;
+  }
+  std::size_t replaced = 0;
+  for (const corpus::AddedCase& a : *added) {
+    replaced += a.replaced ? 1 : 0;
+    std::printf("%s %s (%s)\n", a.replaced ? "replaced" : "added", a.name.c_str(),
+                a.expects_error ? "rejected by the oracle" : "accepted");
+  }
+  std::printf(
+      "%zu cases added to %s (%zu replacing their earlier add); select them with "
+      "--only tag:user\n",
+      added->size(), o.dir.c_str(), replaced);
 }
 
 void RunDecode(const CorpusOptions& o) {
@@ -136,7 +157,9 @@ void RunCheck(const CorpusOptions& o) {
 void AddCorpusCommands(CLI::App& app) {
   auto o = std::make_shared<CorpusOptions>();
   CLI::App* c = app.add_subcommand(
-      "corpus", "Conformance kit: generate the corpus, check another decoder against it");
+      "corpus",
+      "Conformance kit: generate the corpus, add your own files, check another decoder "
+      "against it");
   c->require_subcommand(1);
 
   CLI::App* gen = c->add_subcommand(
@@ -145,6 +168,20 @@ void AddCorpusCommands(CLI::App& app) {
       "target and renamed into place; a symlink in the corpus is replaced, never followed.");
   gen->add_option("dir", o->dir, "output directory")->required();
   gen->callback([o] { RunGen(*o); });
+
+  CLI::App* add = c->add_subcommand(
+      "add",
+      "Add your own files to a corpus (created if DIR does not exist): each is copied to "
+      "DIR/<kind>/user_<name> beside the oracle's expected streams, written as corpus gen "
+      "writes a case (a file the oracle rejects is a case too), and listed in MANIFEST.json "
+      "with its tags and the tag user. A ring must be named NAME.ocaml-5.N.events. Adding "
+      "a file of the same name again replaces the case it made, never a generated one. All "
+      "or nothing: a file that is not a regular file, unreadable, over 1 GiB or of an "
+      "unknown kind is refused (exit 2) and nothing is added.");
+  add->add_option("dir", o->dir, "corpus directory")->required();
+  add->add_option("files", o->files, "*.ctf, *.ocaml-5.N.events or *.sampler.json files")
+      ->required();
+  add->callback([o] { RunAdd(*o); });
 
   CLI::App* check = c->add_subcommand(
       "check",

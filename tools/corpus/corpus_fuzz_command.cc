@@ -161,7 +161,10 @@ void AddCorpusFuzzCommand(CLI::App* corpus) {
   fuzz->add_option("--first-index", o->first_index,
                    "index of the first mutant (with --max-mutants 1: replay one)")
       ->check(UnsignedIn());
-  fuzz->add_option("--seeds", o->seeds, "more seed files or folders (files of the format)");
+  fuzz->add_option(
+      "--seeds", o->seeds,
+      "more seed files or folders, searched recursively for files of the format (a corpus "
+      "folder, with the files corpus add put there, works as is)");
   fuzz->add_option(
       "--out", o->out,
       "folder for reproducers (created if needed); numbered after those already there, "
