@@ -108,6 +108,8 @@ void EveryEventForm(Trace& t, std::uint16_t dom) {
   ids.push_back(t.Alloc(dom, now++, 300, 4, AllocationSource::kMajor, {1, 5}));     // major
   ids.push_back(t.Alloc(dom, now++, 100000, 9, AllocationSource::kExternal, {1}));  // external
   ids.push_back(t.Alloc(dom, now++, 0, 1, AllocationSource::kMinor, {}));           // empty bt
+  // 252: the largest vint written in one byte (253..255 are prefixes).
+  ids.push_back(t.Alloc(dom, now++, 252, 252, AllocationSource::kMinor, {1, 3}));
   ids.push_back(t.Alloc(dom, now++, OcamlInt{1} << 40, 70000, AllocationSource::kMajor,
                         {1, 2, 3, 4, 5}));  // 64-bit vints
   for (std::size_t i = 0; i < ids.size(); i += 2) t.Promote(dom, now++, ids[i]);
@@ -179,6 +181,18 @@ Result<std::vector<std::uint8_t>> BacktraceCache(int version) {
     t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, {1});
     t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, run);
   }
+  // A run followed by another codeword in the same backtrace, then coded again from a
+  // common prefix of 0: the codeword after a run updates the prediction of the run's last
+  // bucket, so the first bucket still predicts the second.
+  std::vector<OcamlInt> chain;
+  for (int i = 0; i < 10; ++i) chain.push_back(9000 + i);
+  t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, chain);  // misses
+  t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, {1});
+  chain.push_back(9100);
+  t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, chain);  // a hit, 9 predicted, a miss
+  t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, {1});
+  chain.pop_back();
+  t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, chain);  // a hit, 9 predicted
   // Many distinct codes: bucket collisions and evictions in the 2^14-slot cache.
   std::vector<OcamlInt> wide;
   for (int block = 0; block < 80; ++block) {
@@ -385,13 +399,25 @@ Result<std::vector<CaseInput>> MemtraceCases() {
     if (version == 2 && bytes.ok()) v2_forms = *bytes;
     MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_event_forms",
                             "short allocs 1..16, long minor/major/external allocs, nsamples > 1, "
-                            "64-bit vints, promote, collect, inlined/clamped/escaped locations",
+                            "vints of 252 (the largest one-byte value) and 64 bits, promote, "
+                            "collect, inlined/clamped/escaped locations",
                             std::move(bytes)));
   }
   MPO_RETURN_IF_ERROR(
       add("v1_event_forms", "v2_event_forms rewritten as format v1 (no context)", ToV1(v2_forms)));
   MPO_RETURN_IF_ERROR(add("v2_empty", "trace info only", InfoOnly(2)));
   MPO_RETURN_IF_ERROR(add("v3_empty", "trace info only", InfoOnly(3)));
+  for (int version : {1, 2, 3}) {
+    // memtrace's writer gives the info packet time_end = time_begin; the start time is
+    // time_begin whatever time_end says.
+    auto b = InfoOnly(version);
+    if (b.ok())
+      for (int i = 0; i < 8; ++i)
+        (*b)[header_offset::kTimeEnd + i] = static_cast<std::uint8_t>((kStart + 5000) >> (8 * i));
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_info_time_end_later",
+                            "trace info only, its packet's time_end 5 ms after its time_begin",
+                            std::move(b)));
+  }
 
   {  // MTF eviction: more than 31 filenames, more than 31 defnames per file.
     Trace t(3);
@@ -417,7 +443,8 @@ Result<std::vector<CaseInput>> MemtraceCases() {
   for (int version : {1, 2, 3}) {
     MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_backtrace_cache",
                             "cache misses, hits, hit1/hitN prediction runs of 128..255 and beyond "
-                            "255, 20000 distinct codes (evictions)",
+                            "255, a run followed by a miss and then coded again, 20000 distinct "
+                            "codes (evictions)",
                             BacktraceCache(version)));
     MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_mtf_every_slot",
                             "filename and defname tables full at 31 entries, hit at every slot "

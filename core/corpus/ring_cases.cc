@@ -325,6 +325,22 @@ Result<std::vector<CaseInput>> RingCases(const std::string& scratch_dir) {
   if (!empty.ok()) return empty.status();
   add("start_stop_only", "5.3", "ring_start and ring_stop only, 3 domain slots", *empty);
 
+  // User event ids past 4095 (OCaml registers up to 8192): the id field's 13th bit.
+  auto many = WriteRing(scratch_dir, 6, 1, [](ring::RuntimeEvents& re) -> Status {
+    unsigned last = 0;
+    for (unsigned i = 0; i < 4100; ++i) {
+      auto id = re.RegisterUserEvent("corpus.user" + std::to_string(i));
+      if (!id.ok()) return id.status();
+      last = *id;
+    }
+    MPO_RETURN_IF_ERROR(re.UserUnit(0, 4096));
+    MPO_RETURN_IF_ERROR(re.UserInt(0, last, 4099));
+    return re.UserUnit(0, 7);
+  });
+  if (!many.ok()) return many.status();
+  add("user_event_ids_past_4095", "5.3",
+      "4100 user events registered; events of ids 4096, 4099 and 7", *many);
+
   // A header that no longer chains: the typed error.
   if (!every->empty()) {
     std::vector<std::uint8_t> bad = *every;
@@ -343,6 +359,22 @@ Result<std::vector<CaseInput>> RingCases(const std::string& scratch_dir) {
     PutWord(heads, ring::FileGeometry{2, 1u << 12}.HeadersOffset(), 5000);  // head > tail
     add("corrupt_head_past_tail", "5.3",
         "ring 0's head past its tail: words before head lost, nothing read (as OCaml)", heads);
+    // A runtime begin event whose type has its top bit set (2 + 8): producers write types
+    // 0..6, and OCaml 5.3 delivers no runtime type it does not know.
+    const ring::FileGeometry g{2, 1u << 12};
+    const std::size_t begin = FindEvent(*every, g, 0, [](std::uint64_t h) {
+      return !ring::header::IsUser(h) && ring::header::Type(h) == 2;
+    });
+    if (begin != 0) {
+      std::vector<std::uint8_t> typed = *every;
+      const std::uint64_t h = GetWord(typed, begin);
+      PutWord(typed, begin,
+              ring::header::Make(ring::header::Length(h), false, 2 + 8, ring::header::Id(h)));
+      add("runtime_type_above_7", "5.3",
+          "a runtime event of type 10 (producers write 0..6): counted, not delivered (as OCaml "
+          "5.3)",
+          typed);
+    }
     std::vector<std::uint8_t> short_file(every->begin(), every->begin() + 40);
     add("truncated_metadata", "5.3", "malformed: file shorter than its metadata header",
         short_file);
