@@ -160,7 +160,7 @@ expect_quiet "demo --out naming a file" 2 demo --out "$tmp/plain" --steps 10
 # Each runs with valid other options, so only the number under test can fail; a
 # regression that accepts it may start a huge run, which the time limit stops.
 ints=("-1" "18446744073709551616" "" "nan" "1.5" " 3")
-reals=("" "nan" "inf" "-inf" "1e999" "0x" "-1")
+reals=("" "nan" "inf" "-inf" "1e999" "0x" "-1" "1e-400")
 int_option() {
   local v
   for v in "${ints[@]}"; do expect_quiet "$* '$v'" 2 "$@" "$v"; done
@@ -193,6 +193,23 @@ int_option memtrace leaks "$good" --callers
 real_option memtrace stats "$good" --from
 real_option memtrace folded "$good" --to
 int_option memtrace copy "$good" "$tmp/args.ctf" --format-version
+# Durations: a value that rounds to zero (0 often means "no limit") or is below the
+# microsecond tick is refused before anything starts; a regression would follow or run
+# the program until the time limit.
+durations=("1e-400" "1e-7" "1e-300" "nan" "-1")
+for v in "${durations[@]}"; do
+  expect_quiet "events tail --max-seconds '$v'" 2 events tail --follow "$tmp/no.events" --max-seconds "$v"
+  expect_quiet "events tail --interval-ms '$v'" 2 events tail --follow "$tmp/no.events" --interval-ms "$v"
+  expect_quiet "events record --max-seconds '$v'" 2 events record --out "$tmp/rec" --max-seconds "$v" -- sleep 100
+  expect_quiet "events record --interval-ms '$v'" 2 events record --out "$tmp/rec" --interval-ms "$v" -- sleep 100
+  expect_quiet "corpus fuzz --minimize-seconds '$v'" 2 corpus fuzz --impl false --minimize-seconds "$v"
+done
+[ ! -e "$tmp/rec" ] || fail "a refused events record wrote its output"
+if [ -n "$ring" ]; then
+  expect_quiet "events tail --follow --max-seconds 1e-6 (one tick) stops" 0 \
+    events tail --follow "$ring" --max-seconds 1e-6
+  err_has "stopped after --max-seconds"
+fi
 expect_quiet "sample --length 2^62 - 1" 2 sample binomial --length 4611686018427387903
 expect_quiet "demo --domains 65" 2 demo --out "$dd" --domains 65
 expect_quiet "memprof-sim --survival 1.5" 2 memprof-sim --survival 1.5
