@@ -234,6 +234,26 @@ expect "binomial at lambda 1 of 2^62 - 2 words" 0 \
 expect_quiet "sample --max-draws raised" 0 sample --count 200 --max-draws 200
 expect_quiet "sample over a lowered budget" 1 sample --count 201 --max-draws 200
 
+# ---- Whole files read into memory: a budget per kind, checked before reading ----------
+# Sparse 900 MB files (nothing on disk): refused at once, by a typed error naming the file
+# and the limit, without reading them (a regression reads 900 MB; the ulimit fails it).
+bounded() { (ulimit -v 600000 && exec timeout "$limit" "$bin" "$@"); }
+sparse="$tmp/sparse"
+mkdir -p "$sparse/c/sampler"
+truncate -s 900M "$sparse/big.sampler.json" "$sparse/declared" "$sparse/c/sampler/a.expected.jsonl"
+echo '{"seed":1,"lambda":0.5,"mode":"geometric","count":3}' >"$sparse/c/sampler/a.sampler.json"
+echo '{"schema":2,"cases":[{"name":"sampler/a","file":"sampler/a.sampler.json",
+ "expected_jsonl":"sampler/a.expected.jsonl"}]}' >"$sparse/c/MANIFEST.json"
+check "a 900 MB sampler case" 1 bounded corpus decode "$sparse/big.sampler.json"
+err_has "big.sampler.json: sampler case is larger than the limit of 1048576 bytes"
+check "a 900 MB --declared file" 1 bounded corpus fuzz --impl false --declared "$sparse/declared"
+err_has "declared: declared differences file is larger than the limit of 1048576 bytes"
+check "a 900 MB expected stream" 1 bounded corpus check "$sparse/c" --impl "cat {file}"
+err_has "a.expected.jsonl: expected stream is larger than the limit of 536870912 bytes"
+truncate -s 900M "$sparse/c/MANIFEST.json"
+check "a 900 MB manifest" 1 bounded corpus check "$sparse/c" --impl "cat {file}"
+err_has "MANIFEST.json: manifest is larger than the limit of 67108864 bytes"
+
 # ---- No second thread to be had -------------------------------------------------------
 # `memtrace dump --threads 2` when no thread can be started: a 4 GB default thread stack
 # (RLIMIT_STACK) under a 3 GB address-space limit makes std::thread fail; the dump falls

@@ -87,7 +87,7 @@ void RunFuzz(const FuzzCliOptions& o) {
   if (!o.no_builtin_declared) fo.declared = corpus::fuzz::BuiltinDeclared(mode);
   const std::size_t builtin = fo.declared.size();
   if (!o.declared.empty()) {
-    auto text = corpus::ReadWholeFile(o.declared);
+    auto text = corpus::ReadWholeFile(o.declared, corpus::kDeclaredFile);
     if (!text.ok()) return ReportError("corpus fuzz --declared", text.status());
     for (corpus::fuzz::DeclaredRule& r :
          corpus::fuzz::RulesFor(corpus::fuzz::ParseDeclared(*text), mode))
