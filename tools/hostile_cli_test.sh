@@ -160,7 +160,7 @@ expect_quiet "demo --out naming a file" 2 demo --out "$tmp/plain" --steps 10
 # Each runs with valid other options, so only the number under test can fail; a
 # regression that accepts it may start a huge run, which the time limit stops.
 ints=("-1" "18446744073709551616" "" "nan" "1.5" " 3")
-reals=("" "nan" "inf" "-inf" "1e999" "0x" "-1")
+reals=("" "nan" "inf" "-inf" "1e999" "0x" "-1" "1e-400")
 int_option() {
   local v
   for v in "${ints[@]}"; do expect_quiet "$* '$v'" 2 "$@" "$v"; done
@@ -193,6 +193,23 @@ int_option memtrace leaks "$good" --callers
 real_option memtrace stats "$good" --from
 real_option memtrace folded "$good" --to
 int_option memtrace copy "$good" "$tmp/args.ctf" --format-version
+# Durations: a value that rounds to zero (0 often means "no limit") or is below the
+# microsecond tick is refused before anything starts; a regression would follow or run
+# the program until the time limit.
+durations=("1e-400" "1e-7" "1e-300" "nan" "-1")
+for v in "${durations[@]}"; do
+  expect_quiet "events tail --max-seconds '$v'" 2 events tail --follow "$tmp/no.events" --max-seconds "$v"
+  expect_quiet "events tail --interval-ms '$v'" 2 events tail --follow "$tmp/no.events" --interval-ms "$v"
+  expect_quiet "events record --max-seconds '$v'" 2 events record --out "$tmp/rec" --max-seconds "$v" -- sleep 100
+  expect_quiet "events record --interval-ms '$v'" 2 events record --out "$tmp/rec" --interval-ms "$v" -- sleep 100
+  expect_quiet "corpus fuzz --minimize-seconds '$v'" 2 corpus fuzz --impl false --minimize-seconds "$v"
+done
+[ ! -e "$tmp/rec" ] || fail "a refused events record wrote its output"
+if [ -n "$ring" ]; then
+  expect_quiet "events tail --follow --max-seconds 1e-6 (one tick) stops" 0 \
+    events tail --follow "$ring" --max-seconds 1e-6
+  err_has "stopped after --max-seconds"
+fi
 expect_quiet "sample --length 2^62 - 1" 2 sample binomial --length 4611686018427387903
 expect_quiet "demo --domains 65" 2 demo --out "$dd" --domains 65
 expect_quiet "memprof-sim --survival 1.5" 2 memprof-sim --survival 1.5
@@ -216,6 +233,26 @@ expect "binomial at lambda 1 of 2^62 - 2 words" 0 \
 # Raising the budget lets a refused run through.
 expect_quiet "sample --max-draws raised" 0 sample --count 200 --max-draws 200
 expect_quiet "sample over a lowered budget" 1 sample --count 201 --max-draws 200
+
+# ---- Whole files read into memory: a budget per kind, checked before reading ----------
+# Sparse 900 MB files (nothing on disk): refused at once, by a typed error naming the file
+# and the limit, without reading them (a regression reads 900 MB; the ulimit fails it).
+bounded() { (ulimit -v 600000 && exec timeout "$limit" "$bin" "$@"); }
+sparse="$tmp/sparse"
+mkdir -p "$sparse/c/sampler"
+truncate -s 900M "$sparse/big.sampler.json" "$sparse/declared" "$sparse/c/sampler/a.expected.jsonl"
+echo '{"seed":1,"lambda":0.5,"mode":"geometric","count":3}' >"$sparse/c/sampler/a.sampler.json"
+echo '{"schema":2,"cases":[{"name":"sampler/a","file":"sampler/a.sampler.json",
+ "expected_jsonl":"sampler/a.expected.jsonl"}]}' >"$sparse/c/MANIFEST.json"
+check "a 900 MB sampler case" 1 bounded corpus decode "$sparse/big.sampler.json"
+err_has "big.sampler.json: sampler case is larger than the limit of 1048576 bytes"
+check "a 900 MB --declared file" 1 bounded corpus fuzz --impl false --declared "$sparse/declared"
+err_has "declared: declared differences file is larger than the limit of 1048576 bytes"
+check "a 900 MB expected stream" 1 bounded corpus check "$sparse/c" --impl "cat {file}"
+err_has "a.expected.jsonl: expected stream is larger than the limit of 536870912 bytes"
+truncate -s 900M "$sparse/c/MANIFEST.json"
+check "a 900 MB manifest" 1 bounded corpus check "$sparse/c" --impl "cat {file}"
+err_has "MANIFEST.json: manifest is larger than the limit of 67108864 bytes"
 
 # ---- No second thread to be had -------------------------------------------------------
 # `memtrace dump --threads 2` when no thread can be started: a 4 GB default thread stack

@@ -23,22 +23,33 @@ CLI::Validator UnsignedIn(std::uint64_t lo, std::uint64_t hi) {
       range);
 }
 
-CLI::Validator FiniteIn(double lo, double hi) {
+CLI::Validator FiniteIn(double lo, double hi, double tick) {
   const std::string range =
       "a finite number in [" + CLI::detail::to_string(lo) + ", " + CLI::detail::to_string(hi) + "]";
   return CLI::Validator(
-      [lo, hi, range](std::string& text) -> std::string {
+      [lo, hi, tick, range](std::string& text) -> std::string {
         char* end = nullptr;
+        errno = 0;
         const double v = text.empty() ? NAN : std::strtod(text.c_str(), &end);
+        const bool underflow = errno == ERANGE && v == 0;
         const bool whole = end != nullptr && *end == '\0';
-        // Overflow gives ±HUGE_VAL (not finite); underflow (ERANGE too) gives a tiny or
-        // zero value, which is the nearest double and stays accepted.
+        // Overflow gives ±HUGE_VAL (not finite); underflow to zero would turn a tiny
+        // duration into "no limit".
         if (!whole || !std::isfinite(v) || v < lo || v > hi) {
           return "'" + text + "' is not " + range;
+        }
+        if (underflow) return "'" + text + "' rounds to zero; it is not " + range;
+        if (v != 0 && std::fabs(v) < tick) {
+          return "'" + text + "' is below the smallest step of " + CLI::detail::to_string(tick) +
+                 "; it is not " + range;
         }
         return std::string();
       },
       range);
 }
+
+CLI::Validator SecondsIn(double lo, double hi) { return FiniteIn(lo, hi, 1e-6); }
+
+CLI::Validator MillisecondsIn(double lo, double hi) { return FiniteIn(lo, hi, 1e-3); }
 
 }  // namespace mpo::tools

@@ -34,7 +34,7 @@ TEST(UnsignedIn, RefusesOutOfRange) {
 
 TEST(FiniteIn, AcceptsNumbersInRange) {
   const auto v = FiniteIn(0.0, 1.0);
-  for (const char* ok : {"0", "1", "0.5", "1e-5", ".25", "1e-310", "1e-400"}) {
+  for (const char* ok : {"0", "1", "0.5", "1e-5", ".25", "1e-310", "0e-400"}) {
     EXPECT_EQ(Check(v, ok), "") << ok;
   }
 }
@@ -44,6 +44,22 @@ TEST(FiniteIn, RefusesNanInfEmptyAndTrailingText) {
   for (const char* bad : {"", "nan", "NaN", "inf", "-inf", "1x", "-0.5", "1e999", " "}) {
     EXPECT_NE(Check(v, bad), "") << bad;
   }
+}
+
+TEST(FiniteIn, RefusesNonzeroNumbersThatRoundToZero) {
+  const auto v = FiniteIn(0.0, 1e9);
+  for (const char* bad : {"1e-400", "0.1e-330", "1e-99999"}) {
+    EXPECT_NE(Check(v, bad).find("rounds to zero"), std::string::npos) << bad;
+  }
+}
+
+TEST(SecondsIn, RefusesValuesBelowAMicrosecond) {
+  const auto s = SecondsIn(0.0, 1e9);
+  for (const char* ok : {"0", "1e-6", "0.5", "1e9"}) EXPECT_EQ(Check(s, ok), "") << ok;
+  for (const char* bad : {"1e-7", "1e-300", "1e-400"}) EXPECT_NE(Check(s, bad), "") << bad;
+  const auto ms = MillisecondsIn(0.0, 60000.0);
+  EXPECT_EQ(Check(ms, "0.001"), "");
+  EXPECT_NE(Check(ms, "0.0009").find("smallest step"), std::string::npos);
 }
 
 }  // namespace

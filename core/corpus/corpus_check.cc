@@ -66,7 +66,7 @@ Result<CaseVerdict> RunCase(const fs::path& root, const ManifestCase& c,
   if (!in.ok()) return in.status();
   const auto as = c.expected_as.find(options.verdicts);
   const std::string& expected_path = as == c.expected_as.end() ? c.expected_jsonl : as->second;
-  auto expected_text = ReadWholeFile((root / expected_path).string());
+  auto expected_text = ReadWholeFile((root / expected_path).string(), kExpectedStreamFile);
   if (!expected_text.ok()) return expected_text.status();
   auto expected = ParseExpectedStream(*expected_text);
   if (!expected.ok())
@@ -155,7 +155,7 @@ Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& 
   auto supports = ParseSupports(options.supports);
   if (!supports.ok()) return supports.status();
   const fs::path root(dir);
-  auto manifest_text = ReadWholeFile((root / "MANIFEST.json").string());
+  auto manifest_text = ReadWholeFile((root / "MANIFEST.json").string(), kManifestFile);
   if (!manifest_text.ok()) return manifest_text.status();
   auto manifest = ParseManifest(*manifest_text);
   if (!manifest.ok()) return manifest.status();

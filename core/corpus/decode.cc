@@ -63,7 +63,7 @@ Result<DecodeOutcome> DecodeFile(const std::string& path, DecodeForm form, TextS
       return Status(ErrorCode::kInvalidArgument, "unknown OCaml release " + std::string(name))
           .WithField("file name");
   }
-  auto bytes = ReadWholeFile(path);
+  auto bytes = ReadWholeFile(path, version ? kRingCaseFile : kSamplerCaseFile);
   if (!bytes.ok()) return bytes.status();
   if (version) {
     const auto* data = reinterpret_cast<const std::uint8_t*>(bytes->data());

@@ -10,12 +10,14 @@
 
 namespace mpo::corpus {
 
-Result<std::string> ReadWholeFile(const std::string& path, std::uint64_t max_bytes) {
+Result<std::string> ReadWholeFile(const std::string& path, const FileBudget& budget) {
+  const std::uint64_t max_bytes = budget.max_bytes;
   auto in = io::OpenInput(path);
   if (!in.ok()) return in.status();
   auto too_big = [&] {
-    return Status(ErrorCode::kResourceExhausted,
-                  "file is larger than the " + std::to_string(max_bytes) + "-byte limit")
+    return Status(ErrorCode::kResourceExhausted, std::string(budget.kind) +
+                                                     " is larger than the limit of " +
+                                                     std::to_string(max_bytes) + " bytes")
         .WithField(path);
   };
   if (in->size > max_bytes) return too_big();

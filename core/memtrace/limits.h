@@ -20,10 +20,11 @@ struct Limits {
   // Backtrace entries delivered over the whole trace (the sum of every event's
   // backtrace length): bounds the work and output of whoever walks the backtraces.
   std::uint64_t max_frames = std::uint64_t{1} << 25;
-  // Backtrace entries held at once: every domain's current backtrace together, and the
-  // stack tree `folded` builds.
+  // Backtrace entries held at once: every domain's current backtrace together, the
+  // stack tree `folded` builds, and the frames of the analyses' site keys together.
   std::uint64_t max_held_frames = std::uint64_t{1} << 22;
-  // Bytes of location strings materialised (each location code once).
+  // Bytes of location strings materialised (each location code once; in the analyses,
+  // every site's own copy of its names, however often one name repeats).
   std::uint64_t max_location_bytes = std::uint64_t{1} << 26;
   // Bytes of location text written out (dump_trace lines, folded stacks), where each
   // backtrace entry repeats its location's text.

@@ -87,7 +87,7 @@ void RunFuzz(const FuzzCliOptions& o) {
   if (!o.no_builtin_declared) fo.declared = corpus::fuzz::BuiltinDeclared(mode);
   const std::size_t builtin = fo.declared.size();
   if (!o.declared.empty()) {
-    auto text = corpus::ReadWholeFile(o.declared);
+    auto text = corpus::ReadWholeFile(o.declared, corpus::kDeclaredFile);
     if (!text.ok()) return ReportError("corpus fuzz --declared", text.status());
     for (corpus::fuzz::DeclaredRule& r :
          corpus::fuzz::RulesFor(corpus::fuzz::ParseDeclared(*text), mode))
@@ -153,7 +153,7 @@ void AddCorpusFuzzCommand(CLI::App* corpus) {
           "run seed (default: from the clock, printed)")
       ->check(UnsignedIn());
   fuzz->add_option("--max-seconds", o->max_seconds, "stop after this long (0.01 to 86400)")
-      ->check(FiniteIn(0.01, 86400.0))
+      ->check(SecondsIn(0.01, 86400.0))
       ->capture_default_str();
   fuzz->add_option("--max-mutants", o->max_mutants, "stop after this many mutants (1 to 10^9)")
       ->check(UnsignedIn(1, 1000000000))
@@ -170,7 +170,7 @@ void AddCorpusFuzzCommand(CLI::App* corpus) {
       "folder for reproducers (created if needed); numbered after those already there, "
       "never replacing a file");
   fuzz->add_option("--timeout", o->timeout, "seconds per run of the command (0.01 to 3600)")
-      ->check(FiniteIn(0.01, 3600.0))
+      ->check(SecondsIn(0.01, 3600.0))
       ->capture_default_str();
   fuzz->add_option("--max-output-mib", o->max_output_mib,
                    "output per run beyond which it fails unparsed, in MiB (1 to 65536)")
@@ -183,7 +183,7 @@ void AddCorpusFuzzCommand(CLI::App* corpus) {
   fuzz->add_option("--minimize-seconds", o->minimize_seconds,
                    "time spent minimizing each new divergence (0 to 3600); only the first "
                    "mutant of a class is minimized")
-      ->check(FiniteIn(0.0, 3600.0))
+      ->check(SecondsIn(0.0, 3600.0))
       ->capture_default_str();
   fuzz->add_option("--declared", o->declared,
                    "more declared differences, added to the built-in ones: one glob over the "

@@ -17,9 +17,11 @@ void AddLimitOptions(CLI::App* command, memtrace::Limits* limits) {
   add("--max-frames", &limits->max_frames, "backtrace entries decoded over the whole trace",
       defaults.max_frames);
   add("--max-held-frames", &limits->max_held_frames,
-      "backtrace entries held at once (all domains; folded's stack tree)",
+      "backtrace entries held at once (all domains; folded's stack tree; the frames of "
+      "every analysis site's key)",
       defaults.max_held_frames);
-  add("--max-location-bytes", &limits->max_location_bytes, "bytes of location strings materialised",
+  add("--max-location-bytes", &limits->max_location_bytes,
+      "bytes of location strings materialised (the analyses: every site's copy of its names)",
       defaults.max_location_bytes);
   add("--max-output-bytes", &limits->max_output_bytes,
       "bytes of location text written (dump_trace lines, folded stacks)",

@@ -312,10 +312,10 @@ void AddEventsCommands(CLI::App& app) {
                    "replaced, --max-seconds, or Ctrl-C (instead of [DIR] PID)");
   tail->add_option("--tag", o->tags, "NAME=TAG: the OCaml tag of a user event (default UNK)");
   tail->add_option("--interval-ms", o->interval_ms, "pause between polls")
-      ->check(FiniteIn(0.0, 60000.0));
+      ->check(MillisecondsIn(0.0, 60000.0));
   tail->add_option("--max-seconds", o->max_seconds,
                    "stop after this long (0: when the process exits)")
-      ->check(FiniteIn(0.0, 1e9));
+      ->check(SecondsIn(0.0, 1e9));
   AddCommon(tail, *o);
   tail->callback([o] { RunTail(*o); });
 

@@ -242,9 +242,9 @@ void AddRecordCommand(CLI::App& events, const RecordExports& exports) {
       ->add_option("--max-seconds", o->max_seconds,
                    "terminate the program (SIGTERM, then SIGKILL after 2 s) after this long "
                    "(0: let it run)")
-      ->check(FiniteIn(0.0, 1e9));
+      ->check(SecondsIn(0.0, 1e9));
   record->add_option("--interval-ms", o->interval_ms, "pause between polls of the ring")
-      ->check(FiniteIn(0.0, 60000.0));
+      ->check(MillisecondsIn(0.0, 60000.0));
   record->add_option("command", o->command, "-- PROG ARGS...: the program to run")
       ->required()
       ->expected(-1);

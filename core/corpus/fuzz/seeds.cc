@@ -53,7 +53,7 @@ Status AddFiles(const std::string& path, FuzzFormat format, Verdicts verdicts,
   for (const std::string& f : files) {
     const std::string suffix = SuffixOf(f, format);
     if (suffix.empty()) continue;
-    auto bytes = ReadWholeFile(f, kMaxSeedBytes);
+    auto bytes = ReadWholeFile(f, FileBudget{"fuzz seed", kMaxSeedBytes});
     if (!bytes.ok()) return bytes.status();
     std::vector<std::uint8_t> data(bytes->begin(), bytes->end());
     if (Judged(suffix, data, verdicts)) seeds.push_back({f, suffix, std::move(data)});

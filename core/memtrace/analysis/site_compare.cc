@@ -43,15 +43,18 @@ const char* SiteChange::status() const {
 }
 
 std::vector<SiteChange> CompareSites(const TraceAnalysis& a, const TraceAnalysis& b) {
-  // Ordered by names, so that equal changes come out in name order.
-  std::map<std::vector<std::string>, SiteChange> by_name;
+  // Ordered by names, so that equal changes come out in name order. Keyed by the sites'
+  // own name lists, never copies: the names are bounded by the analyses' budgets only once.
+  using Names = const std::vector<std::string>*;
+  const auto by_names = [](Names x, Names y) { return *x < *y; };
+  std::map<Names, SiteChange, decltype(by_names)> by_name(by_names);
   for (const Site& s : a.sites) {
-    SiteChange& c = by_name[s.names];
+    SiteChange& c = by_name[&s.names];
     c.a = &s;
     c.a_bytes = EstimatedBytes(s.allocated.samples, a.info);
   }
   for (const Site& s : b.sites) {
-    SiteChange& c = by_name[s.names];
+    SiteChange& c = by_name[&s.names];
     c.b = &s;
     c.b_bytes = EstimatedBytes(s.allocated.samples, b.info);
   }

@@ -106,6 +106,7 @@ class Analyzer {
     std::int64_t last_time = start;
     std::uint64_t events = 0;
     while (const Event* e = v_.NextEvent()) {
+      if (!failure_.ok()) return failure_;
       ++events;
       last_time = e->time;
       if (o_.progress) o_.progress(r_.offset(), r_.file_size());
@@ -118,6 +119,7 @@ class Analyzer {
         case EventKind::kCollect: OnCollect(*e, rel, in_window); break;
       }
     }
+    if (!failure_.ok()) return failure_;
     if (!v_.status().ok()) {
       if (!o_.stop_at_damage || !IsDamage(v_.status(), events)) return v_.status();
       a_.damage = DamageAt(v_.status(), r_, events);
@@ -148,9 +150,19 @@ class Analyzer {
       key_.push_back(f);
       return key_.size() <= o_.callers;
     });
-    auto [it, inserted] = index_.try_emplace(key_, static_cast<std::uint32_t>(sites_.size()));
-    if (inserted) sites_.emplace_back();
-    return it->second;
+    auto it = index_.find(key_);
+    if (it != index_.end()) return it->second;
+    // Every site holds its own key: the budget counts the frames held, not the distinct ones.
+    if (key_.size() > held_frames_left_) {
+      failure_ = LimitExceeded("frames held by the site keys", o_.limits.max_held_frames,
+                               "--max-held-frames");
+      return kNoSite;
+    }
+    held_frames_left_ -= key_.size();
+    const auto site = static_cast<std::uint32_t>(sites_.size());
+    index_.emplace(key_, site);
+    sites_.emplace_back();
+    return site;
   }
 
   void OnAlloc(const Event& e, std::int64_t rel, bool in_window) {
@@ -159,6 +171,7 @@ class Analyzer {
     std::uint32_t site = kNoSite;
     if (in_window) {
       site = SiteOf(e);
+      if (site == kNoSite) return;
       for (Tally* t : {&a_.allocated, &sites_[site].allocated}) {
         ++t->blocks;
         t->samples += samples;
@@ -190,8 +203,10 @@ class Analyzer {
     live_.erase(it);
   }
 
-  // Renders every site's frames (memtrace's text, each frame once) and sorts the table.
-  // The rendered text counts against the location budget (Limits::max_location_bytes).
+  // Renders every site's frames (memtrace's text, each frame rendered once) and sorts the
+  // table. Each site keeps its own copy of its names, so every copy counts against the
+  // location budget (Limits::max_location_bytes): a long name held by many sites counts
+  // as often as it is held.
   Status NameSites() {
     std::unordered_map<CompactFrame, std::string, FrameHash> names;
     std::uint64_t left = o_.limits.max_location_bytes;
@@ -201,12 +216,12 @@ class Analyzer {
         if (it == names.end()) {
           std::string text;
           view::AppendFrameText(text, view::RefOf(f, r_.strings()));
-          if (text.size() > left)
-            return LimitExceeded("rendered site names", o_.limits.max_location_bytes,
-                                 "--max-location-bytes");
-          left -= text.size();
           it = names.emplace(f, std::move(text)).first;
         }
+        if (it->second.size() > left)
+          return LimitExceeded("rendered site names held", o_.limits.max_location_bytes,
+                               "--max-location-bytes");
+        left -= it->second.size();
         sites_[i].names.push_back(it->second);
       }
     }
@@ -229,6 +244,8 @@ class Analyzer {
   std::unordered_map<SiteKey, std::uint32_t, SiteKeyHash> index_;
   std::unordered_map<OcamlInt, LiveBlock> live_;
   SiteKey key_;
+  std::uint64_t held_frames_left_ = o_.limits.max_held_frames;
+  Status failure_ = Status::Ok();
 };
 
 }  // namespace

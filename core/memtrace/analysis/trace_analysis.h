@@ -36,8 +36,9 @@
 //
 // Cost: memory grows with the sites and the blocks live at once (bounded by what the
 // trace references, not by its length: a collected block is forgotten) and the rendered
-// site names (at most Limits::max_location_bytes of text); the lifetimes' summary and the
-// timeline take fixed memory. Failure: the decoded view's typed error
+// site names (at most Limits::max_location_bytes of text, every held copy counted, and at
+// most Limits::max_held_frames frames in the site keys together); the lifetimes' summary
+// and the timeline take fixed memory. Failure: the decoded view's typed error
 // (view/trace_view.h) unless stop_at_damage stops at it, or a passed budget; no partial
 // result.
 #pragma once

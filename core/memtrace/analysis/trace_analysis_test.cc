@@ -430,6 +430,58 @@ TEST(TraceAnalysis, DamagedTracesGiveTypedErrorsOrConsistentResults) {
   EXPECT_GT(errors, 0u);
 }
 
+// 100 sites, each with one distinct outermost frame and 64 frames of one long name: the
+// name is rendered once but held 64 times by every site (callers = 64).
+std::vector<std::uint8_t> ManyDeepSites() {
+  VectorSink sink;
+  Info info;
+  info.sample_rate = 1;
+  auto w = TraceWriter::Create(sink, info);
+  EXPECT_TRUE(w.ok());
+  constexpr OcamlInt kLong = 0x7b0000000000;
+  static const std::vector<Location> long_frame = {{"l.ml", 1, 0, 1, std::string(2000, 'x')}};
+  static std::map<OcamlInt, std::vector<Location>> frames;
+  frames[kLong] = long_frame;
+  for (OcamlInt i = 1; i <= 100; ++i) frames[kLong + 16 * i] = {{"s.ml", i, 0, 1, "S"}};
+  const LocationLookup lookup = [](OcamlInt code) -> const std::vector<Location>* {
+    auto it = frames.find(code);
+    return it == frames.end() ? nullptr : &it->second;
+  };
+  for (OcamlInt i = 1; i <= 100; ++i) {
+    std::vector<OcamlInt> bt(65, kLong);
+    bt[0] = kLong + 16 * i;
+    EXPECT_TRUE((*w)->PutAlloc(0, 10 + i, 1, 1, AllocationSource::kMinor, bt, lookup).ok());
+  }
+  EXPECT_TRUE((*w)->Flush().ok());
+  return sink.data;
+}
+
+TEST(TraceAnalysis, SiteBudgetsCountWhatIsHeld) {
+  const auto bytes = ManyDeepSites();
+  AnalysisOptions o;
+  o.callers = 64;
+  o.limits.max_location_bytes = 1 << 20;  // > the distinct text, < the 12.8 MB held
+  auto a = Analyze(bytes, o);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.status().code(), ErrorCode::kResourceExhausted);
+  EXPECT_NE(a.status().message().find("--max-location-bytes"), std::string::npos);
+  o.callers = 0;  // one site of one frame
+  ASSERT_TRUE(Analyze(bytes, o).ok());
+  EXPECT_EQ(Analyze(bytes, o)->sites.size(), 1u);
+
+  AnalysisOptions f;
+  f.callers = 64;
+  f.limits.max_held_frames = 1000;  // > one backtrace, < the 6,500 frames of 100 keys
+  auto held = Analyze(bytes, f);
+  ASSERT_FALSE(held.ok());
+  EXPECT_NE(held.status().message().find("--max-held-frames"), std::string::npos);
+  f.limits.max_held_frames = 6500;
+  auto fits = Analyze(bytes, f);
+  ASSERT_TRUE(fits.ok()) << fits.status().message();
+  EXPECT_EQ(fits->sites.size(), 100u);
+  EXPECT_EQ(fits->sites[0].names.size(), 65u);
+}
+
 TEST(TraceAnalysis, SecondsToMicros) {
   EXPECT_EQ(SecondsToMicros(1.5), 1'500'000);
   EXPECT_EQ(SecondsToMicros(0), 0);
