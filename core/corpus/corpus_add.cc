@@ -70,7 +70,11 @@ Result<Pending> Prepare(const std::string& path) {
   if (stem.empty()) return Refuse(path, "its name is only a suffix");
   p.name = "user_" + std::string(stem);
   p.file_name = "user_" + base;
-  auto bytes = ReadWholeFile(path);  // kIo / kResourceExhausted naming the path
+  // kIo / kResourceExhausted naming the path; a trace is copied whole, up to 1 GiB.
+  static constexpr FileBudget kTraceCaseFile{"trace case", std::uint64_t{1} << 30};
+  auto bytes = ReadWholeFile(path, p.kind == CaseKind::kSampler ? kSamplerCaseFile
+                                   : p.kind == CaseKind::kRing  ? kRingCaseFile
+                                                                : kTraceCaseFile);
   if (!bytes.ok()) return bytes.status();
   p.bytes = std::move(*bytes);
   return p;
@@ -92,7 +96,7 @@ Result<json> LoadManifest(const fs::path& root) {
                 {"generator", "memprof-oracle corpus add"},
                 {"oracle_version", VersionLine()},
                 {"cases", json::array()}};
-  auto text = ReadWholeFile(path.string());
+  auto text = ReadWholeFile(path.string(), kManifestFile);
   if (!text.ok()) return text.status();
   if (auto cases = ParseManifest(*text); !cases.ok()) return cases.status();
   auto doc = ParseJsonBounded(*text);

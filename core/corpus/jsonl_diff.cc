@@ -211,8 +211,8 @@ std::string Comparer::Incomplete(std::size_t n, const std::optional<json>& last,
     lines.Next(line);
     std::string bad;
     const auto v = k == n ? last : parser_.Parse(line, k, bad);
-    if (!v) return bad + "; " + why;
-    if (auto d = Diff(k, expected_.lines[k - 1], *v); !d.empty()) return d + "; " + why;
+    if (!v) return bad.append("; ").append(why);
+    if (auto d = Diff(k, expected_.lines[k - 1], *v); !d.empty()) return d.append("; ").append(why);
   }
   return why;
 }

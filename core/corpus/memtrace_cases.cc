@@ -175,6 +175,7 @@ Result<std::vector<std::uint8_t>> BacktraceCache(int version) {
   OcamlInt base = 3000;
   for (int n : {129, 200, 256, 257, 380}) {
     std::vector<OcamlInt> run;
+    run.reserve(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) run.push_back(base + i);
     base += n;
     t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, run);
@@ -185,6 +186,7 @@ Result<std::vector<std::uint8_t>> BacktraceCache(int version) {
   // common prefix of 0: the codeword after a run updates the prediction of the run's last
   // bucket, so the first bucket still predicts the second.
   std::vector<OcamlInt> chain;
+  chain.reserve(10);
   for (int i = 0; i < 10; ++i) chain.push_back(9000 + i);
   t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, chain);  // misses
   t.Alloc(0, now++, 2, 1, AllocationSource::kMinor, {1});

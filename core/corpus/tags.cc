@@ -129,10 +129,10 @@ Result<Supports> ParseSupports(const std::vector<std::string>& items) {
     const auto dash = item.find('-');
     Supports::Item i{item.substr(0, dash), dash == std::string::npos ? "" : item.substr(dash + 1)};
     auto bad = [&](const std::string& why) {
-      return Status(ErrorCode::kInvalidArgument,
-                    "\"" + item + "\" " + why +
-                        " (items: memtrace, memtrace-v1..v3, ring, ring-ocaml-5.N, sampler)")
-          .WithField("--supports");
+      std::string message = "\"" + item + "\" ";
+      message.append(why).append(
+          " (items: memtrace, memtrace-v1..v3, ring, ring-ocaml-5.N, sampler)");
+      return Status(ErrorCode::kInvalidArgument, message).WithField("--supports");
     };
     if (std::find(kFormats.begin(), kFormats.end(), i.format) == kFormats.end())
       return bad("names no format");
