@@ -160,12 +160,14 @@ echo "ok   ulimit -f"
 # ---- 6. A stdout pipe closed by its reader: status 141, at once, silently ------------
 # Each output is megabytes, far more than a pipe holds: the command is always still
 # writing when `head` exits.
+# A command whose whole output fits in the pipe may finish before the reader closes it: it
+# then exits 0 (nothing was lost). `folded` prints everything at its end, so it may.
 pipe_closed() {
-  local name="$1" rc
-  shift
+  local name="$1" may_finish="$2" rc
+  shift 2
   timeout "$limit" "$bin" "$@" 2>"$err" | head -1 >"$tmp/first"
   rc="${PIPESTATUS[0]}"
-  if [ "$rc" != 141 ]; then
+  if [ "$rc" != 141 ] && ! { [ "$may_finish" = may-finish ] && [ "$rc" = 0 ]; }; then
     fail "$name | head -1: exit $rc, want 141: $(head -c 300 "$err")"
   elif [ -s "$err" ]; then
     fail "$name | head -1: not silent: $(head -c 300 "$err")"
@@ -175,10 +177,10 @@ pipe_closed() {
     echo "ok   $name | head -1"
   fi
 }
-pipe_closed "dump --threads 1" memtrace dump --threads 1 "$big"
-pipe_closed "dump --threads 2" memtrace dump --threads 2 "$big"
-pipe_closed "dump --json" memtrace dump --json "$big"
-pipe_closed "folded" memtrace folded "$big"
+pipe_closed "dump --threads 1" streams memtrace dump --threads 1 "$big"
+pipe_closed "dump --threads 2" streams memtrace dump --threads 2 "$big"
+pipe_closed "dump --json" streams memtrace dump --json "$big"
+pipe_closed "folded" may-finish memtrace folded "$big"
 
 # ---- 7. corpus fuzz --out: a new run never replaces or writes through ----------------
 f="$tmp/fuzz"

@@ -91,7 +91,9 @@ check "tail > /dev/full" 2 to sh -c '"$0" events tail "$1" "$2" --interval-ms 10
 "$maker" "$tmp/d" "$sleeper" 2 12 > /dev/null
 ( sleep 0.5; truncate -s 0 "$tmp/d/$sleeper.events" ) &
 check "tail of a ring truncated while mapped" 1 to "$bin" events tail "$tmp/d" "$sleeper" --interval-ms 20
-grep -q 'shrank' "$err" || fail "shrunk ring message"
+# A start slower than the truncation (a sanitized binary on a busy machine) finds the file
+# already empty: the same exit code, with truncated's own message.
+grep -qE 'shrank|empty file' "$err" || fail "shrunk ring message: $(head -c 300 "$err")"
 "$maker" "$tmp/d" "$sleeper" 2 12 > /dev/null
 truncate -s 4096 "$tmp/d/$sleeper.events"
 check "dump of a truncated ring" 1 to "$bin" events dump "$tmp/d" "$sleeper"
