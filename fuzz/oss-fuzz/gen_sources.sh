@@ -21,5 +21,19 @@ for t in $targets; do
   srcs=$(bazel query "${quiet[@]}" "kind('source file', deps($t))" 2>/dev/null |
     grep -E '^//[^:]*:[^ ]+\.cc$' | grep -v '^//fuzz:standalone_main.cc$' |
     sed -E 's|^//||; s|^:||; s|:|/|' | sort | tr '\n' ' ')
+  # Sources a rule writes (a genrule's .cc): built now, named by their path under the
+  # workspace's .bazel/bin, so a build outside Bazel compiles them like the others.
+  # (deps() names a genrule, not the files it writes: the .cc files of its package.)
+  gen=""
+  for g in $(bazel query "${quiet[@]}" "kind(genrule, deps($t))" 2>/dev/null); do
+    gen="$gen$(bazel query "${quiet[@]}" "kind('generated file', ${g%%:*}:*)" 2>/dev/null |
+      grep -E '^//[^:]*:[^ ]+\.cc$' || true)"$'\n'
+  done
+  gen=$(echo "$gen" | sed '/^$/d' | sort -u)
+  if [ -n "$gen" ]; then
+    # shellcheck disable=SC2086 # the labels are words
+    bazel build "${quiet[@]}" $gen >&2
+    srcs="$srcs$(echo "$gen" | sed -E 's|^//||; s|:|/|; s|^|.bazel/bin/|' | sort | tr '\n' ' ')"
+  fi
   echo "$pkg ${t##*:} ${srcs% }"
 done
