@@ -10,8 +10,8 @@
 # Each target is marked finished only after build.sh succeeded for it, and a lock keeps two
 # runs on the same machine from building into the same folder at once.
 #
-# The peers are found in $MPO_SHARED/peers, else ../shared/peers beside this checkout, else
-# /work/shared/peers. Without them the script prints a line starting "SKIPPED: ../shared/peers
+# The peers are found in $MPO_SHARED/peers, else ../shared/peers beside this checkout.
+# Without them the script prints a line starting "SKIPPED: ../shared/peers
 # not found" instead of the path and exits 0; a failed build exits non-zero.
 #
 # Only the path goes to stdout; progress and build.sh's own messages go to stderr.
@@ -33,14 +33,14 @@ for t in "${targets[@]}"; do
 done
 
 peers=""
-for candidate in ${MPO_SHARED:+"$MPO_SHARED/peers"} "$repo/../shared/peers" /work/shared/peers; do
+for candidate in ${MPO_SHARED:+"$MPO_SHARED/peers"} "$repo/../shared/peers"; do
   if [ -f "$candidate/build.sh" ]; then
     peers=$(cd "$candidate" && pwd)
     break
   fi
 done
 if [ -z "$peers" ]; then
-  echo "SKIPPED: ../shared/peers not found (looked in \$MPO_SHARED/peers, $repo/../shared/peers, /work/shared/peers)"
+  echo "SKIPPED: ../shared/peers not found (looked in \$MPO_SHARED/peers and $repo/../shared/peers)"
   exit 0
 fi
 

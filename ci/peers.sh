@@ -20,11 +20,10 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 source ci/lib.sh
 
-# The real files, found as ci/build_peers.sh finds the peers (a worktree's ../shared may be
-# absent while the machine's /work/shared exists).
+# The real files, found as ci/build_peers.sh finds the peers.
 testdata=""
 for candidate in ${MPO_SHARED_TESTDATA:+"$MPO_SHARED_TESTDATA"} ${MPO_SHARED:+"$MPO_SHARED/testdata"} \
-  "$repo/../shared/testdata" /work/shared/testdata; do
+  "$repo/../shared/testdata"; do
   if [ -d "$candidate/memtrace" ]; then
     testdata=$candidate
     break

@@ -20,7 +20,7 @@ pairs=${PAIRS:-7}
 large_args=(${LARGE_DEMO_ARGS:---format-version 2 --domains 1 --lambda 0.5 --steps 400000 --max-steps 10000000})
 
 shared=""
-for candidate in ${MPO_SHARED:+"$MPO_SHARED"} "$repo/../shared" /work/shared; do
+for candidate in ${MPO_SHARED:+"$MPO_SHARED"} "$repo/../shared"; do
   if [ -f "$candidate/peers/build.sh" ] && [ -d "$candidate/testdata/memtrace" ]; then
     shared=$(cd "$candidate" && pwd)
     break
