@@ -362,8 +362,8 @@ using Mutants = std::tuple<
     DomainsShareState, EventDomainIsInitial, VerifierIgnored, SampleRateFloat32, ContextFromV3,
     ContextInV1, WordSizeU16, BucketShiftOne, Bucket13Bits, HitTagsSwapped, HitN7Bits,
     PredictionNotUpdated, MissNotPredicted, MissNotCached, StartEndSwapped, Line16Bits,
-    EndChar8Bits, FilenameNotMovedToFront, DefnameNotMovedToFront, VintFcIsPrefix,
-    StartTimeFromEnd, RunEndIsFirst, EvictionDropsDefnames>;
+    EndChar8Bits, FilenameNotMovedToFront, DefnameNotMovedToFront, VintFcIsPrefix, StartTimeFromEnd,
+    RunEndIsFirst, EvictionDropsDefnames>;
 
 // --- Mutants the corpus does not catch yet (gaps; mutants_test prints their status) ---
 using UncaughtMutants = std::tuple<>;
