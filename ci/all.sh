@@ -22,9 +22,11 @@ stage() {
   echo
   echo "######## $1"
   shift
+  local stage_start=$SECONDS
   "$@" 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]}
   tally
+  echo "######## stage time: $((SECONDS - stage_start)) s (total $((SECONDS - start)) s)"
   if [ "$rc" -ne 0 ]; then
     echo "######## FAILED: $*"
     echo "ci: $total_passed passed, $((total_failed > 0 ? total_failed : 1)) failed"
