@@ -10,7 +10,7 @@ tags=(--tag oracle.unit=Ev_unit --tag oracle.int=Ev_int --tag oracle.span=Ev_spa
 # The Chrome JSON of each ring, byte for byte (pinned when issue 13 made it Perfetto-correct).
 declare -A chrome_sha=(
   [single]=2b6d041db02d2a3c2a8fa43cd64472e1d95a9620543eed2eff1466ae146e7a4d
-  [user]=4f4f459aba142afc4e5c9c2619f8409cc0bc0905a9ea26132afc34ea88fa47d2)
+  [user]=1e7aa25f1e28979201df3f16d3c9c0ba142afa7bf3972113628eae04362c35e8)
 for c in single:3995 user:4131; do
   name=${c%%:*}; pid=${c##*:}
   mkdir -p "$tmp/$name"
@@ -71,7 +71,7 @@ PY
   cmp -s "$out" "$tmp/$name.jsonl" || fail "dump $name --json: DIR PID and FILE differ"
   check "chrome $name" 0 "$bin" events chrome "$tmp/$name/$pid.events" "$tmp/$name.json"
   [ "$(sha256sum < "$tmp/$name.json" | cut -d' ' -f1)" = "${chrome_sha[$name]}" ] || fail "chrome $name bytes changed"
-  python3 - "$tmp/$name.json" "$pid" <<'PY' || fail "chrome $name"
+  python3 - "$tmp/$name.json" "$pid" "$name" <<'PY' || fail "chrome $name"
 import json, sys
 t = json.load(open(sys.argv[1]))
 ev = t["traceEvents"]
@@ -80,6 +80,11 @@ b = sum(1 for e in ev if e["ph"] == "B"); e_ = sum(1 for e in ev if e["ph"] == "
 assert b > 0 and abs(b - e_) <= 2, (b, e_)
 assert any(e["ph"] == "C" for e in ev)
 assert any(e["ph"] == "M" and e["args"]["name"] == "domain 0" for e in ev)
+# User ints are counter tracks Perfetto plots, one per domain, never instants.
+assert not any(e.get("cat") == "user_int" for e in ev)
+ints = [e for e in ev if e["ph"] == "C" and e.get("cat") == "user"]
+assert (len(ints) > 0) == (sys.argv[3] == "user"), len(ints)
+assert all(e["name"].endswith(" (domain %d)" % e["tid"]) and isinstance(e["args"]["value"], int) for e in ints)
 PY
   check "stats $name" 0 "$bin" events stats "$tmp/$name/$pid.events"
   grep -q '^minor ' "$out" || fail "stats has no minor phase"

@@ -27,7 +27,6 @@ nlohmann::json InstantArgs(const RingEvent& e) {
   j["name"] = std::string(e.name);
   j["id"] = e.id;
   switch (e.kind) {
-    case Kind::kUserInt: j["value"] = e.OcamlInt(); break;
     case Kind::kLifecycle:
       if (e.data != 0) {
         j["data"] = e.data;
@@ -73,6 +72,7 @@ nlohmann::json ChromeEvent(const TimelineItem& item, std::uint64_t origin, std::
       break;
     case TimelineKind::kCounter:
       j["ph"] = "C";
+      if (e.kind == Kind::kUserInt) j["cat"] = "user";
       j["name"] = std::string(e.name) + " (" + DomainName(e.ring) + ")";
       j["args"] = {{"value", ring::OcamlIntOfPayload(e.value)}};
       break;

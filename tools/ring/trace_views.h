@@ -25,12 +25,13 @@ using ring::view::RingEvent;
 //   the repairs of core/export/ring_timeline.h, each noted in the event's args.note (an
 //   E whose B was lost becomes an instant; spans still open at the end are closed at
 //   their domain's last timestamp).
-// - Counters are C events named "NAME (domain N)": Perfetto keys counter tracks by
-//   process and name, so each domain gets its own track.
-// - lifecycle, user unit/int/custom, alloc and lost_events are thread-scoped instants;
+// - Counters and user int events (cat "user") are C events named "NAME (domain N)",
+//   args {"value": the OCaml int}: Perfetto keys counter tracks by process and name, so
+//   each domain gets its own track, and plots it.
+// - lifecycle, user unit/custom, alloc and lost_events are thread-scoped instants;
 //   a lost_events instant sits at its domain's previous timestamp (or next, when none
 //   came before). Instants carry the event in "args" (kind, name, id and its value:
-//   counters, ints and buckets as OCaml ints, lifecycle data null when 0, custom bytes
+//   buckets as OCaml ints, lifecycle data null when 0, custom bytes
 //   with OCaml's escaping; words for lost_events).
 // - Timestamps are microseconds (the format's unit) since the first event; no
 //   displayTimeUnit or other key that changes units.

@@ -137,6 +137,24 @@ TEST(Chrome, StreamedBytesEqualTheDocument) {
       R"({"traceEvents":[{"args":{"name":"OCaml process 7"},"name":"process_name","ph":"M","pid":7}]})");
 }
 
+TEST(Chrome, UserIntsAreCounterTracksPerDomain) {
+  const nlohmann::json t = ChromeTrace({Ev(Kind::kUserInt, 1, 1000, 2, "app.queue", -4),
+                                        Ev(Kind::kUserInt, 1, 3000, 2, "app.queue", 9)},
+                                       5);
+  std::vector<nlohmann::json> counters;
+  for (const nlohmann::json& e : t["traceEvents"]) {
+    if (e["ph"] == "C") counters.push_back(e);
+    EXPECT_NE(e["ph"], "i") << e.dump();
+  }
+  ASSERT_EQ(counters.size(), 2u);
+  EXPECT_EQ(counters[0]["name"], "app.queue (domain 1)");
+  EXPECT_EQ(counters[0]["cat"], "user");
+  EXPECT_EQ(counters[0]["args"]["value"], -4);
+  EXPECT_EQ(counters[1]["args"]["value"], 9);
+  EXPECT_EQ(counters[1]["ts"], 2.0);
+  EXPECT_EQ(counters[1]["tid"], 1);
+}
+
 TEST(Chrome, ScanFindsOriginAndFirstRecordedPid) {
   ChromeTraceScan scan;
   scan.Add(Ev(Kind::kLostEvents, 0, 0, 0, "lost_events", 3));
