@@ -236,12 +236,14 @@ Status WriteExport(const EventsOptions& o, ExportFormat format) {
   progress.SetTotal(2 * events);
 
   auto write = [&](std::string_view text) { (void)out->Write(text); };
+  // A wrapped ring lost its ring_start, and the pid with it; OCaml's file name keeps it.
+  const std::int64_t pid = PidOfRingFileName(o.file, 1);
   Status s;
   if (format == ExportFormat::kChrome) {
-    ChromeTraceWriter writer(scan.origin(), scan.pid(1), write);
+    ChromeTraceWriter writer(scan.origin(), scan.pid(pid), write);
     s = StreamRing(o, *version, writer, progress, events);
   } else {
-    exporter::FuchsiaTraceWriter writer(scan.pid(1), write);
+    exporter::FuchsiaTraceWriter writer(scan.pid(pid), write);
     s = StreamRing(o, *version, writer, progress, events);
   }
   progress.Clear();
