@@ -378,6 +378,12 @@ void AddEventsCommands(CLI::App& app) {
     e.out = out;
     return WriteExport(e, ExportFormat::kChrome);
   };
+  exports.fuchsia = [](const std::string& ring, const std::string& out) {
+    EventsOptions e;
+    e.file = ring;
+    e.out = out;
+    return WriteExport(e, ExportFormat::kFuchsia);
+  };
   exports.stats_text = [](const std::string& ring) -> Result<std::string> {
     EventsOptions e;
     e.source = {ring};

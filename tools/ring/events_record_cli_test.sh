@@ -42,6 +42,34 @@ cmp -s <(sed -n '/^stats: /,$p' "$out" | tail -n +2) "$rec/$pid.stats.txt" || fa
 check "record: dump the ring" 0 "$bin" events dump "$rec/$pid.events"
 [ "$(grep -c ' counter ' "$out")" = 40 ] || fail "record: ring counters"
 
+# --format fuchsia: the same run exported as FXT (<pid>.fxt), Perfetto's native format.
+check "record --format fuchsia" 0 "$bin" events record --out "$rec" --format fuchsia --interval-ms 10 -- "$producer" 40 0 0
+fpid=$(sed -n 's/^program: .* (pid \([0-9]*\)) exited with status 0$/\1/p' "$out")
+[ -n "$fpid" ] || { fail "record fuchsia: no program line"; cat "$out"; }
+grep -qx "fuchsia: $rec/$fpid.fxt" "$out" || { fail "record fuchsia: not announced"; cat "$out"; }
+[ "$(head -c 8 "$rec/$fpid.fxt" | od -An -tx1 | tr -d ' \n')" = 1000044678541600 ] || fail "record fuchsia: no FXT magic"
+[ -e "$rec/$fpid.chrome.json" ] && fail "record fuchsia: a chrome export too"
+[ -s "$rec/$fpid.stats.txt" ] || fail "record fuchsia: no stats"
+check "record --format json" 2 "$bin" events record --out "$rec" --format json -- "$producer" 1 0 0
+# --ring-size N reaches the program as OCAMLRUNPARAM's e=N (after what it already had,
+# so it wins): 2 domains of 2^12 instead of 2^10 words are 2 * 3072 * 8 bytes more.
+ring_bytes() {  # ARGS... -> size of the ring left by `events record ARGS -- producer`
+  "$bin" events record --out "$rec" --interval-ms 10 "$@" -- "$producer" 5 0 0 > "$tmp/rs.out" 2>&1 || return 1
+  local p
+  p=$(sed -n 's/^program: .* (pid \([0-9]*\)) exited with status 0$/\1/p' "$tmp/rs.out")
+  stat -c %s "$rec/$p.events"
+}
+small=$(ring_bytes) || fail "record: default ring"
+big=$(ring_bytes --ring-size 12) || fail "record --ring-size 12"
+[ $((big - small)) = 49152 ] || fail "record --ring-size 12: $small -> $big bytes"
+kept=$(OCAMLRUNPARAM=s=32k,e=6 ring_bytes --ring-size 12) || fail "record --ring-size with OCAMLRUNPARAM"
+[ "$kept" = "$big" ] || fail "record --ring-size does not override OCAMLRUNPARAM's e: $kept"
+kept=$(CAMLRUNPARAM=e=12 ring_bytes) || fail "record with CAMLRUNPARAM"
+[ "$kept" = "$big" ] || fail "record without --ring-size changed CAMLRUNPARAM's e: $kept"
+for bad in 3 27 -1 '' 12x 0x10 1e1 18446744073709551617; do
+  check "record --ring-size '$bad'" 2 "$bin" events record --out "$rec" --ring-size "$bad" -- "$producer" 1 0 0
+done
+
 # A ring of 16 words and 5000 events: the producer overwrites what was not read yet,
 # and every word is either read or counted lost.
 check "record: lost events" 0 "$bin" events record --out "$rec" --interval-ms 50 -- "$producer" 5000 0 0 4
