@@ -79,7 +79,14 @@ check "record: a program that writes no ring" 1 "$bin" events record --out "$rec
 grep -q 'no ring' "$err" || fail "record: no-ring message"
 check "record: no such program" 127 "$bin" events record --out "$rec" -- "$tmp/absent-program"
 grep -q 'cannot run' "$err" || fail "record: cannot-run message"
+# That one message only: no second one about a ring it could never write.
+[ "$(wc -l < "$err")" = 1 ] || { fail "record: more than the cannot-run message"; cat "$err"; }
+[ -s "$out" ] && fail "record: output for a program that never ran"
 check "record: a directory as the program" 126 "$bin" events record --out "$rec" -- "$tmp"
+grep -q 'cannot run' "$err" && [ "$(wc -l < "$err")" = 1 ] || { fail "record: directory: messages"; cat "$err"; }
+# A program that runs and exits 127 itself is not taken for one that could not run.
+check "record: a program exiting 127" 127 "$bin" events record --out "$rec" -- sh -c 'exit 127'
+grep -q 'no ring' "$err" || { fail "record: exit 127: no-ring message"; cat "$err"; }
 check "record: no program" 2 "$bin" events record --out "$rec"
 check "record: --max-seconds -1" 2 "$bin" events record --max-seconds -1 -- "$producer" 1 0 0
 check "record: --out is a file" 2 "$bin" events record --out "$rec/$pid.events" -- "$producer" 1 0 0

@@ -207,6 +207,12 @@ void RunRecord(const RecordOptions& o, const RecordExports& exports) {
   if (!child.ok()) return ReportError("events record", child.status());
   Recorder recorder(o, *dir, *child);
   auto followed = recorder.Run();
+  if (child->ExecFailed()) {
+    // The child already said why it could not run PROG: one message, not a second
+    // about the ring it could never write.
+    SetExitCode(child->ShellStatus());
+    return;
+  }
   std::printf("program: %s (pid %d) %s\n", o.command[0].c_str(), static_cast<int>(child->pid()),
               child->Describe().c_str());
   if (!followed.ok()) return ReportError("events record " + recorder.ring(), followed.status());
