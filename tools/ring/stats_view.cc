@@ -1,5 +1,6 @@
 #include "tools/ring/stats_view.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <map>
