@@ -23,8 +23,9 @@ find_ocaml() {
   done
 }
 
-# compile_ocaml_program ML NAME: with OCaml 5.3 found (else the test says SKIPPED and exits
-# 0), compiles ML into $work/NAME. Sets peers (the peers folder) and work (a scratch folder).
+# compile_ocaml_program ML NAME [OCAMLOPT ARGS...]: with OCaml 5.3 found (else the test says
+# SKIPPED and exits 0), compiles ML into $work/NAME (the ARGS before it: libraries). Sets
+# peers (the peers folder) and work (a scratch folder).
 compile_ocaml_program() {
   peers=$(find_ocaml || true)
   if [ -z "$peers" ]; then
@@ -34,5 +35,7 @@ compile_ocaml_program() {
   echo "OCaml 5.3 from $peers"
   work=${TEST_TMPDIR:-$(mktemp -d)}
   cp "$1" "$work/$2.ml"
-  (cd "$work" && "$peers/ocaml-5.3/bin/ocamlopt" "$2.ml" -o "$2")
+  local name=$2
+  shift 2
+  (cd "$work" && "$peers/ocaml-5.3/bin/ocamlopt" "$@" "$name.ml" -o "$name")
 }

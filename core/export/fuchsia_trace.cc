@@ -212,7 +212,6 @@ void FuchsiaTraceWriter::EmitItem(const TimelineItem& item) {
         case Kind::kLifecycle:
           if (e.data != 0) int_arg("data", e.data);
           break;
-        case Kind::kUserInt: int_arg("value", e.OcamlInt()); break;
         case Kind::kLostEvents:
           int_arg("words", static_cast<std::int64_t>(std::min<std::uint64_t>(e.value, INT64_MAX)));
           break;

@@ -107,7 +107,9 @@ void RingTimeline::Add(const RingEvent& e) {
       break;
     case Kind::kEnd:
     case Kind::kUserSpanEnd: AddEnd(e, d); break;
-    case Kind::kCounter: emit_({TimelineKind::kCounter, e, e.ts}); break;
+    // A user int is a value over time, like a runtime counter: viewers plot counters.
+    case Kind::kCounter:
+    case Kind::kUserInt: emit_({TimelineKind::kCounter, e, e.ts}); break;
     default: emit_({TimelineKind::kInstant, e, e.ts}); break;
   }
 }

@@ -22,6 +22,7 @@
 //    next one (the marker waits, summed with any further loss, until that event comes;
 //    at Finish, a marker still waiting takes the earliest timestamp of the stream).
 // 3. A kThread item before a domain's first item, for the viewer's thread metadata.
+// User int events are counter items, so that viewers plot them.
 //
 // Memory: per domain, its open spans (names copied) and one waiting marker; never the
 // events. Not thread-safe.
@@ -44,7 +45,7 @@ enum class TimelineKind : std::uint8_t {
   kThread,   // a domain's first item; event holds only its ring
   kBegin,    // event: begin or user_span_begin
   kEnd,      // event: end or user_span_end (its own or made for a repair)
-  kCounter,  // event: counter
+  kCounter,  // event: counter or user_int (its OCaml int is OcamlIntOfPayload(value))
   kInstant,  // every other event, and the ends and begins a repair turned into instants
 };
 

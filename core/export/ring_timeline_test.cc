@@ -70,6 +70,16 @@ void ExpectBalanced(const std::vector<Got>& got) {
   for (const auto& [ring, s] : stacks) EXPECT_TRUE(s.empty()) << "ring " << ring << " left open";
 }
 
+TEST(RingTimeline, UserIntsAreCounters) {
+  RingEvent i = Ev(Kind::kUserInt, 1, 10, 2, "app.queue", 7);
+  const auto got = Timeline({i, Ev(Kind::kUserUnit, 1, 20, 3, "app.tick")});
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[1].kind, TimelineKind::kCounter);
+  EXPECT_EQ(got[1].event_kind, Kind::kUserInt);
+  EXPECT_EQ(got[1].value, 7u);
+  EXPECT_EQ(got[2].kind, TimelineKind::kInstant);
+}
+
 TEST(RingTimeline, WrappedRingEndWithoutBeginBecomesAnInstant) {
   const auto got =
       Timeline({Ev(Kind::kEnd, 0, 10, 11, "minor"), Ev(Kind::kBegin, 0, 20, 11, "minor"),

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "core/ring/mapped_file.h"
@@ -25,8 +27,33 @@ std::uint64_t MonotonicNanoseconds() {
          static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
+std::optional<unsigned> RingLog2WordsOfRunParam(std::string_view param) {
+  std::optional<unsigned> found;
+  while (!param.empty()) {
+    const std::size_t comma = param.find(',');
+    const std::string_view opt = param.substr(0, comma);
+    param = comma == std::string_view::npos ? std::string_view() : param.substr(comma + 1);
+    if (opt.size() < 3 || opt.substr(0, 2) != "e=" || opt.size() > 4) continue;
+    unsigned v = 0;
+    bool digits = true;
+    for (const char c : opt.substr(2)) {
+      if (c < '0' || c > '9') digits = false;
+      v = v * 10 + static_cast<unsigned>(c - '0');
+    }
+    // A later option overrides an earlier one, as in OCaml's parser.
+    if (digits) found = v;
+  }
+  return found;
+}
+
 ProducerOptions ProducerOptions::FromEnvironment(bool* start_now) {
   ProducerOptions o;
+  // OCaml reads OCAMLRUNPARAM, else CAMLRUNPARAM; `e=N` is the log2 ring size in words.
+  const char* param = std::getenv("OCAMLRUNPARAM");
+  if (param == nullptr) param = std::getenv("CAMLRUNPARAM");
+  if (param != nullptr) {
+    if (auto e = RingLog2WordsOfRunParam(param)) o.ring_log2_words = *e;
+  }
   if (const char* dir = std::getenv("OCAML_RUNTIME_EVENTS_DIR")) o.dir = dir;
   o.preserve = std::getenv("OCAML_RUNTIME_EVENTS_PRESERVE") != nullptr;
   if (start_now != nullptr) *start_now = std::getenv("OCAML_RUNTIME_EVENTS_START") != nullptr;

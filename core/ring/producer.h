@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,10 +40,15 @@ struct ProducerOptions {
   // Nanosecond timestamps; defaults to CLOCK_MONOTONIC (OCaml's caml_time_counter).
   std::function<std::uint64_t()> clock;
 
-  // dir from OCAML_RUNTIME_EVENTS_DIR, preserve from OCAML_RUNTIME_EVENTS_PRESERVE;
+  // dir from OCAML_RUNTIME_EVENTS_DIR, preserve from OCAML_RUNTIME_EVENTS_PRESERVE,
+  // ring_log2_words from OCAMLRUNPARAM's (else CAMLRUNPARAM's) `e=N`;
   // *start_now is set when OCAML_RUNTIME_EVENTS_START is present.
   static ProducerOptions FromEnvironment(bool* start_now);
 };
+
+// The last `e=N` (decimal, at most 2 digits) of an OCAMLRUNPARAM value such as
+// "s=1M,e=12,v=0x400": OCaml's log2 ring size in words; nullopt without one.
+std::optional<unsigned> RingLog2WordsOfRunParam(std::string_view param);
 
 // CLOCK_MONOTONIC in nanoseconds.
 std::uint64_t MonotonicNanoseconds();

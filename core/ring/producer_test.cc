@@ -474,5 +474,16 @@ TEST(Producer, StartFailsWithATypedErrorForABadDirectory) {
   EXPECT_EQ(RuntimeEvents(bad).Start().code(), ErrorCode::kInvalidArgument);
 }
 
+TEST(Producer, RingSizeFromOcamlRunParam) {
+  EXPECT_EQ(RingLog2WordsOfRunParam("e=12"), 12u);
+  EXPECT_EQ(RingLog2WordsOfRunParam("s=1M,e=12,v=0x400"), 12u);
+  EXPECT_EQ(RingLog2WordsOfRunParam("e=12,e=20"), 20u);  // the last one wins
+  EXPECT_FALSE(RingLog2WordsOfRunParam("").has_value());
+  EXPECT_FALSE(RingLog2WordsOfRunParam("s=1M,v=1").has_value());
+  EXPECT_FALSE(RingLog2WordsOfRunParam("e=").has_value());
+  EXPECT_FALSE(RingLog2WordsOfRunParam("e=1x").has_value());
+  EXPECT_FALSE(RingLog2WordsOfRunParam("le=12").has_value());
+}
+
 }  // namespace
 }  // namespace mpo::ring

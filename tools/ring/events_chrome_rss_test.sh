@@ -43,10 +43,15 @@ tail -c 2 "$tmp/large.chrome" | grep -q '^]}$' || fail "chrome output not closed
   fail "fuchsia output not smaller than the JSON"
 # The JSON keeps the rules on this multi-domain wrapped ring (the unit test checks them
 # in depth): one counter track per domain, balanced B/E per thread, no unit keys.
+# Its ring_start was overwritten: the pid comes from the file name, 77.events.
+check "the wrapped ring lost its ring_start" 0 "$bin" events dump "$large_ring"
+grep -q ' ring_start ' "$out" && fail "the large ring still has its ring_start"
 python3 - "$tmp/large.chrome" <<'PY' || fail "chrome rules on the large ring"
 import json, sys
 t = json.load(open(sys.argv[1]))
 assert list(t) == ["traceEvents"], list(t)
+assert all(e["pid"] == 77 for e in t["traceEvents"]), "pid not from the file name"
+assert t["traceEvents"][0]["args"]["name"] == "OCaml process 77", t["traceEvents"][0]
 open_ = {}
 counters = {}
 for e in t["traceEvents"]:
@@ -60,6 +65,14 @@ for e in t["traceEvents"]:
 assert all(not s for s in open_.values())
 assert len({tid for tid in counters.values()}) == 4, counters
 PY
+grep -aq 'OCaml process 77' "$tmp/large.fuchsia" || fail "fuchsia: pid not from the file name"
+# The same ring under another name keeps the fallback pid 1.
+cp "$large_ring" "$tmp/renamed.events"
+check "chrome of a ring named without its pid" 0 "$bin" events chrome "$tmp/renamed.events" "$tmp/renamed.json"
+grep -q '"OCaml process 1"' "$tmp/renamed.json" || fail "renamed ring: not pid 1"
+# stats says its wall time is not from ring_start, which it lost.
+check "stats of the wrapped ring" 0 "$bin" events stats "$large_ring" --json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["wall_basis"].startswith("first event.."), d["wall_basis"]; assert d["wall_ns"] > 0' "$out" || fail "stats: wall basis of a wrapped ring"
 check "fuchsia OUT == RING" 2 "$bin" events fuchsia "$small_ring" "$small_ring"
 check "fuchsia missing ring" 2 "$bin" events fuchsia "$tmp/none.events" "$tmp/none.fxt"
 cli_done

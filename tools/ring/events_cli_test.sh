@@ -10,7 +10,7 @@ tags=(--tag oracle.unit=Ev_unit --tag oracle.int=Ev_int --tag oracle.span=Ev_spa
 # The Chrome JSON of each ring, byte for byte (pinned when issue 13 made it Perfetto-correct).
 declare -A chrome_sha=(
   [single]=2b6d041db02d2a3c2a8fa43cd64472e1d95a9620543eed2eff1466ae146e7a4d
-  [user]=4f4f459aba142afc4e5c9c2619f8409cc0bc0905a9ea26132afc34ea88fa47d2)
+  [user]=1e7aa25f1e28979201df3f16d3c9c0ba142afa7bf3972113628eae04362c35e8)
 for c in single:3995 user:4131; do
   name=${c%%:*}; pid=${c##*:}
   mkdir -p "$tmp/$name"
@@ -71,7 +71,7 @@ PY
   cmp -s "$out" "$tmp/$name.jsonl" || fail "dump $name --json: DIR PID and FILE differ"
   check "chrome $name" 0 "$bin" events chrome "$tmp/$name/$pid.events" "$tmp/$name.json"
   [ "$(sha256sum < "$tmp/$name.json" | cut -d' ' -f1)" = "${chrome_sha[$name]}" ] || fail "chrome $name bytes changed"
-  python3 - "$tmp/$name.json" "$pid" <<'PY' || fail "chrome $name"
+  python3 - "$tmp/$name.json" "$pid" "$name" <<'PY' || fail "chrome $name"
 import json, sys
 t = json.load(open(sys.argv[1]))
 ev = t["traceEvents"]
@@ -80,6 +80,11 @@ b = sum(1 for e in ev if e["ph"] == "B"); e_ = sum(1 for e in ev if e["ph"] == "
 assert b > 0 and abs(b - e_) <= 2, (b, e_)
 assert any(e["ph"] == "C" for e in ev)
 assert any(e["ph"] == "M" and e["args"]["name"] == "domain 0" for e in ev)
+# User ints are counter tracks Perfetto plots, one per domain, never instants.
+assert not any(e.get("cat") == "user_int" for e in ev)
+ints = [e for e in ev if e["ph"] == "C" and e.get("cat") == "user"]
+assert (len(ints) > 0) == (sys.argv[3] == "user"), len(ints)
+assert all(e["name"].endswith(" (domain %d)" % e["tid"]) and isinstance(e["args"]["value"], int) for e in ints)
 PY
   check "stats $name" 0 "$bin" events stats "$tmp/$name/$pid.events"
   grep -q '^minor ' "$out" || fail "stats has no minor phase"
@@ -87,6 +92,96 @@ PY
 done
 check "stats --json" 0 "$bin" events stats "$tmp/single" 3995 --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["phases"]["minor"]["count"] > 0' "$out" || fail "stats json"
+# `events stats --json` against olly's definitions recomputed here from `dump --json`:
+# wall time ring_start..ring_stop, per-domain GC time (outermost major, stw_leader or
+# interrupt_remote), nearest-rank pause percentiles per phase, counts on domain 0, words.
+stats_vs_dump() {  # LABEL RING [ITS DUMP --JSON]
+  check "stats --json $1" 0 "$bin" events stats "$2" --json
+  cp "$out" "$tmp/stats.json"
+  local dump="${3:-}"
+  if [ -z "$dump" ]; then
+    check "dump --json $1" 0 "$bin" events dump "$2" --json
+    dump="$tmp/stats_dump.jsonl"
+    cp "$out" "$dump"
+  fi
+  python3 - "$tmp/stats.json" "$dump" <<'PY' || fail "stats $1: not olly's figures"
+import json, math, sys
+s = json.load(open(sys.argv[1]))
+recs = [json.loads(l) for l in open(sys.argv[2])][1:-1]
+timed = [r for r in recs if r["kind"] != "lost_events"]
+life = {}
+for r in timed:
+    if r["kind"] == "lifecycle":
+        life.setdefault(r["name"], r["ts"])
+start = life.get("ring_start", min(r["ts"] for r in timed))
+stop = life.get("ring_stop", max(r["ts"] for r in timed))
+assert s["wall_ns"] == stop - start, (s["wall_ns"], stop - start)
+gc, stacks, durs, gc_open = {}, {}, {}, {}
+counts = dict(minor=0, major=0)
+words = {}
+for r in recs:
+    d = r["ring"]
+    if r["kind"] == "lost_events":
+        stacks[d] = []; gc_open.pop(d, None); continue
+    if r["kind"] == "begin":
+        if d == 0 and r["name"] == "minor": counts["minor"] += 1
+        if d == 0 and r["name"] == "major_gc_stw": counts["major"] += 1
+        if r["name"] in ("major", "stw_leader", "interrupt_remote") and d not in gc_open:
+            gc_open[d] = (r["id"], r["ts"])
+        stacks.setdefault(d, []).append((r["id"], r["ts"]))
+        del stacks[d][:-64]
+    elif r["kind"] == "end":
+        if d in gc_open and gc_open[d][0] == r["id"]:
+            gc[d] = gc.get(d, 0) + r["ts"] - gc_open.pop(d)[1]
+        st = stacks.setdefault(d, [])
+        for i in range(len(st) - 1, -1, -1):
+            if st[i][0] == r["id"]:
+                durs.setdefault(r["name"], []).append(r["ts"] - st[i][1]); del st[i:]; break
+    elif r["kind"] == "counter":
+        w = words.setdefault(d, {})
+        w[r["name"]] = w.get(r["name"], 0) + r["value"]
+assert s["collections"]["minor"] == counts["minor"] and s["collections"]["major"] == counts["major"], s["collections"]
+for dom in s["domains"]:
+    d = dom["ring"]
+    assert dom["gc_ns"] == gc.get(d, 0), (d, dom["gc_ns"], gc.get(d))
+    w = words.get(d, {})
+    if "minor_allocated" in w and "minor_allocated_words" not in w:
+        assert dom["words"]["minor"] == w["minor_allocated"] // 8, dom["words"]
+    assert len(dom["open_at_end"]) == len(stacks.get(d, [])), (d, dom["open_at_end"])
+def rank(v, p):
+    v = sorted(v); return v[max(1, math.ceil(p / 100 * len(v))) - 1]
+assert set(s["phases"]) == set(durs), (set(s["phases"]) ^ set(durs))
+for name, v in durs.items():
+    ph = s["phases"][name]
+    assert ph["count"] == len(v), name
+    for p in (50, 90, 99, 100):
+        key = "max_ns" if p == 100 else "p%d_ns" % p
+        assert ph[key] == rank(v, p), (name, key, ph[key], rank(v, p))
+assert s["sum_over_domains"]["gc_ns"] == sum(gc.values())
+assert s["wall_ns"] > 0 and any(dom["gc_ns"] > 0 for dom in s["domains"]), "no GC time"
+PY
+}
+for c in single:3995 user:4131; do
+  stats_vs_dump "${c%%:*}" "$tmp/${c%%:*}/${c##*:}.events" "$tmp/${c%%:*}.jsonl"
+done
+if [ -n "${MPO_SHARED_TESTDATA:-}" ] && [ -d "$MPO_SHARED_TESTDATA/runtime_events" ]; then
+  for gz in "$MPO_SHARED_TESTDATA"/runtime_events/*/*.events.gz; do
+    gzip -dc "$gz" > "$tmp/shared.events"
+    copy="$tmp/$(basename "$(dirname "$gz")")/$(basename "$gz" .gz)"
+    if [ -f "$copy" ] && cmp -s "$tmp/shared.events" "$copy"; then
+      echo "shared $gz: the same bytes as testdata/ring's copy, checked above"
+    else
+      stats_vs_dump "shared $(basename "$gz")" "$tmp/shared.events"
+    fi
+  done
+else
+  echo "SKIPPED: stats of the real rings in ../shared/testdata (set MPO_SHARED_TESTDATA)"
+fi
+# The text says what the wall time is measured from and labels the sum over domains.
+check "stats text" 0 "$bin" events stats "$tmp/single/3995.events"
+grep -q '^wall time: [0-9.]* s (ring_start\.\.ring_stop)$' "$out" || fail "stats: wall time line"
+grep -q '^sum over domains (not wall time): ' "$out" || fail "stats: sum labelled"
+grep -Eq '^gc \(olly\) +[0-9]+ ' "$out" || fail "stats: olly pauses"
 # 5.2 numbering: phase 11 is minor_local_roots there.
 check "dump --ocaml-version 5.2" 0 "$bin" events dump "$tmp/single/3995.events" --ocaml-version 5.2
 grep -q 'begin minor_local_roots #11' "$out" || fail "5.2 names"

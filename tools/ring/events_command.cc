@@ -22,6 +22,7 @@
 #include "tools/progress.h"
 #include "tools/ring/pid_arg.h"
 #include "tools/ring/record_command.h"
+#include "tools/ring/stats_view.h"
 #include "tools/ring/tail_command.h"
 #include "tools/ring/tail_process.h"
 #include "tools/ring/trace_views.h"
@@ -169,19 +170,19 @@ void RunTail(const EventsOptions& o) {
 }
 
 // Statistics of a whole ring, streamed: no event is kept.
-Result<StreamStats> Stats(const EventsOptions& o) {
+Result<exporter::RingStats> Stats(const EventsOptions& o) {
   auto src = ParseSource(o.source);
   if (!src.ok()) return src.status();
   auto version = ParseVersion(o.version, src->path);
   if (!version.ok()) return version.status();
   auto cursor = OpenRing(src->path, o.batch);
   if (!cursor.ok()) return cursor.status();
-  StatsAccumulator stats;
+  exporter::RingStatsAccumulator stats;
   ring::view::EventCollector collector(*version, [&](const RingEvent& e) { stats.Add(e); });
   auto r = Drain(*cursor, collector, [] {});
   if (!r.ok()) return r.status();
   if (!collector.error().ok()) return collector.error();
-  return stats.stats();
+  return stats.Finish();
 }
 
 // Feeds every event of a fresh cursor on the ring to `writer`, then finishes it; counts
@@ -235,12 +236,14 @@ Status WriteExport(const EventsOptions& o, ExportFormat format) {
   progress.SetTotal(2 * events);
 
   auto write = [&](std::string_view text) { (void)out->Write(text); };
+  // A wrapped ring lost its ring_start, and the pid with it; OCaml's file name keeps it.
+  const std::int64_t pid = PidOfRingFileName(o.file, 1);
   Status s;
   if (format == ExportFormat::kChrome) {
-    ChromeTraceWriter writer(scan.origin(), scan.pid(1), write);
+    ChromeTraceWriter writer(scan.origin(), scan.pid(pid), write);
     s = StreamRing(o, *version, writer, progress, events);
   } else {
-    exporter::FuchsiaTraceWriter writer(scan.pid(1), write);
+    exporter::FuchsiaTraceWriter writer(scan.pid(pid), write);
     s = StreamRing(o, *version, writer, progress, events);
   }
   progress.Clear();
@@ -262,7 +265,7 @@ void RunFuchsia(const EventsOptions& o) {
 void RunStats(const EventsOptions& o) {
   auto stats = Stats(o);
   if (!stats.ok()) return ReportError("events stats", stats.status());
-  const StreamStats& s = *stats;
+  const exporter::RingStats& s = *stats;
   if (o.json) {
     std::printf("%s\n", DumpJson(StatsJson(s), 2).c_str());
   } else {
@@ -359,10 +362,11 @@ void AddEventsCommands(CLI::App& app) {
 
   CLI::App* stats = events->add_subcommand(
       "stats",
-      "Time per phase and event counts per domain (streamed: memory does not grow with the "
-      "ring's size; at most 64 nested begins per domain are matched)");
+      "GC statistics as olly gc-stats defines them: wall time, GC time and share per "
+      "domain, pause percentiles per phase, collections, words, spans open at the end "
+      "(definitions: tools/ring/README.md)");
   stats->add_option("source", o->source, "DIR PID, or FILE")->required()->expected(1, 2);
-  stats->add_flag("--json", o->json, "print JSON");
+  stats->add_flag("--json", o->json, "print JSON (times in ns, shares as fractions)");
   AddCommon(stats, *o);
   stats->callback([o] { RunStats(*o); });
 
@@ -373,6 +377,12 @@ void AddEventsCommands(CLI::App& app) {
     e.file = ring;
     e.out = out;
     return WriteExport(e, ExportFormat::kChrome);
+  };
+  exports.fuchsia = [](const std::string& ring, const std::string& out) {
+    EventsOptions e;
+    e.file = ring;
+    e.out = out;
+    return WriteExport(e, ExportFormat::kFuchsia);
   };
   exports.stats_text = [](const std::string& ring) -> Result<std::string> {
     EventsOptions e;

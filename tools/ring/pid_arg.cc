@@ -3,6 +3,7 @@
 #include <sys/types.h>
 
 #include <limits>
+#include <string_view>
 
 namespace mpo::tools {
 
@@ -21,6 +22,18 @@ Result<std::int64_t> ParsePid(const std::string& text) {
         .WithField("PID");
   }
   return static_cast<std::int64_t>(v);
+}
+
+std::int64_t PidOfRingFileName(const std::string& path, std::int64_t fallback) {
+  constexpr std::string_view kSuffix = ".events";
+  const std::size_t slash = path.rfind('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (name.size() <= kSuffix.size() ||
+      std::string_view(name).substr(name.size() - kSuffix.size()) != kSuffix) {
+    return fallback;
+  }
+  auto pid = ParsePid(name.substr(0, name.size() - kSuffix.size()));
+  return pid.ok() ? *pid : fallback;
 }
 
 }  // namespace mpo::tools

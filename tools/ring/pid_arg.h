@@ -14,4 +14,9 @@ namespace mpo::tools {
 // otherwise.
 Result<std::int64_t> ParsePid(const std::string& text);
 
+// The pid in a ring file's name, `[DIR/]<pid>.events` as OCaml names it, when that part
+// is a valid PID; `fallback` for any other name (`x.events`, `named.ocaml-5.3.events`).
+// For a ring that lost its ring_start (it wrapped), the name is where its pid remains.
+std::int64_t PidOfRingFileName(const std::string& path, std::int64_t fallback);
+
 }  // namespace mpo::tools

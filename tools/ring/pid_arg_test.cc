@@ -18,5 +18,16 @@ TEST(ParsePid, AcceptsOnlyPositivePidsThatFitPidT) {
   }
 }
 
+TEST(PidOfRingFileName, TakesOnlyOcamlsNames) {
+  EXPECT_EQ(PidOfRingFileName("3995.events", 1), 3995);
+  EXPECT_EQ(PidOfRingFileName("/tmp/dir/4131.events", 1), 4131);
+  EXPECT_EQ(PidOfRingFileName("dir.d/77.events", 1), 77);
+  for (const char* other :
+       {"x.events", ".events", "0.events", "-3.events", "12.events.gz", "named.ocaml-5.3.events",
+        "4131", "9/x.events", "3995.EVENTS", "2147483648.events", "12 .events"}) {
+    EXPECT_EQ(PidOfRingFileName(other, 1), 1) << other;
+  }
+}
+
 }  // namespace
 }  // namespace mpo::tools

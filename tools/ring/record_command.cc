@@ -27,8 +27,32 @@ struct RecordOptions {
   std::string out = ".";
   double max_seconds = 0;  // 0: until the program exits
   double interval_ms = 100;
+  std::string format = "chrome";
+  unsigned ring_size = 0;  // log2 words of each domain's ring; 0: the program's default
   std::vector<std::string> command;
 };
+
+// The ring sizes the producer supports (core/ring/producer.h); OCaml's default is 16.
+constexpr unsigned kMinRingLog2Words = 4;
+constexpr unsigned kMaxRingLog2Words = 26;
+
+// The environment of the program: runtime events on, and the ring size appended to its
+// run parameters (OCaml reads OCAMLRUNPARAM, else CAMLRUNPARAM; a later option wins).
+std::vector<std::pair<std::string, std::string>> ProgramEnvironment(const RecordOptions& o,
+                                                                    const std::string& dir) {
+  std::vector<std::pair<std::string, std::string>> env = {{"OCAML_RUNTIME_EVENTS_START", "1"},
+                                                          {"OCAML_RUNTIME_EVENTS_DIR", dir},
+                                                          {"OCAML_RUNTIME_EVENTS_PRESERVE", "1"}};
+  if (o.ring_size != 0) {
+    const char* param = std::getenv("OCAMLRUNPARAM");
+    if (param == nullptr) param = std::getenv("CAMLRUNPARAM");
+    std::string value = param != nullptr ? param : "";
+    if (!value.empty()) value += ',';
+    value += "e=" + std::to_string(o.ring_size);
+    env.emplace_back("OCAMLRUNPARAM", value);
+  }
+  return env;
+}
 
 // How long a program gets to exit after SIGTERM (at --max-seconds) before SIGKILL.
 constexpr double kTerminateGraceMs = 2000;
@@ -179,14 +203,16 @@ Status WriteText(const std::string& path, const std::string& text) {
 void RunRecord(const RecordOptions& o, const RecordExports& exports) {
   auto dir = PrepareDir(o.out);
   if (!dir.ok()) return ReportError("events record", dir.status());
-  auto child = ChildProcess::Spawn(o.command,
-                                   {{"OCAML_RUNTIME_EVENTS_START", "1"},
-                                    {"OCAML_RUNTIME_EVENTS_DIR", *dir},
-                                    {"OCAML_RUNTIME_EVENTS_PRESERVE", "1"}},
-                                   *dir);
+  auto child = ChildProcess::Spawn(o.command, ProgramEnvironment(o, *dir), *dir);
   if (!child.ok()) return ReportError("events record", child.status());
   Recorder recorder(o, *dir, *child);
   auto followed = recorder.Run();
+  if (child->ExecFailed()) {
+    // The child already said why it could not run PROG: one message, not a second
+    // about the ring it could never write.
+    SetExitCode(child->ShellStatus());
+    return;
+  }
   std::printf("program: %s (pid %d) %s\n", o.command[0].c_str(), static_cast<int>(child->pid()),
               child->Describe().c_str());
   if (!followed.ok()) return ReportError("events record " + recorder.ring(), followed.status());
@@ -208,11 +234,14 @@ void RunRecord(const RecordOptions& o, const RecordExports& exports) {
   }
   std::printf("ring: %s\n", recorder.ring().c_str());
   const std::string base = recorder.ring().substr(0, recorder.ring().size() - 7);
-  const std::string chrome = base + ".chrome.json";
-  if (Status s = exports.chrome(recorder.ring(), chrome); !s.ok()) {
-    return ReportError("events record: chrome export", s);
+  const bool fuchsia = o.format == "fuchsia";
+  const std::string timeline = base + (fuchsia ? ".fxt" : ".chrome.json");
+  if (Status s = fuchsia ? exports.fuchsia(recorder.ring(), timeline)
+                         : exports.chrome(recorder.ring(), timeline);
+      !s.ok()) {
+    return ReportError("events record: " + o.format + " export", s);
   }
-  std::printf("chrome: %s\n", chrome.c_str());
+  std::printf("%s: %s\n", o.format.c_str(), timeline.c_str());
   auto stats = exports.stats_text(recorder.ring());
   if (!stats.ok()) return ReportError("events record: stats", stats.status());
   const std::string stats_path = base + ".stats.txt";
@@ -231,8 +260,9 @@ void AddRecordCommand(CLI::App& events, const RecordExports& exports) {
       "record",
       "Run an OCaml 5 program with runtime events on (OCAML_RUNTIME_EVENTS_START=1, "
       "OCAML_RUNTIME_EVENTS_DIR=DIR, OCAML_RUNTIME_EVENTS_PRESERVE=1), follow its ring "
-      "while it runs, and when it exits leave DIR/<pid>.events, DIR/<pid>.chrome.json and "
-      "DIR/<pid>.stats.txt; prints what it wrote and exits with the program's status "
+      "while it runs, and when it exits leave DIR/<pid>.events, DIR/<pid>.chrome.json (or "
+      "<pid>.fxt) and DIR/<pid>.stats.txt; prints what it wrote and exits with the program's "
+      "status "
       "(128+N for signal N). At Ctrl-C or --max-seconds the program is terminated (SIGTERM, "
       "SIGKILL 2 s later); a SIGTERM or SIGHUP is passed on to it. Either way it is waited "
       "for and its ring is still read and exported.");
@@ -245,6 +275,18 @@ void AddRecordCommand(CLI::App& events, const RecordExports& exports) {
       ->check(SecondsIn(0.0, 1e9));
   record->add_option("--interval-ms", o->interval_ms, "pause between polls of the ring")
       ->check(MillisecondsIn(0.0, 60000.0));
+  record
+      ->add_option("--format", o->format,
+                   "the timeline export: chrome (<pid>.chrome.json) or fuchsia (<pid>.fxt), "
+                   "both opened by Perfetto")
+      ->check(CLI::IsMember({"chrome", "fuchsia"}))
+      ->capture_default_str();
+  record
+      ->add_option("--ring-size", o->ring_size,
+                   "log2 of each domain's ring size in words, appended to the program's "
+                   "OCAMLRUNPARAM as e=N (OCaml's default: 16); a larger ring loses fewer "
+                   "events")
+      ->check(UnsignedIn(kMinRingLog2Words, kMaxRingLog2Words));
   record->add_option("command", o->command, "-- PROG ARGS...: the program to run")
       ->required()
       ->expected(-1);

@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "core/ring/layout.h"
 #include "tools/ring/tail_interrupt.h"
 
 namespace mpo::tools {
@@ -42,7 +43,9 @@ bool CountingCallbacks::Alloc(std::uint32_t ring, std::uint64_t ts,
 }
 bool CountingCallbacks::LifecycleEvent(std::uint32_t ring, std::uint64_t ts, unsigned kind,
                                        std::int64_t data) {
-  return inner_.LifecycleEvent(ring, ts, kind, data);
+  const bool go_on = inner_.LifecycleEvent(ring, ts, kind, data);
+  if (go_on && kind == static_cast<unsigned>(ring::Lifecycle::kRingStop)) ring_stopped_ = true;
+  return go_on;
 }
 bool CountingCallbacks::LostEvents(std::uint32_t ring, std::uint64_t words) {
   // Counted only once the inner callbacks accept it: a refused event comes back.
@@ -73,6 +76,10 @@ bool CountingCallbacks::UserCustom(std::uint32_t ring, std::uint64_t ts, unsigne
 Result<FollowResult> FollowRing(ring::Cursor& cursor, const std::string& path,
                                 CountingCallbacks& callbacks, const FollowOptions& options) {
   InterruptGuard guard;
+  // A watched process is followed until it exits, even past its ring's end marker.
+  const auto ended = [&](const CountingCallbacks& c) {
+    return !options.producer_running && c.ring_stopped();
+  };
   const FileKey opened = KeyOf(path);
   const auto start = std::chrono::steady_clock::now();
   FollowResult result;
@@ -101,10 +108,13 @@ Result<FollowResult> FollowRing(ring::Cursor& cursor, const std::string& path,
         result.reason = FollowStop::kStopped;
         return result;
       }
-      if (*n == 0 || (!last && round >= kLivePollsPerRound)) break;
+      // After the end marker, what is left is read to the end.
+      if (*n == 0 || (!last && !ended(callbacks) && round >= kLivePollsPerRound)) break;
     }
     if (producer_gone) {
       result.reason = FollowStop::kProducerExited;
+    } else if (ended(callbacks)) {
+      result.reason = FollowStop::kRingStopped;
     } else if (file_gone) {
       result.reason = FollowStop::kFileGone;
     } else if (interrupted) {
@@ -123,6 +133,7 @@ std::string_view FollowStopText(FollowStop reason) {
   switch (reason) {
     case FollowStop::kProducerExited: return "the process exited";
     case FollowStop::kFileGone: return "the file is gone (removed or replaced)";
+    case FollowStop::kRingStopped: return "the ring ended (ring_stop read)";
     case FollowStop::kMaxSeconds: return "--max-seconds reached";
     case FollowStop::kInterrupted: return "interrupted (SIGINT)";
     case FollowStop::kStopped: return "output failed";

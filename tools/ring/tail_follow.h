@@ -12,11 +12,14 @@
 //   file gone         the path no longer names the file that was opened (only
 //                     without producer_running: a process removes its ring as it
 //                     exits, and the exit is what ends following then)
+//   ring stopped      a ring_stop lifecycle event was read: the program stopped its
+//                     runtime events (or exited), nothing more will come (only without
+//                     producer_running: a watched process is followed until it exits)
 //   max-seconds       max_seconds > 0 and that long has passed
 //   interrupted       SIGINT arrived (tail_interrupt.h; FollowRing holds an
 //                     InterruptGuard while it runs)
 // Without producer_running (a file whose producer is not a process we know) only the
-// last three apply. A file missing when following starts counts as gone at once.
+// last four apply. A file missing when following starts counts as gone at once.
 //
 // Threading: one follower per process at a time (the SIGINT flag is process-wide).
 // Time is measured on the monotonic clock from the call.
@@ -33,7 +36,14 @@
 
 namespace mpo::tools {
 
-enum class FollowStop { kProducerExited, kFileGone, kMaxSeconds, kInterrupted, kStopped };
+enum class FollowStop {
+  kProducerExited,
+  kFileGone,
+  kRingStopped,
+  kMaxSeconds,
+  kInterrupted,
+  kStopped
+};
 
 struct FollowOptions {
   double interval_ms = 100;  // pause between drains
@@ -57,6 +67,8 @@ class CountingCallbacks : public ring::EventCallbacks {
  public:
   explicit CountingCallbacks(ring::EventCallbacks& inner) : inner_(inner) {}
   std::uint64_t lost_words() const { return lost_words_; }
+  // A ring_stop lifecycle event went through.
+  bool ring_stopped() const { return ring_stopped_; }
 
   bool RuntimeBegin(std::uint32_t ring, std::uint64_t ts, unsigned phase) override;
   bool RuntimeEnd(std::uint32_t ring, std::uint64_t ts, unsigned phase) override;
@@ -78,6 +90,7 @@ class CountingCallbacks : public ring::EventCallbacks {
  private:
   ring::EventCallbacks& inner_;
   std::uint64_t lost_words_ = 0;
+  bool ring_stopped_ = false;
 };
 
 // Follows `cursor` (opened on `path`) until a stop condition holds. A cursor error (a

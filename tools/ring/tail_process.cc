@@ -110,14 +110,15 @@ Result<ChildProcess> ChildProcess::Spawn(
           r = ::read(go[0], &word, 1);
         } while (r < 0 && errno == EINTR);
         if (r != 1) ::_exit(0);  // not this pid
-        ::close(go[0]);
       }
+      // go[0] is close-on-exec: the parent reads end-of-file when exec succeeded.
       ::execvpe(argp[0], argp.data(), envp.data());
       const int error = errno;
       const char* reason = std::strerror(error);
       (void)!::write(2, failure.data(), failure.size());
       (void)!::write(2, reason, std::strlen(reason));
       (void)!::write(2, "\n", 1);
+      if (go[0] >= 0) (void)!::write(go[0], "x", 1);
       // As a shell: 127 when there is no such program, 126 when it cannot be run.
       ::_exit(error == ENOENT || error == ENOTDIR ? 127 : 126);
     }
@@ -127,8 +128,16 @@ Result<ChildProcess> ChildProcess::Spawn(
     struct stat st {};
     const bool taken = FormatRingPath(ring_dir, pid, path, sizeof path) && ::lstat(path, &st) == 0;
     if (!taken && ::send(go[1], "g", 1, MSG_NOSIGNAL) == 1) {
+      // One byte: exec failed (the child said why on stderr); end-of-file: it succeeded.
+      char word = 0;
+      ssize_t r;
+      do {
+        r = ::read(go[1], &word, 1);
+      } while (r < 0 && errno == EINTR);
       ::close(go[1]);
-      return ChildProcess(pid);
+      ChildProcess child(pid);
+      child.exec_failed_ = r == 1;
+      return child;
     }
     ::close(go[1]);
     int status = 0;
@@ -141,7 +150,10 @@ Result<ChildProcess> ChildProcess::Spawn(
 }
 
 ChildProcess::ChildProcess(ChildProcess&& other) noexcept
-    : pid_(other.pid_), reaped_(other.reaped_), status_(other.status_) {
+    : pid_(other.pid_),
+      reaped_(other.reaped_),
+      status_(other.status_),
+      exec_failed_(other.exec_failed_) {
   other.pid_ = -1;
   other.reaped_ = true;
 }

@@ -57,12 +57,16 @@ class ChildProcess {
   int ShellStatus() const;
   // "exited with status N" / "was killed by signal N (NAME)".
   std::string Describe() const;
+  // The program could not be executed (spawned with a ring_dir only; the child said
+  // why on stderr and exited 127 or 126).
+  bool ExecFailed() const { return exec_failed_; }
 
  private:
   explicit ChildProcess(pid_t pid) : pid_(pid) {}
   pid_t pid_ = -1;
   bool reaped_ = false;
   int status_ = 0;
+  bool exec_failed_ = false;
 };
 
 }  // namespace mpo::tools

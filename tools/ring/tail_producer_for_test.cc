@@ -3,6 +3,7 @@
 // (OCAML_RUNTIME_EVENTS_START, _DIR, _PRESERVE; ProducerOptions::FromEnvironment).
 //
 // Usage: tail_producer_for_test COUNT SLEEP_MS EXIT_CODE [RING_LOG2_WORDS]
+// (without RING_LOG2_WORDS: OCAMLRUNPARAM's e=N, as OCaml, else 10)
 // Writes COUNT counter events (minor_promoted = 0 .. COUNT-1) SLEEP_MS apart, stops
 // the ring (the file stays only with _PRESERVE) and exits EXIT_CODE. Without
 // OCAML_RUNTIME_EVENTS_START it writes nothing, as OCaml would. A small ring (4 = 16
@@ -26,7 +27,12 @@ int main(int argc, char** argv) {
   mpo::ring::ProducerOptions o = mpo::ring::ProducerOptions::FromEnvironment(&start);
   if (!start) return exit_code;
   o.max_domains = 2;
-  o.ring_log2_words = argc == 5 ? static_cast<unsigned>(std::atoi(argv[4])) : 10;
+  // RING_LOG2_WORDS, else OCAMLRUNPARAM's e=N as OCaml reads it, else 10.
+  if (argc == 5) {
+    o.ring_log2_words = static_cast<unsigned>(std::atoi(argv[4]));
+  } else if (!std::getenv("OCAMLRUNPARAM") && !std::getenv("CAMLRUNPARAM")) {
+    o.ring_log2_words = 10;
+  }
   mpo::ring::RuntimeEvents ev(o);
   if (!ev.Start().ok()) return 100;
   for (long i = 0; i < count; ++i) {

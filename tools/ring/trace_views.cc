@@ -1,8 +1,5 @@
 #include "tools/ring/trace_views.h"
 
-#include <cinttypes>
-#include <cstdio>
-
 #include "core/base/ocaml_quoted.h"
 
 namespace mpo::tools {
@@ -30,7 +27,6 @@ nlohmann::json InstantArgs(const RingEvent& e) {
   j["name"] = std::string(e.name);
   j["id"] = e.id;
   switch (e.kind) {
-    case Kind::kUserInt: j["value"] = e.OcamlInt(); break;
     case Kind::kLifecycle:
       if (e.data != 0) {
         j["data"] = e.data;
@@ -76,6 +72,7 @@ nlohmann::json ChromeEvent(const TimelineItem& item, std::uint64_t origin, std::
       break;
     case TimelineKind::kCounter:
       j["ph"] = "C";
+      if (e.kind == Kind::kUserInt) j["cat"] = "user";
       j["name"] = std::string(e.name) + " (" + DomainName(e.ring) + ")";
       j["args"] = {{"value", ring::OcamlIntOfPayload(e.value)}};
       break;
@@ -155,87 +152,8 @@ void ChromeTraceWriter::Finish() {
   write_(kDocumentClose);
 }
 
-void StatsAccumulator::Add(const RingEvent& e) {
-  RingStats& r = s_.rings[e.ring];
-  ++r.events_by_kind[std::string(KindName(e.kind))];
-  if (e.kind == Kind::kLostEvents) {
-    r.lost_words += e.value;
-    open_[e.ring].clear();  // what was open may have ended in the lost part
-  } else if (e.kind == Kind::kBegin) {
-    auto& stack = open_[e.ring];
-    if (stack.size() == kMaxOpenPhases) stack.erase(stack.begin());
-    stack.push_back({e.id, e.ts});
-  } else if (e.kind == Kind::kEnd) {
-    auto& stack = open_[e.ring];
-    // Match the innermost open begin of the same phase.
-    auto it = stack.end();
-    while (it != stack.begin()) {
-      --it;
-      if (it->id == e.id) break;
-    }
-    if (stack.empty() || it->id != e.id) {
-      ++r.unmatched_ends;
-      return;
-    }
-    const std::uint64_t d = e.ts >= it->ts ? e.ts - it->ts : 0;
-    PhaseStats& p = s_.phases[std::string(e.name)];
-    ++p.count;
-    p.total_ns += d;
-    if (d > p.max_ns) p.max_ns = d;
-    stack.erase(it, stack.end());
-  }
-}
-
 std::string DumpJson(const nlohmann::json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-StreamStats ComputeStats(const std::vector<RingEvent>& events) {
-  StatsAccumulator a;
-  for (const RingEvent& e : events) a.Add(e);
-  return a.stats();
-}
-
-std::string FormatStats(const StreamStats& s) {
-  std::string out =
-      "phase                              count     total_ns       mean_ns        max_ns\n";
-  char line[256];
-  for (const auto& [name, p] : s.phases) {
-    std::snprintf(line, sizeof line,
-                  "%-32s %7" PRIu64 " %12" PRIu64 " %13" PRIu64 " %13" PRIu64 "\n", name.c_str(),
-                  p.count, p.total_ns, p.count ? p.total_ns / p.count : 0, p.max_ns);
-    out += line;
-  }
-  for (const auto& [ring, r] : s.rings) {
-    std::uint64_t total = 0;
-    for (const auto& [k, n] : r.events_by_kind) total += n;
-    std::snprintf(line, sizeof line,
-                  "domain %u: %" PRIu64 " events, %" PRIu64 " lost words, %" PRIu64
-                  " unmatched ends\n",
-                  ring, total, r.lost_words, r.unmatched_ends);
-    out += line;
-    for (const auto& [k, n] : r.events_by_kind) {
-      std::snprintf(line, sizeof line, "  %-16s %" PRIu64 "\n", k.c_str(), n);
-      out += line;
-    }
-  }
-  return out;
-}
-
-nlohmann::json StatsJson(const StreamStats& s) {
-  nlohmann::json j;
-  j["phases"] = nlohmann::json::object();
-  for (const auto& [name, p] : s.phases) {
-    j["phases"][name] = {{"count", p.count}, {"total_ns", p.total_ns}, {"max_ns", p.max_ns}};
-  }
-  j["domains"] = nlohmann::json::array();
-  for (const auto& [ring, r] : s.rings) {
-    j["domains"].push_back({{"ring", ring},
-                            {"events", r.events_by_kind},
-                            {"lost_words", r.lost_words},
-                            {"unmatched_ends", r.unmatched_ends}});
-  }
-  return j;
 }
 
 }  // namespace mpo::tools

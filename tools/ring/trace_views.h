@@ -1,5 +1,4 @@
-// Views of a decoded event stream (core/ring/view's RingEvent): Chrome trace-event JSON
-// and per-phase statistics.
+// Views of a decoded event stream (core/ring/view's RingEvent): Chrome trace-event JSON.
 #pragma once
 
 #include <cstdint>
@@ -26,12 +25,13 @@ using ring::view::RingEvent;
 //   the repairs of core/export/ring_timeline.h, each noted in the event's args.note (an
 //   E whose B was lost becomes an instant; spans still open at the end are closed at
 //   their domain's last timestamp).
-// - Counters are C events named "NAME (domain N)": Perfetto keys counter tracks by
-//   process and name, so each domain gets its own track.
-// - lifecycle, user unit/int/custom, alloc and lost_events are thread-scoped instants;
+// - Counters and user int events (cat "user") are C events named "NAME (domain N)",
+//   args {"value": the OCaml int}: Perfetto keys counter tracks by process and name, so
+//   each domain gets its own track, and plots it.
+// - lifecycle, user unit/custom, alloc and lost_events are thread-scoped instants;
 //   a lost_events instant sits at its domain's previous timestamp (or next, when none
 //   came before). Instants carry the event in "args" (kind, name, id and its value:
-//   counters, ints and buckets as OCaml ints, lifecycle data null when 0, custom bytes
+//   buckets as OCaml ints, lifecycle data null when 0, custom bytes
 //   with OCaml's escaping; words for lost_events).
 // - Timestamps are microseconds (the format's unit) since the first event; no
 //   displayTimeUnit or other key that changes units.
@@ -77,48 +77,8 @@ class ChromeTraceWriter {
   std::string text_;
 };
 
-struct PhaseStats {
-  std::uint64_t count = 0;     // completed begin/end pairs
-  std::uint64_t total_ns = 0;  // sum of their durations (nested phases included)
-  std::uint64_t max_ns = 0;
-};
-
-struct RingStats {
-  std::map<std::string, std::uint64_t> events_by_kind;
-  std::uint64_t lost_words = 0;
-  std::uint64_t unmatched_ends = 0;  // an end without its begin (lost, or before start)
-};
-
-struct StreamStats {
-  std::map<std::string, PhaseStats> phases;  // by phase name, all rings
-  std::map<std::uint32_t, RingStats> rings;
-};
-
-// Statistics of a stream, event by event: memory depends on the number of rings and
-// phase names, not on the number of events. At most kMaxOpenPhases begins per ring are
-// kept open (real nesting is a few deep); beyond that the oldest is forgotten and its
-// end counts as unmatched, so hostile input cannot make matching quadratic.
-class StatsAccumulator {
- public:
-  static constexpr std::size_t kMaxOpenPhases = 64;
-  void Add(const RingEvent& e);
-  const StreamStats& stats() const { return s_; }
-
- private:
-  struct Open {
-    unsigned id;
-    std::uint64_t ts;
-  };
-  StreamStats s_;
-  std::map<std::uint32_t, std::vector<Open>> open_;  // per ring, innermost last
-};
-
 // Serialises as `events chrome` does: names from a hostile file need not be UTF-8
 // (invalid bytes become U+FFFD).
 std::string DumpJson(const nlohmann::json& j, int indent = -1);
-
-StreamStats ComputeStats(const std::vector<RingEvent>& events);
-std::string FormatStats(const StreamStats& s);
-nlohmann::json StatsJson(const StreamStats& s);
 
 }  // namespace mpo::tools

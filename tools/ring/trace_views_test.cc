@@ -35,43 +35,6 @@ RingEvent Ev(Kind k, std::uint32_t ring, std::uint64_t ts, unsigned id, std::str
 
 constexpr std::string_view kNotUtf8("\xc3\x28", 2);
 
-TEST(Stats, NestedPhasesAndLostEvents) {
-  const std::vector<RingEvent> events = {
-      Ev(Kind::kBegin, 0, 100, 11, "minor"),
-      Ev(Kind::kBegin, 0, 110, 31, "minor_global_roots"),
-      Ev(Kind::kEnd, 0, 150, 31, "minor_global_roots"),
-      Ev(Kind::kEnd, 0, 200, 11, "minor"),
-      Ev(Kind::kBegin, 1, 10, 11, "minor"),
-      Ev(Kind::kLostEvents, 1, 0, 0, "lost_events", 12),
-      Ev(Kind::kEnd, 1, 90, 11, "minor"),
-      Ev(Kind::kBegin, 0, 300, 11, "minor"),
-      Ev(Kind::kEnd, 0, 340, 11, "minor"),
-  };
-  const StreamStats s = ComputeStats(events);
-  EXPECT_EQ(s.phases.at("minor").count, 2u);
-  EXPECT_EQ(s.phases.at("minor").total_ns, 140u);
-  EXPECT_EQ(s.phases.at("minor").max_ns, 100u);
-  EXPECT_EQ(s.phases.at("minor_global_roots").total_ns, 40u);
-  EXPECT_EQ(s.rings.at(1).lost_words, 12u);
-  EXPECT_EQ(s.rings.at(1).unmatched_ends, 1u);
-  EXPECT_EQ(s.rings.at(0).events_by_kind.at("begin"), 3u);
-  EXPECT_NE(FormatStats(s).find("domain 1: 3 events, 12 lost words"), std::string::npos);
-}
-
-TEST(Stats, HostileNestingStaysLinear) {
-  // 200,000 open begins, then 200,000 ends that match none: each end used to scan every
-  // open begin (4e10 steps); the open stack is now capped.
-  constexpr unsigned kN = 200000;
-  std::vector<RingEvent> events;
-  for (unsigned i = 0; i < kN; ++i) events.push_back(Ev(Kind::kBegin, 0, i, 1, "x"));
-  for (unsigned i = 0; i < kN; ++i) events.push_back(Ev(Kind::kEnd, 0, kN + i, 2, "y"));
-  events.push_back(Ev(Kind::kEnd, 0, 3 * kN, 1, "x"));
-  const StreamStats s = ComputeStats(events);
-  EXPECT_EQ(s.rings.at(0).unmatched_ends, kN);
-  EXPECT_EQ(s.phases.at("x").count, 1u);
-  EXPECT_EQ(s.phases.at("x").max_ns, 2 * kN + 1);  // the newest begin matched
-}
-
 // The events of `te` that are not metadata ("M").
 std::vector<nlohmann::json> NonMetadata(const nlohmann::json& te) {
   std::vector<nlohmann::json> out;
@@ -172,6 +135,24 @@ TEST(Chrome, StreamedBytesEqualTheDocument) {
   EXPECT_EQ(
       Streamed({}, 7),
       R"({"traceEvents":[{"args":{"name":"OCaml process 7"},"name":"process_name","ph":"M","pid":7}]})");
+}
+
+TEST(Chrome, UserIntsAreCounterTracksPerDomain) {
+  const nlohmann::json t = ChromeTrace({Ev(Kind::kUserInt, 1, 1000, 2, "app.queue", -4),
+                                        Ev(Kind::kUserInt, 1, 3000, 2, "app.queue", 9)},
+                                       5);
+  std::vector<nlohmann::json> counters;
+  for (const nlohmann::json& e : t["traceEvents"]) {
+    if (e["ph"] == "C") counters.push_back(e);
+    EXPECT_NE(e["ph"], "i") << e.dump();
+  }
+  ASSERT_EQ(counters.size(), 2u);
+  EXPECT_EQ(counters[0]["name"], "app.queue (domain 1)");
+  EXPECT_EQ(counters[0]["cat"], "user");
+  EXPECT_EQ(counters[0]["args"]["value"], -4);
+  EXPECT_EQ(counters[1]["args"]["value"], 9);
+  EXPECT_EQ(counters[1]["ts"], 2.0);
+  EXPECT_EQ(counters[1]["tid"], 1);
 }
 
 TEST(Chrome, ScanFindsOriginAndFirstRecordedPid) {
