@@ -5,9 +5,9 @@
 #include <system_error>
 #include <thread>
 
+#include "core/base/stream_digest.h"
 #include "core/base/uninit_array.h"
 #include "core/memtrace/canonical_check.h"
-#include "core/memtrace/stream_digest.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/trace_writer.h"
 

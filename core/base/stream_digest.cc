@@ -1,8 +1,8 @@
-#include "core/memtrace/stream_digest.h"
+#include "core/base/stream_digest.h"
 
 #include <random>
 
-namespace mpo::memtrace {
+namespace mpo {
 namespace {
 
 constexpr std::uint64_t kPrime = (std::uint64_t{1} << 61) - 1;
@@ -64,4 +64,4 @@ bool StreamDigest::operator==(const StreamDigest& o) const {
          partial_bytes_ == o.partial_bytes_ && key_.a == o.key_.a && key_.b == o.key_.b;
 }
 
-}  // namespace mpo::memtrace
+}  // namespace mpo

@@ -1,15 +1,16 @@
-// A keyed digest of a byte stream, for the identity copy (trace_copy.cc) to prove that the
-// bytes it wrote are the bytes it checked, although two threads read them from a file that
-// someone may change meanwhile. A polynomial hash over 7-byte words modulo the prime
-// 2^61 - 1, at two random points: for any two different streams of the same length chosen
-// without knowing the key, they collide with probability below (length / 7 / 2^61)^2.
-// Not a cryptographic hash: the key is what an adversary does not know.
+// A keyed digest of a byte stream, to prove that bytes read twice are the same although
+// someone may change the file between the reads: the identity copy
+// (core/memtrace/trace_copy.cc) writes exactly the bytes it checked, and corpus check
+// trusts no expected file an implementation could have rewritten. A polynomial hash over
+// 7-byte words modulo the prime 2^61 - 1, at two random points: two different streams of
+// the same length chosen without knowing the key collide with probability below
+// (length / 7 / 2^61)^2. Not a cryptographic hash: the key is what an adversary lacks.
 #pragma once
 
 #include <cstdint>
 #include <span>
 
-namespace mpo::memtrace {
+namespace mpo {
 
 class StreamDigest {
  public:
@@ -34,4 +35,4 @@ class StreamDigest {
   unsigned partial_bytes_ = 0;
 };
 
-}  // namespace mpo::memtrace
+}  // namespace mpo
