@@ -152,6 +152,30 @@ expect "dump of a directory" 2 memtrace dump "$tmp"
 err_has "is a directory"
 expect "copy onto a directory" 2 memtrace copy "$good" "$tmp"
 expect "copy into a missing directory" 2 memtrace copy "$good" "$tmp/no/such/dir/out.ctf"
+# Refused before any work: with A a trace whose analysis fails (exit 1), a refused other
+# input or output must be the answer (exit 2, naming it), so nothing of A was analysed.
+# An output FIFO with no reader (opening it would wait forever) is refused, not opened.
+late() {
+  local name="$1" path="$2"
+  shift 2
+  expect_quiet "$name" 2 "$@"
+  err_has "$path"
+  if grep -q "corrupt" "$err"; then fail "$name: A was analysed before the refusal"; fi
+}
+late "compare BAD missing" "$missing" memtrace compare "$bad" "$missing"
+late "compare BAD FIFO" "$tmp/fifo" memtrace compare "$bad" "$tmp/fifo"
+late "compare BAD directory" "$tmp" memtrace compare "$bad" "$tmp"
+late "compare FIFO BAD" "$tmp/fifo" memtrace compare "$tmp/fifo" "$bad"
+late "report BAD --output DIR" "$tmp" memtrace report "$bad" --output "$tmp"
+late "report BAD --output FIFO" "$tmp/fifo" memtrace report "$bad" --output "$tmp/fifo"
+late "report BAD --output missing/dir" "$tmp/no/such" memtrace report "$bad" --output "$tmp/no/such/r.html"
+late "report BAD --output BAD" "same file" memtrace report "$bad" --output "$bad"
+late "copy BAD DIR" "$tmp" memtrace copy "$bad" "$tmp"
+late "copy BAD FIFO" "$tmp/fifo" memtrace copy "$bad" "$tmp/fifo"
+late "copy BAD missing/dir" "$tmp/no/such" memtrace copy "$bad" "$tmp/no/such/c.ctf"
+for c in stats leaks folded; do
+  late "$c of a FIFO with a window" "$tmp/fifo" memtrace "$c" "$tmp/fifo" --from 0
+done
 echo "a file" >"$tmp/plain"
 expect_quiet "demo --out naming a file" 2 demo --out "$tmp/plain" --steps 10
 [ "$(cat "$tmp/plain")" = "a file" ] || fail "demo --out changed a file"

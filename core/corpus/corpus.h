@@ -105,6 +105,9 @@ inline constexpr std::size_t kStderrLines = 20, kStderrBytes = 2048;
 struct CheckSummary {
   std::vector<CaseResult> cases;
   std::size_t passed = 0, failed = 0, declared = 0, not_judged = 0, unsupported = 0;
+  // Expected files that differ at the end from what they were before any implementation
+  // ran (an implementation wrote to the corpus): the run's verdicts are void.
+  std::vector<std::string> changed_files;
 };
 
 // Runs the check; `on_case` is called after each case (for a streaming report).

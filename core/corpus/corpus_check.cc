@@ -1,10 +1,12 @@
 // corpus check: every case's decoder run, its JSON Lines compared with the expected stream.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/base/stream_digest.h"
 #include "core/corpus/corpus.h"
 #include "core/corpus/decode.h"
 #include "core/corpus/jsonl_diff.h"
@@ -58,16 +60,65 @@ struct CaseVerdict {
 
 // The case's verdict; the command's stream is compared whatever its exit status, since the
 // first wrong record is where a decoder that gave up went wrong.
+// The expected stream of case `c` under `options`, relative to the corpus.
+const std::string& ExpectedPath(const ManifestCase& c, const CheckOptions& options) {
+  const auto as = c.expected_as.find(options.verdicts);
+  return as == c.expected_as.end() ? c.expected_jsonl : as->second;
+}
+
+// Digests of the expected files as they were before any implementation ran: an
+// implementation can write to the corpus, so what is read later is trusted only if it
+// is still the same.
+class ExpectedDigests {
+ public:
+  ExpectedDigests() : key_(StreamDigest::RandomKey()) {}
+  // Records `path`'s digest (once); its read errors are the check's.
+  Status Record(const fs::path& path) {
+    if (digests_.count(path.string()) != 0) return Status::Ok();
+    auto text = ReadWholeFile(path.string(), kExpectedStreamFile);
+    if (!text.ok()) return text.status();
+    digests_.emplace(path.string(), Of(*text));
+    return Status::Ok();
+  }
+  bool Same(const fs::path& path, const std::string& text) const {
+    const auto it = digests_.find(path.string());
+    return it != digests_.end() && it->second == Of(text);
+  }
+  // The files that now differ from their digests (or cannot be read).
+  std::vector<std::string> Changed() const {
+    std::vector<std::string> changed;
+    for (const auto& [path, digest] : digests_) {
+      auto text = ReadWholeFile(path, kExpectedStreamFile);
+      if (!text.ok() || !(Of(*text) == digest)) changed.push_back(path);
+    }
+    return changed;
+  }
+
+ private:
+  StreamDigest Of(const std::string& text) const {
+    StreamDigest d(key_);
+    d.Update({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()});
+    return d;
+  }
+  StreamDigest::Key key_;
+  std::map<std::string, StreamDigest> digests_;
+};
+
 Result<CaseVerdict> RunCase(const fs::path& root, const ManifestCase& c,
-                            const CheckOptions& options, const std::vector<IgnoredField>& ignored) {
+                            const CheckOptions& options, const std::vector<IgnoredField>& ignored,
+                            const ExpectedDigests& digests) {
   const std::string file = (root / c.file).string();
   // The case file itself: the implementation must get a regular file.
   auto in = io::OpenInput(file);
   if (!in.ok()) return in.status();
-  const auto as = c.expected_as.find(options.verdicts);
-  const std::string& expected_path = as == c.expected_as.end() ? c.expected_jsonl : as->second;
+  const std::string& expected_path = ExpectedPath(c, options);
   auto expected_text = ReadWholeFile((root / expected_path).string(), kExpectedStreamFile);
   if (!expected_text.ok()) return expected_text.status();
+  if (!digests.Same(root / expected_path, *expected_text))
+    return CaseVerdict{"expected file " + expected_path +
+                           " changed during the run (an implementation wrote to the corpus); "
+                           "not judged",
+                       {}};
   auto expected = ParseExpectedStream(*expected_text);
   if (!expected.ok())
     return CaseVerdict{
@@ -81,7 +132,9 @@ Result<CaseVerdict> RunCase(const fs::path& root, const ManifestCase& c,
                " limit (--max-output-mib raises it); not parsed";
   } else {
     std::string status;
-    if (run->timed_out) {
+    if (run->supervisor_died) {
+      status = "the command killed the kit's supervisor process";
+    } else if (run->timed_out) {
       status = "timed out after " + std::to_string(options.timeout_seconds) + " s";
     } else if (run->signal != 0) {
       status = "killed by signal " + std::to_string(run->signal);
@@ -161,6 +214,10 @@ Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& 
   if (!manifest.ok()) return manifest.status();
   MPO_RETURN_IF_ERROR(CheckTagPatterns(*manifest, options));
   CheckSummary summary;
+  // Every expected file the run will read, as it is before any implementation runs.
+  ExpectedDigests digests;
+  for (const ManifestCase& c : *manifest)
+    if (Selected(c, options)) MPO_RETURN_IF_ERROR(digests.Record(root / ExpectedPath(c, options)));
   for (const ManifestCase& c : *manifest) {
     if (!Selected(c, options)) continue;
     CaseResult r{c.name, false, {}, CaseOutcome::kFailed, {}};
@@ -177,7 +234,7 @@ Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& 
       r.reason = declared->second.reference + "; " + declared->second.why;
       ++summary.declared;
     } else {
-      auto verdict = RunCase(root, c, options, ignored);
+      auto verdict = RunCase(root, c, options, ignored, digests);
       if (!verdict.ok()) return verdict.status();
       r.passed = verdict->reason.empty();
       r.reason = std::move(verdict->reason);
@@ -188,6 +245,7 @@ Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& 
     if (on_case) on_case(r);
     summary.cases.push_back(std::move(r));
   }
+  summary.changed_files = digests.Changed();
   return summary;
 }
 

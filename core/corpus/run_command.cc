@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,16 +94,44 @@ void KillEverything(pid_t impl) {
   if (impl < 0) ::_exit(126);
   if (impl == 0) {
     ::setsid();
-    ::signal(SIGPIPE, SIG_DFL);
-    const int devnull = ::open("/dev/null", O_RDWR);
-    if (devnull >= 0) ::dup2(devnull, 0);
-    ::dup2(out_w, 1);
-    ::dup2(err_w, 2);
+    ::close(report_w);
+    ::close(control_r);
+    const pid_t sh = ::fork();
+    if (sh < 0) ::_exit(126);
+    if (sh == 0) {
+      ::signal(SIGPIPE, SIG_DFL);
+      const int devnull = ::open("/dev/null", O_RDWR);
+      if (devnull >= 0) ::dup2(devnull, 0);
+      ::dup2(out_w, 1);
+      ::dup2(err_w, 2);
+      ::close(out_w);
+      ::close(err_w);
+      ::execl("/bin/sh", "sh", "-c", command, static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    // The command's parent is this process, not the supervisor: a command that kills its
+    // parent ($PPID) ends only this one, which the supervisor then sees as the command's
+    // death by that signal; the command itself is reparented to the supervisor (a
+    // subreaper) and killed with the rest. This ends as the command does.
     ::close(out_w);
     ::close(err_w);
-    ::execl("/bin/sh", "sh", "-c", command, static_cast<char*>(nullptr));
-    ::_exit(127);
+    int st = 0;
+    while (::waitpid(sh, &st, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(st)) ::_exit(WEXITSTATUS(st));
+    const int sig = WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
+    const rlimit no_core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    ::signal(sig, SIG_DFL);
+    sigset_t one;
+    sigemptyset(&one);
+    sigaddset(&one, sig);
+    ::sigprocmask(SIG_UNBLOCK, &one, nullptr);
+    ::kill(::getpid(), sig);
+    ::_exit(128 + sig);
   }
+  // The kit kills the command's process group itself if this supervisor dies.
+  (void)!::write(report_w, &impl, sizeof impl);
   // From here on only the implementation and its descendants hold them.
   ::close(out_w);
   ::close(err_w);
@@ -212,6 +241,7 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
       Clock::now() + std::chrono::microseconds(static_cast<long long>(timeout_seconds * 1e6));
   bool out_open = true, err_open = true, reported = false, supervisor_gone = false;
   int impl_status = 0;
+  pid_t impl = 0;                   // the command's process group, once the supervisor has said it
   Clock::time_point quiet_since{};  // after the implementation exited: last output seen
   char buf[1 << 16];
   while (true) {
@@ -247,7 +277,14 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
         }
       }
     }
-    if (p[0].revents != 0 && !reported) {
+    if (p[0].revents != 0 && impl == 0) {
+      const ssize_t got = ::read(report_r.get(), &impl, sizeof impl);
+      if (got != static_cast<ssize_t>(sizeof impl)) impl = 0;
+      if (got == 0) {
+        supervisor_gone = true;
+        out_open = false;
+      }
+    } else if (p[0].revents != 0 && !reported) {
       const ssize_t got = ::read(report_r.get(), &impl_status, sizeof impl_status);
       if (got == static_cast<ssize_t>(sizeof impl_status)) {
         reported = true;
@@ -267,14 +304,20 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
   // Everything the command started is dead: what it wrote to stderr is in the pipe (a
   // few pipe buffers at most).
   if (err_open) ReadStderr(err_r.get(), r, buf, sizeof buf, 64);
-  if (!reported) {
+  if (!reported && impl != 0) {
     // The implementation may have exited just as we stopped waiting.
     const ssize_t got = ::read(report_r.get(), &impl_status, sizeof impl_status);
     reported = got == static_cast<ssize_t>(sizeof impl_status);
   }
   if (!reported) {
-    if (!r.timed_out && !r.out_truncated)
-      return Status(ErrorCode::kIo, "the supervisor of the command died").WithField("impl command");
+    if (impl == 0 && !r.timed_out && !r.out_truncated)
+      return Status(ErrorCode::kIo, "the supervisor of the command did not start it")
+          .WithField("impl command");
+    // The supervisor was killed (by the command, or by anyone): its clean-up is done
+    // here, on the command's process group, and the case fails.
+    if (impl != 0) ::kill(-impl, SIGKILL);
+    if (err_open) ReadStderr(err_r.get(), r, buf, sizeof buf, 64);
+    if (!r.timed_out && !r.out_truncated) r.supervisor_died = true;
     return r;
   }
   r.timed_out = false;

@@ -7,6 +7,9 @@
 // for 100 ms (a background child may hold stdout open); then, or on time-out, or when
 // the output passes the cap, the supervisor kills the command's process group and every
 // process reparented to it. The outcome is the command's own exit, never a descendant's.
+// The command's parent is a process of its own between the two, so a command that kills
+// its parent ($PPID) has killed itself as far as the outcome goes; a supervisor killed
+// anyway is a `supervisor_died` outcome, the command's process group killed by the kit.
 // Threading: forks; call from one thread at a time.
 #pragma once
 
@@ -25,6 +28,9 @@ struct CommandOutcome {
   bool out_truncated = false;  // stdout went past `max_output`: the command was stopped
   std::string err;             // the last kStderrTail bytes of stderr
   bool err_truncated = false;  // stderr was longer: `err` is its end
+  // The supervisor died before the command ended (the command killed it): the command's
+  // process group was killed by the kit instead; a failed case.
+  bool supervisor_died = false;
 };
 
 // Enough for a decoder's last message or a stack trace's top; memory stays bounded
@@ -35,7 +41,7 @@ inline constexpr std::size_t kDefaultMaxOutput = std::size_t{64} << 20;
 
 // `/bin/sh -c command`, stdin from /dev/null, stderr read as it comes (a command never
 // blocks on it) and only its tail kept. kIo when the process
-// cannot be started or the supervisor dies.
+// cannot be started.
 Result<CommandOutcome> RunCommand(const std::string& command, double timeout_seconds,
                                   std::size_t max_output = kDefaultMaxOutput);
 

@@ -5,6 +5,7 @@
 #include <system_error>
 #include <thread>
 
+#include "core/base/stream_digest.h"
 #include "core/base/uninit_array.h"
 #include "core/memtrace/canonical_check.h"
 #include "core/memtrace/trace_reader.h"
@@ -18,21 +19,52 @@ namespace {
 // writing a collect event.
 constexpr std::uint64_t kProgressEvery = 4096;
 
-// Writes all of `in` to `out`.
-Status WriteAll(ByteSource& in, ByteSink& out) {
-  const std::span<const std::uint8_t> whole = in.InMemory();
-  if (!whole.empty()) return out.Write(whole);
+// Writes all of `in` to `out`, through a buffer of its own, and adds what it wrote to
+// `written`: the bytes written are the bytes digested, whatever happens to `in` meanwhile.
+Status WriteAll(ByteSource& in, ByteSink& out, StreamDigest& written) {
   constexpr std::size_t kChunk = std::size_t{1} << 18;
   const auto buf = MakeUninitArray<std::uint8_t>(kChunk);
   for (std::uint64_t off = 0; off < in.size();) {
     auto got = in.ReadAt(off, {buf.get(), kChunk});
     if (!got.ok()) return got.status();
     if (*got == 0) return Status(ErrorCode::kIo, "short read inside the file").AtOffset(off);
-    MPO_RETURN_IF_ERROR(out.Write({buf.get(), *got}));
+    const std::span<const std::uint8_t> chunk(buf.get(), *got);
+    written.Update(chunk);
+    MPO_RETURN_IF_ERROR(out.Write(chunk));
     off += *got;
   }
   return Status::Ok();
 }
+
+// What the check reads, digested: the reader and the check see `in` only through this,
+// never in place (no InMemory()), so the bytes they judge are copies that the digest
+// covers, in file order. A read that starts past what was digested leaves a gap, and the
+// digest then proves nothing (Complete() is false).
+class CheckedBytes : public ByteSource {
+ public:
+  CheckedBytes(ByteSource& in, StreamDigest::Key key) : in_(in), digest_(key) {}
+  Result<std::size_t> ReadAt(std::uint64_t offset, std::span<std::uint8_t> out) override {
+    auto got = in_.ReadAt(offset, out);
+    if (!got.ok()) return got;
+    const std::uint64_t end = offset + *got;
+    if (offset > upto_) {
+      gap_ = true;
+    } else if (end > upto_) {
+      digest_.Update(out.subspan(upto_ - offset, end - upto_));
+      upto_ = end;
+    }
+    return got;
+  }
+  std::uint64_t size() const override { return in_.size(); }
+  bool Complete() const { return !gap_ && upto_ == in_.size(); }
+  const StreamDigest& digest() const { return digest_; }
+
+ private:
+  ByteSource& in_;
+  StreamDigest digest_;
+  std::uint64_t upto_ = 0;
+  bool gap_ = false;
+};
 
 // Inputs at least this large are written out while they are checked (WriteAhead); a
 // smaller one is checked first, then written, as a thread would cost more than it saves.
@@ -44,10 +76,10 @@ constexpr std::uint64_t kWriteAheadMin = std::uint64_t{64} << 10;
 // time). `in` must read concurrently; `out` is the thread's alone until Join().
 class WriteAhead {
  public:
-  WriteAhead(ByteSource& in, ByteSink& out) {
+  WriteAhead(ByteSource& in, ByteSink& out, StreamDigest& written) {
     try {
-      thread_ = std::thread([this, &in, &out] {
-        status_ = WriteAll(in, out);
+      thread_ = std::thread([this, &in, &out, &written] {
+        status_ = WriteAll(in, out, written);
         if (status_.ok()) status_ = out.Sync();
       });
     } catch (const std::system_error&) {
@@ -77,21 +109,26 @@ class WriteAhead {
 
 // The identity copy: true when `in` was canonical and has been written to `out` as it
 // is; false (nothing written, or what was written taken back) when it must be encoded
-// again.
+// again. The bytes written are proven to be the bytes checked (a keyed digest of each):
+// an input changed while it is copied is encoded again from what is then read, never
+// written as it was half seen.
 Result<bool> CopyIfCanonical(ByteSource& in, ByteSink& out, int format_version, CopyStats* stats,
                              const std::function<void(std::uint64_t, std::uint64_t)>& progress,
                              const Limits& limits) {
+  const StreamDigest::Key key = StreamDigest::RandomKey();
+  CheckedBytes checked(in, key);
+  StreamDigest written(key);
   ReaderOptions ropts;
   ropts.limits = limits;
   ropts.check_canonical = true;
-  auto reader = TraceReader::Open(BorrowSource(in), ropts);
+  auto reader = TraceReader::Open(BorrowSource(checked), ropts);
   if (!reader.ok() || (*reader)->version() != format_version) return false;
   TraceReader& r = **reader;
-  CanonicalCheck check(r, in);
+  CanonicalCheck check(r, checked);
   if (!check.Start()) return false;
   std::optional<WriteAhead> ahead;
   if (in.size() >= kWriteAheadMin && in.ConcurrentReads() && out.CanRestart())
-    ahead.emplace(in, out);
+    ahead.emplace(in, out, written);
   std::uint64_t n = 0;
   bool same = true;
   while (const Event* ev = r.NextCheckedEvent()) {
@@ -104,15 +141,22 @@ Result<bool> CopyIfCanonical(ByteSource& in, ByteSink& out, int format_version, 
   }
   same = same && check.Finish();
   if (ahead && ahead->started()) {
-    const Status written = ahead->Join();
-    if (!same) {
-      MPO_RETURN_IF_ERROR(out.Restart());
-      return false;
-    }
-    MPO_RETURN_IF_ERROR(written);
-  } else {
-    if (!same) return false;
-    MPO_RETURN_IF_ERROR(WriteAll(in, out));
+    const Status written_status = ahead->Join();
+    if (same) MPO_RETURN_IF_ERROR(written_status);
+  } else if (same) {
+    MPO_RETURN_IF_ERROR(WriteAll(in, out, written));
+  }
+  if (same && !(checked.Complete() && written == checked.digest())) {
+    // The input changed between the check's reads and the write's.
+    if (!out.CanRestart())
+      return Status(ErrorCode::kIo,
+                    "the input changed while it was copied; the output is not a copy");
+    same = false;
+  }
+  if (!same) {
+    // Take back whatever was written (the write-ahead's, or a write found to differ).
+    if ((ahead && ahead->started()) || written.length() > 0) MPO_RETURN_IF_ERROR(out.Restart());
+    return false;
   }
   if (progress) progress(r.offset(), r.file_size());
   if (stats) {

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/memtrace/byte_io.h"
@@ -37,6 +38,22 @@ std::vector<std::uint8_t> Trace(int version, bool flush_near_end) {
   return sink.data;
 }
 
+// 500 allocs: under 64 KiB, checked and then written, on one thread.
+std::vector<std::uint8_t> ShortTrace(int version) {
+  VectorSink sink;
+  const auto w = copy_test::TestWriter(sink, version);
+  if (w == nullptr) return {};
+  for (int i = 0; i < 500; ++i) {
+    const std::vector<OcamlInt> bt = {100 + i % 7, 101};
+    EXPECT_TRUE(w->PutAlloc(0, copy_test::kStartTime + i, 3, 1, AllocationSource::kMinor, bt,
+                            copy_test::kFrames)
+                    .ok());
+  }
+  EXPECT_TRUE(w->Flush().ok());
+  EXPECT_LT(sink.data.size(), std::size_t{64} << 10);
+  return sink.data;
+}
+
 // A sink that cannot restart.
 class PlainSink : public ByteSink {
  public:
@@ -60,6 +77,66 @@ class SerialSource : public ByteSource {
   const std::vector<std::uint8_t>& b_;
   std::atomic<bool> busy_{false};
 };
+
+// A file changed in place during the copy, as the write-ahead thread and the check see it:
+// a read on any thread but the one that made the source gets one byte changed, so the
+// bytes written ahead are not the bytes checked (the change made before the thread reads
+// them, undone before the check does). Or, with `serial`, every read of the byte after
+// the first sees the change (the serial way: checked, then written).
+class TwoFacedSource : public ByteSource {
+ public:
+  TwoFacedSource(const std::vector<std::uint8_t>& b, std::uint64_t at, bool serial = false)
+      : b_(b), at_(at), serial_(serial) {}
+  Result<std::size_t> ReadAt(std::uint64_t offset, std::span<std::uint8_t> out) override {
+    auto n = MemorySource(b_)->ReadAt(offset, out);
+    if (!n.ok() || at_ < offset || at_ >= offset + *n) return n;
+    const bool changed = serial_ ? reads_.fetch_add(1) >= 1 : std::this_thread::get_id() != owner_;
+    if (changed) out[at_ - offset] ^= 0x5a;
+    return n;
+  }
+  std::uint64_t size() const override { return b_.size(); }
+  bool ConcurrentReads() const override { return true; }
+
+ private:
+  const std::vector<std::uint8_t>& b_;
+  std::uint64_t at_;
+  bool serial_;
+  std::atomic<int> reads_{0};  // of the byte at `at_`
+  std::thread::id owner_ = std::this_thread::get_id();
+};
+
+// The copy writes exactly the bytes it checked: an input changed under it is encoded again
+// from what is read, never written as the write-ahead saw it.
+TEST(WriteAhead, AnInputChangedDuringTheCopyIsNeverWrittenAsItWasHalfSeen) {
+  for (int version : {2, 3}) {
+    const std::vector<std::uint8_t> in = Trace(version, false);
+    for (const std::uint64_t at : {std::uint64_t{100}, in.size() / 2, in.size() - 3}) {
+      const std::string tag = " v" + std::to_string(version) + " at " + std::to_string(at);
+      TwoFacedSource source(in, at);
+      VectorSink out;
+      CopyStats stats;
+      ASSERT_TRUE(CopyTrace(source, out, version, &stats).ok()) << tag;
+      // The check's thread saw the canonical trace and encodes it again: the same bytes.
+      EXPECT_TRUE(out.data == in) << tag;
+      EXPECT_FALSE(stats.unchanged) << tag;  // not the identity copy's write
+    }
+    // Serial (an input under 64 KiB is checked, then written): the write's read differs.
+    const std::vector<std::uint8_t> short_trace = ShortTrace(version);
+    for (const std::uint64_t at : {std::uint64_t{200}, short_trace.size() / 2}) {
+      TwoFacedSource source(short_trace, at, true);
+      VectorSink out;
+      CopyStats stats;
+      const Status s = CopyTrace(source, out, version, &stats);
+      // Encoded again from what was read then (a valid trace), or refused; never the
+      // identity copy of bytes that were not the ones checked.
+      if (s.ok()) {
+        EXPECT_FALSE(stats.unchanged) << at;
+        VectorSink again;
+        EXPECT_TRUE(CopyTrace(*MemorySource(out.data), again, version).ok()) << at;
+      }
+    }
+  }
+}
 
 class WriteAheadTest : public testing::ScratchDirTest {
  protected:

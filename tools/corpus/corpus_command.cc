@@ -150,6 +150,15 @@ void RunCheck(const CorpusOptions& o) {
                 std::string(VerdictsName(o.verdicts)).c_str(), s->declared, s->not_judged);
   std::printf("\n");
   if (s->failed != 0 || s->passed == 0) SetExitCode(kExitBadInput);
+  if (!s->changed_files.empty()) {
+    // Written after the counts, which scripts read first; the verdicts cannot be trusted.
+    for (const std::string& f : s->changed_files)
+      std::fprintf(stderr,
+                   "memprof-oracle: corpus check: %s changed during the run (an implementation "
+                   "wrote to the corpus): the verdicts are void; regenerate the corpus\n",
+                   f.c_str());
+    SetExitCode(kExitBadInput);
+  }
 }
 
 }  // namespace

@@ -128,6 +128,41 @@ grep -q "^FAIL sampler/a: timed out" "$out" || fail "time-out: $(cat "$out")"
 sleep 0.2
 pid=$(cat "$T/st.pid" 2>/dev/null)
 if alive "$pid"; then fail "setsid grandchild $pid survived the time-out"; kill -9 "$pid"; fi
+# An impl that kills its parent ($PPID), or the supervisor above it: a failed case, the
+# run goes on to its summary (exit 1, not 2), and nothing the impl started survives.
+check "impl kills its parent" 1 run corpus check "$C" \
+  --impl "sleep 300 </dev/null >/dev/null 2>&1 & echo \$! > $T/kp.pid; kill -9 \$PPID; sleep 1; cat {file}.expected.jsonl"
+grep -q "^FAIL sampler/a: killed by signal 9" "$out" || fail "kill \$PPID: $(cat "$out" "$err")"
+sleep 0.2
+pid=$(cat "$T/kp.pid" 2>/dev/null)
+if alive "$pid"; then fail "a child of an impl that killed its parent survived"; kill -9 "$pid"; fi
+check "impl kills the supervisor" 1 run corpus check "$C" \
+  --impl "sleep 300 </dev/null >/dev/null 2>&1 & echo \$! > $T/ks.pid; kill -9 \$(awk '{print \$4}' /proc/\$PPID/stat); sleep 1; cat {file}.expected.jsonl"
+grep -q "^FAIL sampler/a: the command killed the kit's supervisor process" "$out" ||
+  fail "kill the supervisor: $(cat "$out" "$err")"
+sleep 0.2
+pid=$(cat "$T/ks.pid" 2>/dev/null)
+if alive "$pid"; then fail "a child of an impl that killed the supervisor survived"; kill -9 "$pid"; fi
+# An impl that rewrites the corpus: a decoder that always prints case a's stream, and
+# copies it over case b's expected file, must not pass b; the run says the corpus changed.
+W="$T/written"
+make_corpus "$W"
+echo '{"seed":2,"lambda":0.5,"mode":"geometric","count":3}' >"$W/sampler/b.sampler.json"
+"$BIN" corpus decode "$W/sampler/b.sampler.json" >"$W/sampler/b.sampler.json.expected.jsonl"
+cat >"$W/MANIFEST.json" <<'M'
+{"schema":2,"cases":[{"name":"sampler/a","file":"sampler/a.sampler.json",
+ "expected_jsonl":"sampler/a.sampler.json.expected.jsonl"},
+ {"name":"sampler/b","file":"sampler/b.sampler.json",
+ "expected_jsonl":"sampler/b.sampler.json.expected.jsonl"}]}
+M
+cmp -s "$W/sampler/a.sampler.json.expected.jsonl" "$W/sampler/b.sampler.json.expected.jsonl" &&
+  fail "the two cases have the same expected stream"
+check "impl rewriting expected files" 1 run corpus check "$W" --impl \
+  "cat $W/sampler/a.sampler.json.expected.jsonl >$W/sampler/b.sampler.json.expected.jsonl; cat $W/sampler/a.sampler.json.expected.jsonl # {file}"
+grep -q "^FAIL sampler/b: expected file sampler/b.sampler.json.expected.jsonl changed during the run" "$out" ||
+  fail "a rewritten expected file was trusted: $(cat "$out")"
+grep -q "b.sampler.json.expected.jsonl changed during the run" "$err" ||
+  fail "the changed corpus is not reported: $(cat "$err")"
 start=$(date +%s)
 check "a child holding stdout" 0 run corpus check "$C" --timeout 10 \
   --impl "sleep 300 & cat {file}.expected.jsonl"

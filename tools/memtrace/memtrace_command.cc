@@ -267,6 +267,14 @@ void RunCopy(const CopyOptions& o) {
   io::FileId in_id;
   auto src = OpenOrReport("memtrace copy", o.in, &in_id);
   if (!src) return;
+  // Written beside OUT and renamed over it only once complete: on any error below, an
+  // existing OUT is left as it was and the temporary file is removed. Created before
+  // anything of IN is read, so an OUT that cannot be written is refused at once.
+  auto sink = AtomicFileSink::Create(o.out, std::span<const io::FileId>(&in_id, 1));
+  if (!sink.ok()) {
+    ReportError("memtrace copy", sink.status());
+    return;
+  }
   int version = o.version;
   if (version == 0) {
     auto r = TraceReader::Open(BorrowSource(*src));
@@ -275,13 +283,6 @@ void RunCopy(const CopyOptions& o) {
       return;
     }
     version = std::max(2, (*r)->version());
-  }
-  // Written beside OUT and renamed over it only once complete: on any error below, an
-  // existing OUT is left as it was and the temporary file is removed.
-  auto sink = AtomicFileSink::Create(o.out, std::span<const io::FileId>(&in_id, 1));
-  if (!sink.ok()) {
-    ReportError("memtrace copy", sink.status());
-    return;
   }
   CopyStats stats;
   Progress bar("memtrace copy", "bytes", src->size());
@@ -356,10 +357,9 @@ void AddAnalysisOptions(CLI::App* c, AnalysisCommandOptions* o) {
   AddLimitOptions(c, &o->limits);
 }
 
-// The analysis of `file` under `o`, with a progress bar; nullopt once reported.
-std::optional<analysis::TraceAnalysis> AnalyzeOrReport(const std::string& cmd,
-                                                       const std::string& file,
-                                                       const AnalysisCommandOptions& o) {
+// The analysis options of `o`; nullopt once reported (a bad window).
+std::optional<analysis::AnalysisOptions> AnalysisOrReport(const std::string& cmd,
+                                                          const AnalysisCommandOptions& o) {
   analysis::AnalysisOptions a;
   a.callers = o.callers;
   a.limits = o.limits;
@@ -368,11 +368,17 @@ std::optional<analysis::TraceAnalysis> AnalyzeOrReport(const std::string& cmd,
     ReportError(cmd, s);
     return std::nullopt;
   }
-  auto src = OpenOrReport(cmd, file);
-  if (!src) return std::nullopt;
-  Progress bar(cmd, "bytes", src->size());
+  return a;
+}
+
+// The analysis of `src` (opened from `file`) under `options`, with a progress bar;
+// nullopt once reported.
+std::optional<analysis::TraceAnalysis> AnalyzeOrReport(const std::string& cmd,
+                                                       const std::string& file, ByteSource& src,
+                                                       analysis::AnalysisOptions a) {
+  Progress bar(cmd, "bytes", src.size());
   a.progress = BytesProgress(bar);
-  auto result = analysis::AnalyzeTrace(*src, a);
+  auto result = analysis::AnalyzeTrace(src, a);
   bar.Clear();
   if (!result.ok()) {
     ReportError(cmd + ": " + file, result.status());
@@ -414,7 +420,12 @@ struct LeaksOptions {
 };
 
 void RunLeaks(const LeaksOptions& o) {
-  auto a = AnalyzeOrReport("memtrace leaks", o.file, o.common);
+  const std::string cmd = "memtrace leaks";
+  auto options = AnalysisOrReport(cmd, o.common);
+  if (!options) return;
+  auto src = OpenOrReport(cmd, o.file);
+  if (!src) return;
+  auto a = AnalyzeOrReport(cmd, o.file, *src, *options);
   if (!a) return;
   WriteOut(o.common.json ? analysis::FormatLeaksJson(*a, o.file, o.common.top)
                          : analysis::FormatLeaks(*a, o.file, o.common.top));
@@ -426,9 +437,17 @@ struct CompareOptions {
 };
 
 void RunCompare(const CompareOptions& o) {
-  auto a = AnalyzeOrReport("memtrace compare", o.a, o.common);
+  const std::string cmd = "memtrace compare";
+  auto options = AnalysisOrReport(cmd, o.common);
+  if (!options) return;
+  // Both inputs are opened (a missing one, a FIFO refused) before A is analysed.
+  auto src_a = OpenOrReport(cmd, o.a);
+  if (!src_a) return;
+  auto src_b = OpenOrReport(cmd, o.b);
+  if (!src_b) return;
+  auto a = AnalyzeOrReport(cmd, o.a, *src_a, *options);
   if (!a) return;
-  auto b = AnalyzeOrReport("memtrace compare", o.b, o.common);
+  auto b = AnalyzeOrReport(cmd, o.b, *src_b, *options);
   if (!b) return;
   WriteOut(o.common.json ? analysis::FormatCompareJson(*a, o.a, *b, o.b, o.common.top)
                          : analysis::FormatCompare(*a, o.a, *b, o.b, o.common.top));

@@ -5,6 +5,7 @@
 set -euo pipefail
 source tools/cli_test_lib.sh
 bin="$1"
+gen="$(abs_path "${2:-}")"
 t=testdata/memtrace/arrays_major.ocaml5.3.native.r1e-3.ctf
 html="$tmp/r.html"
 
@@ -104,5 +105,55 @@ cp "$t" "$tmp/same.ctf"
 check "report: output is the input" 2 "$bin" memtrace report "$tmp/same.ctf" -o "$tmp/same.ctf"
 cmp -s "$t" "$tmp/same.ctf" || fail "report: the input was overwritten"
 check "report: budget" 1 "$bin" memtrace report "$t" -o "$html" --max-held-frames 4
+
+# A trace hostile to the page (report_trace_gen.cc): a 6,000-deep recursion whose site is
+# not UTF-8, 400 sites, a 3,500-byte name 2,500 deep. Each flame tree holds at most
+# --flame-nodes nodes, "other" included; every name is text of at most 256 bytes; the page
+# stays within the documented bound, 64 KiB + 2 KiB x (2 x nodes + 2 x top x (callers + 1)).
+"$gen" "$tmp/hostile.ctf" || fail "report_trace_gen failed"
+check "report: the hostile trace is valid" 0 "$bin" memtrace check "$tmp/hostile.ctf"
+for args in "16 20 0" "2000 20 0" "100000 20 0" "16 200 64"; do
+  set -- $args
+  page="$tmp/hostile-$1-$2-$3.html"
+  check "report: hostile trace, --flame-nodes $1 --top $2 --callers $3" 0 \
+    "$bin" memtrace report "$tmp/hostile.ctf" -o "$page" --flame-nodes "$1" --top "$2" --callers "$3"
+  size=$(wc -c <"$page")
+  bound=$((65536 + 2048 * (2 * $1 + 2 * $2 * ($3 + 1))))
+  [ "$size" -le "$bound" ] || fail "report: page of $size bytes, over the bound of $bound"
+  python3 - "$page" "$1" <<'PY' || fail "report: --flame-nodes $1 is not a bound, or a long name was kept"
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()  # the page is UTF-8, whatever the trace
+data = re.search(r'id="report-data">(.*?)</script>', page, re.S).group(1)
+assert '"hex"' not in data, "a name written as bytes, not text"
+assert "bad\ufffd\ufffdname" in data, "the non-UTF-8 name, as text with U+FFFD"
+for tree in ("flame", "flame_collapsed"):
+    start = data.index('"%s":{' % tree)
+    # Nodes are the '{"n":' openings of the tree's text (names cannot hold a bare quote).
+    end = data.index(',"flame_collapsed"') if tree == "flame" else data.index(',"bytes_per_sample"')
+    nodes = data[start:end].count('{"n":')
+    assert nodes <= int(sys.argv[2]), (tree, nodes)
+PY
+  # The tree walks of the script do not recurse: no function calls itself.
+  python3 - "$page" <<'PY' || fail "report: the page's script has a recursive function"
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+script = page[page.rindex("<script>") + len("<script>"):page.rindex("</script>")]
+for m in re.finditer(r"function\s+(\w+)\s*\(", script):
+    name, i = m.group(1), script.index("{", m.end())
+    depth, j = 0, i
+    while True:
+        depth += {"{": 1, "}": -1}.get(script[j], 0)
+        j += 1
+        if depth == 0:
+            break
+    # A call from an event handler ("() => draw(n)") runs later, on an empty stack.
+    assert not re.search(r"(?<!=> )\b%s\s*\(" % name, script[i:j]), "recursive: " + name
+PY
+  if command -v node >/dev/null; then
+    node --stack-size=300 tools/memtrace/report_page_check.js "$page" "$1" >"$out" 2>"$err" ||
+      fail "report: the page's script under node: $(cat "$out") $(head -c 600 "$err")"
+  fi
+done
+command -v node >/dev/null || echo "NOTE: node is not installed: the page's script was checked by its text only"
 
 cli_done

@@ -100,14 +100,16 @@ void AddMemtraceReportCommand(CLI::App& memtrace) {
       "One self-contained HTML page (no network): trace info, top allocation sites, "
       "estimated live heap over time, never-collected blocks by site, and a flame graph "
       "(click to zoom; a box collapses recursion by the rule of folded's option). "
-      "Figures are those of `memtrace stats`");
+      "Figures are those of `memtrace stats`. Bounded for any input: each name is shown as "
+      "text of at most 256 bytes (cut with \"...\", bytes that are not UTF-8 as U+FFFD), and "
+      "the page is at most 64 KiB + 2 KiB x (2 x flame-nodes + 2 x top x (callers + 1))");
   r->add_option("file", o->file, "trace file")->required();
   r->add_option("-o,--output", o->out, "the HTML file to write")->required();
   r->add_option("--top", o->top, "sites listed in the tables, in [1, 10^4]")
       ->check(UnsignedIn(1, 10'000));
   r->add_option("--flame-nodes", o->flame_nodes,
-                "flame graph nodes kept (the smallest are merged into \"other\"), in "
-                "[16, 10^5]")
+                "flame graph nodes at most, \"other\" included (the smallest are merged "
+                "into \"other\"), in [16, 10^5]")
       ->check(UnsignedIn(16, 100'000));
   AddCallersOption(r, &o->callers);
   AddWindowOptions(r, &o->window);

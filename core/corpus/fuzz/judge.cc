@@ -104,6 +104,9 @@ Judgement JudgeOutputs(const OracleRun& oracle, const CommandOutcome& run, const
   if (run.out_truncated) {
     j.impl = "output-cap";
     j.difference = "output exceeds the " + std::to_string(impl.max_output_bytes) + " byte limit";
+  } else if (run.supervisor_died) {
+    j.impl = "killed-supervisor";
+    j.difference = "the command killed the kit's supervisor process";
   } else if (run.timed_out) {
     j.impl = "timeout";
     j.difference = "timed out after " + std::to_string(impl.timeout_seconds) + " s";

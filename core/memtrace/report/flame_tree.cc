@@ -157,15 +157,26 @@ FlameTree Bounded(const FlameTree& tree, std::size_t max_nodes) {
   std::vector<std::uint64_t> kept_sum(1, 0);
   std::vector<std::uint32_t> source(1, 0);  // out node -> tree node
   for (std::uint32_t c : tree.nodes[0].children) frontier.push({tree.nodes[c].value, {c, 0}});
-  std::size_t kept = 1;
-  while (!frontier.empty() && kept < max_nodes) {
+  // The "other" boxes count against the bound: `open` kept nodes still have children not
+  // kept, and each may need one. A node is kept only if the tree, with an "other" for
+  // every open node, still fits.
+  std::vector<std::size_t> not_kept(1, tree.nodes[0].children.size());
+  std::size_t kept = 1, open = not_kept[0] > 0 ? 1 : 0;
+  while (!frontier.empty()) {
     const auto [value, where] = frontier.top();
+    const std::size_t grandchildren = tree.nodes[where.first].children.size();
+    const std::size_t open_after =
+        open - (not_kept[where.second] == 1 ? 1 : 0) + (grandchildren > 0 ? 1 : 0);
+    if (kept + 1 + open_after > max_nodes) break;
     frontier.pop();
+    open = open_after;
+    --not_kept[where.second];
     const auto id = static_cast<std::uint32_t>(out.nodes.size());
     out.nodes.push_back(FlameNode{tree.nodes[where.first].name, value, {}});
     out.nodes[where.second].children.push_back(id);
     kept_sum.push_back(0);
     source.push_back(where.first);
+    not_kept.push_back(grandchildren);
     kept_sum[where.second] += value;
     ++kept;
     for (std::uint32_t c : tree.nodes[where.first].children)

@@ -5,9 +5,9 @@
 // path root/f1/.../fn (every node's value is its subtree's total). Building costs one node
 // per distinct (caller path, frame), the same order as folded's own tree, and time linear
 // in the text (a line's frames shared with the line before are not looked up again);
-// `max_nodes` bounds it (kResourceExhausted past it). Bounded() keeps the `max_nodes` heaviest
-// nodes whose ancestors are kept, and gives each kept node's dropped children one "other" child
-// carrying their total, so the tree's values still add up.
+// `max_nodes` bounds it (kResourceExhausted past it). Bounded() keeps the heaviest nodes whose
+// ancestors are kept, and gives each kept node's dropped children one "other" child carrying
+// their total, so the tree's values still add up; "other" nodes count against its bound.
 #pragma once
 
 #include <cstdint>
@@ -68,7 +68,8 @@ class FlameTreeBuilder : public TextSink {
   Status status_;
 };
 
-// At most max_nodes kept nodes (plus one "other" per kept node that lost children).
+// At most max(max_nodes, 2) nodes in all, the "other" nodes included (a kept node that
+// lost children gets one).
 FlameTree Bounded(const FlameTree& tree, std::size_t max_nodes);
 
 // `{"n":S,"v":N,"c":[...]}` nested, children heaviest first.

@@ -48,12 +48,41 @@ TEST(FlameTree, FramesSharingTextButNotWholeFramesAreDistinct) {
 
 TEST(FlameTree, BoundedMergesTheLightestIntoOther) {
   const FlameTree t = Build("m;a 50\nm;b 30\nm;c 2\nm;d 1\nm;b;z 1\n");
-  const FlameTree b = Bounded(t, 4);  // all, m, a, b kept
+  const FlameTree b = Bounded(t, 6);  // all, m, a, b kept, and two "other"
   EXPECT_EQ(Json(b),
             "{\"n\":\"all\",\"v\":84,\"c\":[{\"n\":\"m\",\"v\":84,\"c\":["
             "{\"n\":\"a\",\"v\":50,\"c\":[]},{\"n\":\"b\",\"v\":31,\"c\":["
             "{\"n\":\"other\",\"v\":1,\"c\":[]}]},{\"n\":\"other\",\"v\":3,\"c\":[]}]}]}");
-  EXPECT_LE(b.nodes.size(), 2u * 4u);
+  EXPECT_EQ(b.nodes.size(), 6u);
+}
+
+// The bound counts the "other" nodes: never more than max_nodes in all, and every node's
+// value is still at least its children's total.
+TEST(FlameTree, BoundedIsATrueBound) {
+  std::uint64_t state = 7;
+  auto next = [&state] { return SplitMix64Next(&state); };
+  for (int round = 0; round < 60; ++round) {
+    std::string folded;
+    const int lines = 1 + static_cast<int>(next() % 300);
+    for (int i = 0; i < lines; ++i) {
+      const int depth = 1 + static_cast<int>(next() % 12);
+      for (int d = 0; d < depth; ++d)
+        folded += (d ? ";" : "") + std::string("f") + std::to_string(next() % 5);
+      folded += " " + std::to_string(1 + next() % 9) + "\n";
+    }
+    const FlameTree t = Build(folded, 100000);
+    for (const std::size_t n : {2, 3, 16, 17, 100, 2000}) {
+      const FlameTree b = Bounded(t, n);
+      EXPECT_LE(b.nodes.size(), n) << round;
+      EXPECT_EQ(b.nodes[0].value, t.nodes[0].value);
+      for (const FlameNode& node : b.nodes) {
+        std::uint64_t sum = 0;
+        for (std::uint32_t c : node.children) sum += b.nodes[c].value;
+        EXPECT_LE(sum, node.value);
+      }
+      if (t.nodes.size() <= n) EXPECT_EQ(b.nodes.size(), t.nodes.size());
+    }
+  }
 }
 
 TEST(FlameTree, BoundedKeepsANodesOwnCount) {

@@ -3,6 +3,7 @@
 #include "core/base/json_text.h"
 #include "core/memtrace/analysis/analysis_text.h"
 #include "core/memtrace/analysis/leaks.h"
+#include "core/memtrace/report/page_text.h"
 #include "core/memtrace/report/report_assets.h"
 
 namespace mpo::memtrace::report {
@@ -10,12 +11,31 @@ namespace {
 
 using analysis::EstimatedBytes;
 
+// A site as the page names it (page_text.h): its names, and only those, changed.
+analysis::Site PageSite(const analysis::Site& s) {
+  analysis::Site out;
+  out.names.reserve(s.names.size());
+  for (const std::string& n : s.names) out.names.push_back(PageText(n));
+  out.allocated = s.allocated;
+  out.live = s.live;
+  return out;
+}
+
+// The tree with its names as the page shows them.
+FlameTree PageTree(const FlameTree& tree) {
+  FlameTree out;
+  out.nodes = tree.nodes;
+  out.names.reserve(tree.names.size());
+  for (const std::string& n : tree.names) out.names.push_back(PageText(n));
+  return out;
+}
+
 void AppendSites(std::string& out, const analysis::TraceAnalysis& a, std::size_t top) {
   out += "\"sites_total\":";
   json_text::AppendUint(out, a.sites.size());
   out += ",\"sites\":[";
   for (std::size_t i = 0; i < a.sites.size() && i < top; ++i) {
-    const analysis::Site& s = a.sites[i];
+    const analysis::Site s = PageSite(a.sites[i]);
     if (i > 0) out += ',';
     out += '{';
     analysis::AppendSiteMembers(out, s);
@@ -42,7 +62,7 @@ void AppendLeaks(std::string& out, const analysis::TraceAnalysis& a, std::size_t
   json_text::AppendUint(out, all.size());
   out += ",\"leaks\":[";
   for (std::size_t i = 0; i < all.size() && i < top; ++i) {
-    const analysis::Site& s = *all[i];
+    const analysis::Site s = PageSite(*all[i]);
     if (i > 0) out += ',';
     analysis::AppendLeakSiteJson(out, s, a.info);
   }
@@ -96,9 +116,14 @@ std::string HtmlText(const std::string& s) {
 std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& file,
                            const FlameTrees& flame, std::size_t top) {
   std::string out = "{";
-  analysis::AppendTraceMember(out, file, a);
+  analysis::TraceAnalysis trace;  // only the members AppendTraceMember reads
+  trace.info = a.info;
+  trace.info.executable_name = PageText(a.info.executable_name);
+  trace.version = a.version;
+  trace.duration_us = a.duration_us;
+  analysis::AppendTraceMember(out, PageText(file), trace);
   out += ",\"host\":";
-  json_text::AppendString(out, a.info.host_name);
+  json_text::AppendString(out, PageText(a.info.host_name));
   out += ',';
   analysis::AppendWindowMember(out, a);
   out += ',';
@@ -116,9 +141,9 @@ std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& 
   out += ',';
   AppendTimeline(out, a);
   out += ",\"flame\":";
-  AppendFlameJson(out, flame.stacks);
+  AppendFlameJson(out, PageTree(flame.stacks));
   out += ",\"flame_collapsed\":";
-  AppendFlameJson(out, flame.collapsed);
+  AppendFlameJson(out, PageTree(flame.collapsed));
   out += ",\"bytes_per_sample\":";
   json_text::AppendDouble(out, EstimatedBytes(1, a.info));
   out += '}';
@@ -128,7 +153,7 @@ std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& 
 std::string FormatHtmlReport(const analysis::TraceAnalysis& a, const std::string& file,
                              const FlameTrees& flame, std::size_t top) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  out += "<title>memtrace report: " + HtmlText(file) + "</title>\n<style>\n";
+  out += "<title>memtrace report: " + HtmlText(PageText(file)) + "</title>\n<style>\n";
   out += kReportCss;
   out += "</style>\n</head>\n<body>\n";
   out += kReportBody;

@@ -227,12 +227,15 @@ const char kReportScript[] = R"js(
         svg.appendChild(g);
       }
       chain.forEach((n, i) => { if (n !== focus) box(n, 0, W, i); });
-      (function lay(n, x0, row) {
-        const w = W * n.v / total;
-        box(n, x0, w, row);
+      // Walks the tree with a list of its own, not the script's stack: a 6,000-deep
+      // recursion in the trace must draw.
+      const todo = [[focus, 0, chain.length - 1]];
+      while (todo.length) {
+        const [n, x0, row] = todo.pop();
+        box(n, x0, W * n.v / total, row);
         let x = x0;
-        for (const c of n.c) { const cw = W * c.v / total; if (cw >= 0.3) lay(c, x, row + 1); x += cw; }
-      })(focus, 0, chain.length - 1);
+        for (const c of n.c) { const cw = W * c.v / total; if (cw >= 0.3) todo.push([c, x, row + 1]); x += cw; }
+      }
       host.appendChild(svg);
       // What is drawn, for tests and for anyone reading the DOM.
       host.setAttribute("data-boxes", boxes);
@@ -243,9 +246,13 @@ const char kReportScript[] = R"js(
     function show(tree) {
       root = tree;
       parent = new Map();
-      (function link(n) { for (const c of n.c) { parent.set(c, n); link(c); } })(root);
       depth = 0;
-      (function deepest(n, d) { depth = Math.max(depth, d); for (const c of n.c) deepest(c, d + 1); })(root, 1);
+      const todo = [[root, 1]];
+      while (todo.length) {
+        const [n, d] = todo.pop();
+        depth = Math.max(depth, d);
+        for (const c of n.c) { parent.set(c, n); todo.push([c, d + 1]); }
+      }
       host.setAttribute("data-mode", tree === data.flame ? "stacks" : "collapsed");
       if (!root.v) {
         host.textContent = "";
