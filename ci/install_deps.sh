@@ -12,6 +12,7 @@ packages=(
   clang-format clang-tidy
   gzip python3 python3-jsonschema          # python3-jsonschema: the schema 2 test
   chromium                                  # headless browser for the HTML report test
+  nodejs                                    # runs the report page's script (report_cli_test)
 )
 
 missing=()
