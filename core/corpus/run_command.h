@@ -25,6 +25,11 @@ struct CommandOutcome {
   bool out_truncated = false;  // stdout went past `max_output`: the command was stopped
   std::string err;             // the last kStderrTail bytes of stderr
   bool err_truncated = false;  // stderr was longer: `err` is its end
+  // The supervisor was killed (by the command itself, say) before the command's exit
+  // was known: everything left of the command has been killed; the case fails.
+  bool supervisor_died = false;
+  // Batch mode (batch_session.h): how the command broke the protocol, "" if it did not.
+  std::string protocol_error;
 };
 
 // Enough for a decoder's last message or a stack trace's top; memory stays bounded
@@ -34,8 +39,7 @@ inline constexpr std::size_t kStderrTail = 4096;
 inline constexpr std::size_t kDefaultMaxOutput = std::size_t{64} << 20;
 
 // `/bin/sh -c command`, stdin from /dev/null, stderr read as it comes (a command never
-// blocks on it) and only its tail kept. kIo when the process
-// cannot be started or the supervisor dies.
+// blocks on it) and only its tail kept. kIo when the process cannot be started.
 Result<CommandOutcome> RunCommand(const std::string& command, double timeout_seconds,
                                   std::size_t max_output = kDefaultMaxOutput);
 
