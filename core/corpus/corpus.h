@@ -25,7 +25,7 @@
 
 #include "core/base/status.h"
 #include "core/base/verdicts.h"
-#include "core/corpus/run_command.h"
+#include "core/corpus/impl_runner.h"
 
 namespace mpo::corpus {
 
@@ -60,7 +60,10 @@ Result<std::vector<AddedCase>> Add(const std::string& dir, const std::vector<std
 
 struct CheckOptions {
   // A shell command; every "{file}" is replaced by the case file's path (shell-quoted).
+  // With `batch`, one process of it reads the cases' paths on its stdin instead
+  // (batch_session.h: the protocol, and what breaking it costs).
   std::string impl;
+  bool batch = false;
   double timeout_seconds = 20;
   // Selection: a case runs when it matches one of `only` (every case when empty) and
   // none of `skip`. A pattern is a substring of the case's name, or "tag:NAME" for a
@@ -99,8 +102,6 @@ struct CaseResult {
   // control characters but tabs shown as '?'; "" when it printed none.
   std::string stderr_tail;
 };
-
-inline constexpr std::size_t kStderrLines = 20, kStderrBytes = 2048;
 
 struct CheckSummary {
   std::vector<CaseResult> cases;

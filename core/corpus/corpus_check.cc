@@ -9,10 +9,10 @@
 #include "core/base/stream_digest.h"
 #include "core/corpus/corpus.h"
 #include "core/corpus/decode.h"
+#include "core/corpus/impl_runner.h"
 #include "core/corpus/jsonl_diff.h"
 #include "core/corpus/manifest.h"
 #include "core/corpus/read_file.h"
-#include "core/corpus/run_command.h"
 #include "core/corpus/tags.h"
 #include "core/io/input_file.h"
 
@@ -26,40 +26,11 @@ std::string MiB(std::size_t bytes) {
                                 : std::to_string(bytes) + " bytes";
 }
 
-// The end of a command's stderr as a report shows it: the last kStderrLines lines within
-// kStderrBytes, terminal control characters made visible.
-std::string StderrTail(const CommandOutcome& run) {
-  std::string_view err = run.err;
-  bool cut = run.err_truncated;
-  while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.remove_suffix(1);
-  if (err.size() > kStderrBytes) {
-    err = err.substr(err.size() - kStderrBytes);
-    cut = true;
-  }
-  // After the kStderrLines-th newline from the end, if there is one.
-  std::size_t start = 0, pos = err.size();
-  for (std::size_t i = 0; i < kStderrLines; ++i) {
-    const auto nl = pos == 0 ? std::string_view::npos : err.rfind('\n', pos - 1);
-    if (nl == std::string_view::npos) break;
-    pos = nl;
-    if (i + 1 == kStderrLines) {
-      start = nl + 1;
-      cut = true;
-    }
-  }
-  std::string out = cut ? "...\n" : "";
-  for (char c : err.substr(start))
-    out += (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? '?' : c;
-  return err.empty() ? std::string() : out;
-}
-
 struct CaseVerdict {
   std::string reason;  // "" = passed
   std::string stderr_tail;
 };
 
-// The case's verdict; the command's stream is compared whatever its exit status, since the
-// first wrong record is where a decoder that gave up went wrong.
 // The expected stream of case `c` under `options`, relative to the corpus.
 const std::string& ExpectedPath(const ManifestCase& c, const CheckOptions& options) {
   const auto as = c.expected_as.find(options.verdicts);
@@ -104,9 +75,11 @@ class ExpectedDigests {
   std::map<std::string, StreamDigest> digests_;
 };
 
+// The case's verdict; the command's stream is compared whatever its exit status, since the
+// first wrong record is where a decoder that gave up went wrong.
 Result<CaseVerdict> RunCase(const fs::path& root, const ManifestCase& c,
                             const CheckOptions& options, const std::vector<IgnoredField>& ignored,
-                            const ExpectedDigests& digests) {
+                            const ExpectedDigests& digests, ImplRunner& runner) {
   const std::string file = (root / c.file).string();
   // The case file itself: the implementation must get a regular file.
   auto in = io::OpenInput(file);
@@ -123,22 +96,16 @@ Result<CaseVerdict> RunCase(const fs::path& root, const ManifestCase& c,
   if (!expected.ok())
     return CaseVerdict{
         "expected file " + expected_path + " is not usable: " + expected.status().ToString(), {}};
-  auto run = RunCommand(SubstituteFile(options.impl, file), options.timeout_seconds,
-                        options.max_output_bytes);
+  auto run = runner.Run(file);
   if (!run.ok()) return run.status();
   CaseVerdict v;
   if (run->out_truncated) {
     v.reason = "output exceeds the " + MiB(options.max_output_bytes) +
                " limit (--max-output-mib raises it); not parsed";
   } else {
-    std::string status;
-    if (run->supervisor_died) {
-      status = "the command killed the kit's supervisor process";
-    } else if (run->timed_out) {
-      status = "timed out after " + std::to_string(options.timeout_seconds) + " s";
-    } else if (run->signal != 0) {
-      status = "killed by signal " + std::to_string(run->signal);
-    } else if (run->exit_code != 0 && !(run->exit_code == 1 && expected->expects_error)) {
+    std::string status = DescribeBrokenRun(*run, runner.command());
+    if (status.empty() && run->exit_code != 0 &&
+        !(run->exit_code == 1 && expected->expects_error)) {
       // Exit 1 is the program's answer to a rejected input: allowed where the input is one.
       status = "exit code " + std::to_string(run->exit_code) +
                (expected->expects_error ? " where the input is rejected (0 or 1 allowed)"
@@ -193,12 +160,9 @@ Status CheckTagPatterns(const std::vector<ManifestCase>& cases, const CheckOptio
 
 Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& options,
                                     const std::function<void(const CaseResult&)>& on_case) {
-  if (options.impl.find("{file}") == std::string::npos)
-    return Status(ErrorCode::kInvalidArgument, "the command has no {file} placeholder")
-        .WithField("--impl");
-  if (options.max_output_bytes == 0)
-    return Status(ErrorCode::kInvalidArgument, "the output limit must be positive")
-        .WithField("--max-output-mib");
+  ImplRunner runner(
+      {options.impl, options.batch, options.timeout_seconds, options.max_output_bytes});
+  MPO_RETURN_IF_ERROR(ValidateImplCommand(runner.command()));
   std::vector<IgnoredField> ignored;
   for (const std::string& p : options.ignore_fields) {
     auto f = ParseIgnoredField(p);
@@ -234,7 +198,7 @@ Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& 
       r.reason = declared->second.reference + "; " + declared->second.why;
       ++summary.declared;
     } else {
-      auto verdict = RunCase(root, c, options, ignored, digests);
+      auto verdict = RunCase(root, c, options, ignored, digests, runner);
       if (!verdict.ok()) return verdict.status();
       r.passed = verdict->reason.empty();
       r.reason = std::move(verdict->reason);

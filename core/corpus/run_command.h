@@ -28,9 +28,11 @@ struct CommandOutcome {
   bool out_truncated = false;  // stdout went past `max_output`: the command was stopped
   std::string err;             // the last kStderrTail bytes of stderr
   bool err_truncated = false;  // stderr was longer: `err` is its end
-  // The supervisor died before the command ended (the command killed it): the command's
-  // process group was killed by the kit instead; a failed case.
+  // The supervisor was killed (by the command itself, say) before the command's exit
+  // was known: everything left of the command has been killed; the case fails.
   bool supervisor_died = false;
+  // Batch mode (batch_session.h): how the command broke the protocol, "" if it did not.
+  std::string protocol_error;
 };
 
 // Enough for a decoder's last message or a stack trace's top; memory stays bounded
@@ -40,8 +42,7 @@ inline constexpr std::size_t kStderrTail = 4096;
 inline constexpr std::size_t kDefaultMaxOutput = std::size_t{64} << 20;
 
 // `/bin/sh -c command`, stdin from /dev/null, stderr read as it comes (a command never
-// blocks on it) and only its tail kept. kIo when the process
-// cannot be started.
+// blocks on it) and only its tail kept. kIo when the process cannot be started.
 Result<CommandOutcome> RunCommand(const std::string& command, double timeout_seconds,
                                   std::size_t max_output = kDefaultMaxOutput);
 

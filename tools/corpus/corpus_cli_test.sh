@@ -177,6 +177,39 @@ for m in '{"schema":1,"cases":[]}' '{"cases":[]}'; do
     || fail "schema 1 message: $(cat "$err")"
 done
 
+# The batch protocol: one decoder process for every case gives the same verdicts.
+check "batch: the oracle's own decoder" 0 "$BIN" corpus check "$T/a" -q --batch \
+  --impl "$BIN corpus decode --batch"
+tail -1 "$out" | grep -qE '^228 passed, 0 failed$' || fail "batch summary: $(tail -1 "$out")"
+# corpus decode --batch: each stream, then its end line with a one-file run's exit code.
+printf '%s\n%s\n%s\n' "$T/a/memtrace/v2_empty.ctf" "$bad" "$T/a/no such file.ctf" |
+  "$BIN" corpus decode --batch > "$T/batch.out" 2> "$T/batch.err" || fail "decode --batch exit"
+grep -c '^{"kind":"batch_end","exit":' "$T/batch.out" | grep -qx 3 || fail "decode --batch: end lines"
+grep '^{"kind":"batch_end"' "$T/batch.out" | tr -d '\n' |
+  grep -qF '{"kind":"batch_end","exit":0}{"kind":"batch_end","exit":1}{"kind":"batch_end","exit":2}' ||
+  fail "decode --batch: exit codes $(grep batch_end "$T/batch.out")"
+grep -q 'no such file.ctf' "$T/batch.err" || fail "decode --batch: the missing file is named"
+# A batch decoder that breaks the protocol fails its case, with the reason, and the run
+# goes on with a fresh process.
+check "batch: bad end line" 1 "$BIN" corpus check "$T/a" --batch --only v2_empty,v3_empty \
+  --impl "while IFS= read -r p; do cat \"\$p.expected.jsonl\"; echo '{\"kind\":\"batch_end\"}'; done"
+grep -q '^FAIL memtrace/v2_empty: batch protocol: an end line must be' "$out" || fail "bad end line"
+check "batch: a hang" 1 "$BIN" corpus check "$T/a" --batch --only v2_empty,v3_empty --timeout 0.3 \
+  --impl "while IFS= read -r p; do case \"\$p\" in *v2_*) sleep 20;; esac; cat \"\$p.expected.jsonl\"; echo '{\"kind\":\"batch_end\",\"exit\":0}'; done"
+grep -q '^FAIL memtrace/v2_empty: timed out after 0.3 s without its end line' "$out" || fail "batch hang"
+grep -q '^PASS memtrace/v3_empty' "$out" || fail "batch: the case after a hang"
+# An implementation that kills its supervisor fails that case only, in either mode.
+check "kills its supervisor" 1 "$BIN" corpus check "$T/a" --only v2_empty,v3_empty \
+  --impl 'kill -9 $PPID; sleep 20 # {file}'
+grep -q "^FAIL memtrace/v3_empty: killed by signal 9" "$out" || fail "supervisor"
+tail -1 "$out" | grep -q '^0 passed, 2 failed$' || fail "supervisor summary"
+check "batch: fuzz" 0 "$BIN" corpus fuzz --batch --impl "$BIN corpus decode --batch" --seed 3 \
+  --max-mutants 40
+grep -q '^40 passed, 0 failed' "$out" || fail "batch fuzz: $(tail -1 "$out")"
+
 # Usage errors exit 2.
 check "no {file} placeholder" 2 "$BIN" corpus check "$T/a" --impl "cat"
+check "{file} with --batch" 2 "$BIN" corpus check "$T/a" --batch --impl "cat {file}"
+check "decode: FILE with --batch" 2 "$BIN" corpus decode --batch "$bad"
+check "decode: no FILE" 2 "$BIN" corpus decode
 cli_done

@@ -26,6 +26,7 @@ struct CorpusOptions {
   std::string file;
   std::vector<std::string> files;  // corpus add
   std::string impl;
+  bool batch = false;
   double timeout = 20;
   std::uint64_t max_output_mib = corpus::kDefaultMaxOutput >> 20;
   std::vector<std::string> only, skip, supports, ignore_fields;
@@ -65,7 +66,60 @@ void RunAdd(const CorpusOptions& o) {
       added->size(), o.dir.c_str(), replaced);
 }
 
+// The batch protocol's implementation side (core/corpus/batch_session.h): one path per
+// line on stdin, each answered with its stream and an end line carrying the exit code a
+// one-file run would have had. A file that cannot be decoded at all gets its message on
+// stderr and exit 2 in its end line; the loop ends with stdin or a failed write.
+constexpr std::size_t kMaxBatchPath = 1 << 16;
+
+void RunDecodeBatch(const CorpusOptions& o) {
+  FileTextSink out(stdout);
+  std::string path;
+  int c;
+  while (true) {
+    path.clear();
+    bool too_long = false;
+    while ((c = std::fgetc(stdin)) != EOF && c != '\n') {
+      if (path.size() < kMaxBatchPath)
+        path += static_cast<char>(c);
+      else
+        too_long = true;
+    }
+    if (c == EOF && path.empty()) break;
+    int code = 0;
+    if (too_long) {
+      std::fprintf(stderr,
+                   "memprof-oracle: corpus decode: a path on stdin is longer than %zu bytes\n",
+                   kMaxBatchPath);
+      std::printf("{\"kind\":\"batch_end\",\"exit\":2}\n");
+      std::fflush(stdout);
+      continue;
+    }
+    auto d = corpus::DecodeFile(path,
+                                o.text ? corpus::DecodeForm::kText : corpus::DecodeForm::kJsonLines,
+                                out, o.verdicts, o.limits);
+    if (!d.ok()) {
+      std::fprintf(stderr, "memprof-oracle: corpus decode %s: %s\n", path.c_str(),
+                   d.status().ToString().c_str());
+      code = 2;
+    } else if (!d->ended_with.ok()) {
+      code = 1;
+    }
+    std::printf("{\"kind\":\"batch_end\",\"exit\":%d}\n", code);
+    std::fflush(stdout);
+    if (StdoutFailed() || std::ferror(stdout)) return;
+    if (c == EOF) break;
+  }
+}
+
 void RunDecode(const CorpusOptions& o) {
+  if (o.batch != o.file.empty())
+    return ReportError("corpus decode",
+                       Status(ErrorCode::kInvalidArgument,
+                              o.batch ? "--batch reads the files' paths on stdin: give no FILE"
+                                      : "a FILE to decode (or --batch) is required")
+                           .WithField(o.batch ? "file" : "--batch"));
+  if (o.batch) return RunDecodeBatch(o);
   // Streamed as it decodes, like `memtrace dump --json`: the same bytes, the same memory.
   FileTextSink out(stdout);
   auto d = corpus::DecodeFile(o.file,
@@ -99,6 +153,7 @@ std::string Joined(const std::vector<std::string>& items) {
 void RunCheck(const CorpusOptions& o) {
   corpus::CheckOptions co;
   co.impl = o.impl;
+  co.batch = o.batch;
   co.timeout_seconds = o.timeout;
   co.max_output_bytes = static_cast<std::size_t>(o.max_output_mib) << 20;
   co.only = o.only;
@@ -208,8 +263,14 @@ void AddCorpusCommands(CLI::App& app) {
   check
       ->add_option("--impl", o->impl,
                    "decoder command; {file} is replaced by the case file's path, e.g. "
-                   "'memprof-oracle corpus decode {file}'")
+                   "'memprof-oracle corpus decode {file}' (with --batch: no {file})")
       ->required();
+  check->add_flag("--batch", o->batch,
+                  "run one process of the command for every case: it reads one path per line "
+                  "on stdin and prints each stream followed by the end line "
+                  "{\"kind\":\"batch_end\",\"exit\":N} (SCHEMA.md); a process that breaks "
+                  "this fails its case and is started again. E.g. "
+                  "'memprof-oracle corpus decode --batch'");
   check->add_option("--timeout", o->timeout, "seconds per case before it fails (0.01 to 3600)")
       ->check(FiniteIn(0.01, 3600.0))
       ->capture_default_str();
@@ -249,7 +310,11 @@ void AddCorpusCommands(CLI::App& app) {
       "same bytes as `memtrace dump --json` for a trace and `events dump --json` for a "
       "ring. A rejected input prints its stream, ending with the error, and exits 1. The "
       "file must be a regular file (rings and sampler requests: at most 1 GiB).");
-  dec->add_option("file", o->file, "*.ctf, *.ocaml-5.N.events or *.sampler.json")->required();
+  dec->add_option("file", o->file, "*.ctf, *.ocaml-5.N.events or *.sampler.json");
+  dec->add_flag("--batch", o->batch,
+                "read one path per line on stdin and print each file's stream followed by "
+                "{\"kind\":\"batch_end\",\"exit\":N}, N the exit code of a one-file run "
+                "(the batch protocol of corpus check --batch)");
   dec->add_flag("--text", o->text, "print the text form instead");
   AddVerdictsOption(dec, &o->verdicts);
   AddLimitOptions(dec, &o->limits);

@@ -22,6 +22,8 @@ namespace {
 
 struct FuzzCliOptions {
   std::string impl;
+  bool batch = false;
+  bool exact_errors = false;
   std::string format;  // "" = the one --as judges (memtrace for strict)
   Verdicts verdicts = Verdicts::kStrict;
   std::uint64_t seed = 0;
@@ -71,6 +73,8 @@ void PrintClass(const corpus::fuzz::DivergenceClass& d) {
 void RunFuzz(const FuzzCliOptions& o) {
   corpus::fuzz::FuzzOptions fo;
   fo.impl.command = o.impl;
+  fo.impl.batch = o.batch;
+  fo.impl.exact_errors = o.exact_errors;
   fo.impl.timeout_seconds = o.timeout;
   fo.impl.max_output_bytes = static_cast<std::size_t>(o.max_output_mib) << 20;
   fo.impl.verdicts = o.verdicts;
@@ -138,8 +142,16 @@ void AddCorpusFuzzCommand(CLI::App* corpus) {
       "index).");
   fuzz->add_option("--impl", o->impl,
                    "decoder command; {file} is replaced by the input's path, e.g. "
-                   "'memprof-oracle corpus decode {file}'")
+                   "'memprof-oracle corpus decode {file}' (with --batch: no {file})")
       ->required();
+  fuzz->add_flag("--exact-errors", o->exact_errors,
+                 "compare a rejection's whole error object (check, offset, bit), as the "
+                 "oracle words it, not only its code");
+  fuzz->add_flag("--batch", o->batch,
+                 "run one process of the command for every input: it reads one path per "
+                 "line on stdin and prints each stream followed by the end line "
+                 "{\"kind\":\"batch_end\",\"exit\":N} (SCHEMA.md), e.g. "
+                 "'memprof-oracle corpus decode --batch'");
   fuzz->add_option("--format", o->format,
                    "memtrace or ring (default: the format --as judges; memtrace for strict)")
       ->check(CLI::IsMember({"memtrace", "ring"}));

@@ -112,11 +112,24 @@ std::string Report(const DivergenceClass& d, const FuzzOptions& o, const std::st
   line("first difference", d.difference);
   line("verdict mode", std::string(VerdictsName(o.impl.verdicts)));
   line("impl command", o.impl.command);
-  line("replay", "memprof-oracle corpus fuzz --impl " + ShellQuote(o.impl.command) + " --format " +
+  line("replay", "memprof-oracle corpus fuzz --impl " + ShellQuote(o.impl.command) +
+                     (o.impl.batch ? " --batch" : "") +
+                     (o.impl.exact_errors ? " --exact-errors" : "") + " --format " +
                      FormatName(o.format) + " --as " + std::string(VerdictsName(o.impl.verdicts)) +
                      " --seed " + std::to_string(o.seed) + " --first-index " +
                      std::to_string(d.first_index) + " --max-mutants 1" +
                      SeedsOptions(o.seed_paths));
+  // Last, since it runs to several lines: what the implementation said on the minimized
+  // input, indented.
+  if (!d.impl_stderr.empty()) {
+    t += "impl stderr:\n";
+    std::size_t pos = 0;
+    while (pos <= d.impl_stderr.size()) {
+      const std::size_t nl = std::min(d.impl_stderr.find('\n', pos), d.impl_stderr.size());
+      t += "  " + d.impl_stderr.substr(pos, nl - pos) + "\n";
+      pos = nl + 1;
+    }
+  }
   return t;
 }
 
@@ -129,6 +142,7 @@ class Fuzzer {
         seeds_(std::move(seeds)),
         tmp_(std::move(tmp)),
         declared_(RulesFor(o.declared, VerdictsName(o.impl.verdicts))),
+        runner_(RunnerCommand(o.impl)),
         next_saved_(first_saved) {}
 
   Result<FuzzSummary> Run() {
@@ -155,7 +169,7 @@ class Fuzzer {
   Status One(std::uint64_t index) {
     const Mutant m = MakeMutant(seeds_, o_.format, o_.seed, index);
     const SeedInput& seed = seeds_[m.seed];
-    auto j = Judge(m.bytes, InputPath("input", seed), o_.format, o_.impl);
+    auto j = Judge(m.bytes, InputPath("input", seed), o_.format, o_.impl, runner_);
     if (!j.ok()) return j.status();
     ++summary_.mutants;
     if (j->agree) {
@@ -176,6 +190,7 @@ class Fuzzer {
     d.oracle = j->oracle;
     d.impl = j->impl;
     d.difference = j->difference;
+    d.impl_stderr = j->impl_stderr;
     d.mutant_bytes = d.minimized_bytes = m.bytes.size();
     if (const DeclaredRule* rule = MatchDeclared(declared_, d.signature)) {
       d.declared = true;
@@ -200,13 +215,14 @@ class Fuzzer {
       // Past the budget every candidate is refused: the run's time bound holds, and one
       // class does not eat the time of the mutants after it.
       if (!failure.ok() || Clock::now() >= until) return false;
-      auto j = Judge(candidate, path, o_.format, o_.impl);
+      auto j = Judge(candidate, path, o_.format, o_.impl, runner_);
       if (!j.ok()) {
         failure = j.status();
         return false;
       }
       if (j->signature != d.signature) return false;
       d.difference = j->difference;
+      d.impl_stderr = j->impl_stderr;
       d.oracle = j->oracle;
       d.impl = j->impl;
       return true;
@@ -232,7 +248,8 @@ class Fuzzer {
   std::vector<SeedInput> seeds_;
   std::string tmp_;
   std::vector<DeclaredRule> declared_;  // the rules of o_.impl.verdicts' mode
-  std::uint64_t next_saved_;            // the number of the next reproducer saved
+  ImplRunner runner_;
+  std::uint64_t next_saved_;  // the number of the next reproducer saved
   FuzzSummary summary_;
   Clock::time_point start_, deadline_;
 };
@@ -240,15 +257,10 @@ class Fuzzer {
 }  // namespace
 
 Result<FuzzSummary> Fuzz(const FuzzOptions& options, const FuzzCallbacks& callbacks) {
-  if (options.impl.command.find("{file}") == std::string::npos)
-    return Status(ErrorCode::kInvalidArgument, "the command has no {file} placeholder")
-        .WithField("--impl");
+  MPO_RETURN_IF_ERROR(ValidateImplCommand(RunnerCommand(options.impl)));
   if (!(options.minimize_seconds >= 0))
     return Status(ErrorCode::kInvalidArgument, "the minimization budget must not be negative")
         .WithField("--minimize-seconds");
-  if (options.impl.max_output_bytes == 0)
-    return Status(ErrorCode::kInvalidArgument, "the output limit must be positive")
-        .WithField("--max-output-mib");
   const VerdictFormat vf =
       options.format == FuzzFormat::kRing ? VerdictFormat::kRing : VerdictFormat::kMemtrace;
   if (!VerdictsJudge(options.impl.verdicts, vf))

@@ -50,6 +50,7 @@ struct DivergenceClass {
   std::string chain;       // the first mutant's mutator chain
   std::string difference;  // on the minimized input
   std::string oracle, impl;
+  std::string impl_stderr;  // the end of its stderr on the minimized input
   std::size_t mutant_bytes = 0, minimized_bytes = 0, minimize_tests = 0;
   // Bytes of the minimized input that differ from its seed (over their common length),
   // plus the difference in length: for a ring, whose size stays, the edit's whole extent.

@@ -27,9 +27,14 @@ std::string TestDir(const std::string& name) {
 }
 
 // Accepts everything with an empty stream: wrong on every input.
-constexpr const char* kAcceptsAll =
+const std::string kEmptyStream =
     "printf '{\"schema\":2,\"format\":\"memtrace\",\"info\":null}\\n"
-    "{\"kind\":\"end_of_stream\",\"error\":null,\"records\":0}\\n' # {file}";
+    "{\"kind\":\"end_of_stream\",\"error\":null,\"records\":0}\\n'; "
+    "echo 'I accept everything' >&2";
+const std::string kAcceptsAll = kEmptyStream + " # {file}";
+// The same, as a batch implementation (batch_session.h).
+const std::string kAcceptsAllBatch = "while IFS= read -r p; do " + kEmptyStream +
+                                     "; echo '{\"kind\":\"batch_end\",\"exit\":0}'; done";
 
 FuzzOptions Options(const std::string& impl, const std::string& out) {
   FuzzOptions o;
@@ -71,6 +76,22 @@ TEST(Fuzz, CatchesMinimizesAndSavesAWrongImplementation) {
   EXPECT_NE(text.str().find("mutator chain: "), std::string::npos);
   EXPECT_NE(text.str().find("first difference: "), std::string::npos);
   EXPECT_NE(text.str().find("replay: memprof-oracle corpus fuzz "), std::string::npos);
+  EXPECT_NE(text.str().find("impl stderr:\n  I accept everything\n"), std::string::npos)
+      << text.str();
+}
+
+TEST(Fuzz, BatchModeFindsWhatOneProcessPerMutantFinds) {
+  auto one = Fuzz(Options(kAcceptsAll, ""));
+  FuzzOptions o = Options(kAcceptsAllBatch, "");
+  o.impl.batch = true;
+  auto batch = Fuzz(o);
+  ASSERT_TRUE(one.ok() && batch.ok()) << batch.status().ToString();
+  EXPECT_EQ(batch->failed, one->failed);
+  ASSERT_EQ(batch->classes.size(), one->classes.size());
+  for (std::size_t i = 0; i < one->classes.size(); ++i)
+    EXPECT_EQ(batch->classes[i].signature, one->classes[i].signature);
+  o.impl.command = kAcceptsAll;  // a {file} in a batch command is a usage error
+  EXPECT_EQ(Fuzz(o).status().code(), ErrorCode::kInvalidArgument);
 }
 
 TEST(Fuzz, TheSameSeedFindsTheSameClasses) {

@@ -7,9 +7,9 @@
 
 #include "core/base/text_sink.h"
 #include "core/corpus/decode.h"
+#include "core/corpus/impl_runner.h"
 #include "core/corpus/json_limits.h"
 #include "core/corpus/jsonl_diff.h"
-#include "core/corpus/run_command.h"
 #include "core/memtrace/byte_io.h"
 #include "core/ring/event_names.h"
 
@@ -106,10 +106,13 @@ Judgement JudgeOutputs(const OracleRun& oracle, const CommandOutcome& run, const
     j.difference = "output exceeds the " + std::to_string(impl.max_output_bytes) + " byte limit";
   } else if (run.supervisor_died) {
     j.impl = "killed-supervisor";
-    j.difference = "the command killed the kit's supervisor process";
+    j.difference = DescribeBrokenRun(run, RunnerCommand(impl));
   } else if (run.timed_out) {
     j.impl = "timeout";
-    j.difference = "timed out after " + std::to_string(impl.timeout_seconds) + " s";
+    j.difference = DescribeBrokenRun(run, RunnerCommand(impl));
+  } else if (!run.protocol_error.empty() && run.signal == 0) {
+    j.impl = "batch-protocol";
+    j.difference = DescribeBrokenRun(run, RunnerCommand(impl));
   } else if (run.signal != 0) {
     j.impl = "signal-" + std::to_string(run.signal);
     j.difference = "killed by signal " + std::to_string(run.signal);
@@ -125,11 +128,14 @@ Judgement JudgeOutputs(const OracleRun& oracle, const CommandOutcome& run, const
   } else {
     j.impl = ImplVerdict(run.out, strict);
     // A reference mode compares verdicts and records, not the wording of errors.
-    j.difference =
-        CompareStream(*expected, run.out, strict ? CompareMode::kExact : CompareMode::kVerdict);
+    const CompareMode mode = !strict             ? CompareMode::kVerdict
+                             : impl.exact_errors ? CompareMode::kExact
+                                                 : CompareMode::kStrict;
+    j.difference = CompareStream(*expected, run.out, mode);
   }
   j.agree = j.difference.empty();
   if (j.agree) return j;
+  j.impl_stderr = StderrTail(run);
   j.signature = "oracle=" + oracle_class + " impl=" + j.impl;
   if (j.impl == oracle_class || (!strict && j.impl == "reject" && !oracle.ended_with.ok()))
     j.signature += " differs=" + DifferencePlace(j.difference);
@@ -138,13 +144,16 @@ Judgement JudgeOutputs(const OracleRun& oracle, const CommandOutcome& run, const
 
 }  // namespace
 
+ImplCommand RunnerCommand(const ImplConfig& impl) {
+  return {impl.command, impl.batch, impl.timeout_seconds, impl.max_output_bytes};
+}
+
 Result<Judgement> Judge(std::span<const std::uint8_t> bytes, const std::string& path,
-                        FuzzFormat format, const ImplConfig& impl) {
+                        FuzzFormat format, const ImplConfig& impl, ImplRunner& runner) {
   if (Status s = WriteInput(bytes, path); !s.ok()) return s;
   try {
     const OracleRun oracle = RunOracle(bytes, path, format, impl.verdicts);
-    auto run =
-        RunCommand(SubstituteFile(impl.command, path), impl.timeout_seconds, impl.max_output_bytes);
+    auto run = runner.Run(path);
     if (!run.ok()) return run.status();
     return JudgeOutputs(oracle, *run, impl);
   } catch (const std::bad_alloc&) {
