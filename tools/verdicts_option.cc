@@ -5,11 +5,17 @@
 namespace mpo::tools {
 
 CLI::Option* AddVerdictsOption(CLI::App* app, Verdicts* out, std::optional<VerdictFormat> format) {
+  // The names and their references, from the table (core/base/verdicts.h).
   std::string accepted;
-  for (Verdicts v : AllVerdicts()) {
-    if (format && !VerdictsJudge(v, *format)) continue;
+  std::string described;
+  for (const VerdictMode& m : VerdictModes()) {
+    if (format && !VerdictsJudge(m.id, *format)) continue;
     if (!accepted.empty()) accepted += ", ";
-    accepted += VerdictsName(v);
+    if (!described.empty()) described += ", ";
+    accepted += m.name;
+    described += std::string(m.name) + " (" +
+                 std::string(m.reference.empty() ? std::string_view("the default") : m.reference) +
+                 ")";
   }
   CLI::Validator known(
       [format, accepted](std::string& value) -> std::string {
@@ -22,8 +28,7 @@ CLI::Option* AddVerdictsOption(CLI::App* app, Verdicts* out, std::optional<Verdi
   return app
       ->add_option_function<std::string>(
           "--as", [out](const std::string& value) { *out = *ParseVerdicts(value); },
-          "whose verdict malformed input gets: " + accepted +
-              " (default strict; conformance/VERDICTS.md)")
+          "whose verdict malformed input gets: " + described + "; conformance/VERDICTS.md")
       ->check(known);
 }
 

@@ -1,43 +1,140 @@
 #include "core/base/verdicts.h"
 
 #include <array>
+#include <cstddef>
+#include <string>
 
 namespace mpo {
 namespace {
 
-constexpr std::array<Verdicts, 4> kAll = {Verdicts::kStrict, Verdicts::kMemtrace023,
-                                          Verdicts::kMemtraceHead, Verdicts::kOcaml53};
+constexpr MemtraceRules kMemtrace023Rules{
+    .min_version = 1,
+    .max_version = 2,
+    .versions_reader = "memtrace 0.2.3",
+    .mixed_versions = true,
+    .domain_streams_every_version = false,
+    .info_packet_within_buffer = true,
+    .skip_truncated_last_packet = true,
+    .body_within_buffer = true,
+};
+
+// HEAD refuses only versions above its own, and has no v1/v2 special case.
+constexpr MemtraceRules kMemtraceHeadRules{
+    .min_version = 0,
+    .max_version = 3,
+    .versions_reader = "memtrace HEAD",
+    .mixed_versions = true,
+    .domain_streams_every_version = true,
+    .info_packet_within_buffer = true,
+    .skip_truncated_last_packet = true,
+    .body_within_buffer = true,
+};
+
+constexpr RingRules kOcaml53Rules{
+    .lenient_metadata = true,
+    .lost_words_as_c_int = true,
+    .extra_alloc_buckets_dropped = true,
+    .unterminated_name_refused = true,
+    .nameless_custom_dropped = true,
+    .message_within_tail = false,
+    .tail_within_lap = false,
+};
+
+// Rows in enumerator order. A mode that does not judge a format reads it by kStrict's
+// rules (the value-initialised half of its VerdictRules).
+constexpr std::array<VerdictMode, 4> kModes = {{
+    {.id = Verdicts::kStrict,
+     .name = "strict",
+     .reference = "",
+     .judges = "every format",
+     .gives = "refuses every malformation the oracle detects, with a typed error naming the "
+              "check and the byte offset",
+     .memtrace = true,
+     .ring = true,
+     .sampler = true,
+     .rules = {}},
+    {.id = Verdicts::kMemtrace023,
+     .name = "memtrace-0.2.3",
+     .reference = "janestreet/memtrace 0.2.3's reader",
+     .judges = "memtrace traces v1, v2",
+     .gives = "the verdict of janestreet/memtrace 0.2.3's reader (`Trace.Reader.iter`, as "
+              "`dump_trace` runs it)",
+     .memtrace = true,
+     .ring = false,
+     .sampler = false,
+     .rules = {.memtrace = kMemtrace023Rules, .ring = {}}},
+    {.id = Verdicts::kMemtraceHead,
+     .name = "memtrace-head",
+     .reference = "janestreet/memtrace HEAD (a88470c)'s reader",
+     .judges = "memtrace traces v0 to v3",
+     .gives = "the verdict of memtrace HEAD (a88470c)'s reader",
+     .memtrace = true,
+     .ring = false,
+     .sampler = false,
+     .rules = {.memtrace = kMemtraceHeadRules, .ring = {}}},
+    {.id = Verdicts::kOcaml53,
+     .name = "ocaml-5.3",
+     .reference = "OCaml 5.3's runtime_events consumer",
+     .judges = "ring files",
+     .gives = "the verdict of OCaml 5.3's runtime_events consumer (7b7e917)",
+     .memtrace = false,
+     .ring = true,
+     .sampler = false,
+     .rules = {.memtrace = {}, .ring = kOcaml53Rules}},
+}};
+
+constexpr bool InEnumeratorOrder() {
+  for (std::size_t i = 0; i < kModes.size(); ++i)
+    if (static_cast<std::size_t>(kModes[i].id) != i) return false;
+  return true;
+}
+static_assert(InEnumeratorOrder(), "kModes[i] must be the row of enumerator i");
+
+constexpr std::array<Verdicts, kModes.size()> Ids() {
+  std::array<Verdicts, kModes.size()> ids{};
+  for (std::size_t i = 0; i < kModes.size(); ++i) ids[i] = kModes[i].id;
+  return ids;
+}
+constexpr std::array<Verdicts, kModes.size()> kAll = Ids();
 
 }  // namespace
 
-std::string_view VerdictsName(Verdicts v) {
-  switch (v) {
-    case Verdicts::kStrict: return "strict";
-    case Verdicts::kMemtrace023: return "memtrace-0.2.3";
-    case Verdicts::kMemtraceHead: return "memtrace-head";
-    case Verdicts::kOcaml53: return "ocaml-5.3";
-  }
-  return "?";
-}
+std::span<const VerdictMode> VerdictModes() { return kModes; }
+
+const VerdictMode& ModeOf(Verdicts v) { return kModes.at(static_cast<std::size_t>(v)); }
+
+const VerdictRules& RulesOf(Verdicts v) { return ModeOf(v).rules; }
+
+std::string_view VerdictsName(Verdicts v) { return ModeOf(v).name; }
 
 std::optional<Verdicts> ParseVerdicts(std::string_view name) {
-  for (Verdicts v : kAll)
-    if (VerdictsName(v) == name) return v;
+  for (const VerdictMode& m : kModes)
+    if (m.name == name) return m.id;
   return std::nullopt;
 }
 
 std::span<const Verdicts> AllVerdicts() { return kAll; }
 
 bool VerdictsJudge(Verdicts v, VerdictFormat format) {
-  switch (v) {
-    case Verdicts::kStrict: return true;
-    case Verdicts::kMemtrace023:
-    case Verdicts::kMemtraceHead: return format == VerdictFormat::kMemtrace;
-    case Verdicts::kOcaml53: return format == VerdictFormat::kRing;
+  const VerdictMode& m = ModeOf(v);
+  switch (format) {
+    case VerdictFormat::kMemtrace: return m.memtrace;
+    case VerdictFormat::kRing: return m.ring;
+    case VerdictFormat::kSampler: return m.sampler;
   }
   return false;
 }
 
-std::string_view VerdictsNames() { return "strict, memtrace-0.2.3, memtrace-head, ocaml-5.3"; }
+std::string_view VerdictsNames() {
+  static const std::string names = [] {
+    std::string s;
+    for (const VerdictMode& m : kModes) {
+      if (!s.empty()) s += ", ";
+      s += m.name;
+    }
+    return s;
+  }();
+  return names;
+}
 
 }  // namespace mpo

@@ -25,7 +25,7 @@ Status DecodeRing(std::span<const std::uint8_t> bytes, ring::OcamlVersion versio
                   TextSink& out, Verdicts verdicts) {
   const auto file = std::as_bytes(bytes);
   ring::CursorOptions options;
-  options.verdicts = verdicts;
+  options.rules = RulesOf(verdicts).ring;
   if (form == DecodeForm::kJsonLines) return ring::view::WriteJsonView(file, version, out, options);
   Status s = GoldenText(file, version, options, out);
   if (!s.ok()) out.Write("error: " + s.ToString() + "\n");

@@ -5,27 +5,27 @@
 
 namespace mpo::memtrace {
 
-bool ReadsFormatVersion(Verdicts verdicts, unsigned version) {
-  switch (verdicts) {
-    case Verdicts::kMemtrace023: return version == 1 || version == 2;
-    case Verdicts::kMemtraceHead: return version <= kMaxFormatVersion;
-    default: return version >= 1 && version <= kMaxFormatVersion;
-  }
+static_assert(MemtraceRules{}.max_version == kMaxFormatVersion,
+              "strict reads every version this reader writes");
+
+bool ReadsFormatVersion(const MemtraceRules& rules, unsigned version) {
+  return version >= rules.min_version && version <= rules.max_version;
 }
 
 namespace {
 
-const char* VersionsRead(Verdicts verdicts) {
-  switch (verdicts) {
-    case Verdicts::kMemtrace023: return "memtrace 0.2.3 reads v001 and v002";
-    case Verdicts::kMemtraceHead: return "memtrace HEAD reads v000 to v003";
-    default: return "this reader reads v001 to v003";
-  }
+// "memtrace 0.2.3 reads v001 and v002", "this reader reads v001 to v003".
+std::string VersionsRead(const MemtraceRules& rules) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, " reads v%03u %s v%03u", unsigned{rules.min_version},
+                rules.max_version == rules.min_version + 1 ? "and" : "to",
+                unsigned{rules.max_version});
+  return std::string(rules.versions_reader) + buf;
 }
 
 }  // namespace
 
-Status ReadPacketHeader(ByteReader& in, PacketHeader* h, Verdicts verdicts) {
+Status ReadPacketHeader(ByteReader& in, PacketHeader* h, const MemtraceRules& rules) {
   const std::uint64_t start = in.offset();
   h->magic = in.U32("packet header: magic");
   h->packet_size_bits = in.U32("packet header: packet_size");
@@ -51,11 +51,10 @@ Status ReadPacketHeader(ByteReader& in, PacketHeader* h, Verdicts verdicts) {
                   kCtfMagic);
     return Status(ErrorCode::kCorrupt, buf).WithField("packet header: magic").AtOffset(start);
   }
-  if (!ReadsFormatVersion(verdicts, h->version)) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "trace format v%03d, but %s", h->version,
-                  VersionsRead(verdicts));
-    return Status(ErrorCode::kUnsupportedVersion, buf)
+  if (!ReadsFormatVersion(rules, h->version)) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "trace format v%03d, but ", h->version);
+    return Status(ErrorCode::kUnsupportedVersion, buf + VersionsRead(rules))
         .WithField("packet header: version")
         .AtOffset(start + header_offset::kVersion);
   }

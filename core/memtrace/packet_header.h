@@ -108,15 +108,15 @@ struct PacketHeader {
   std::size_t header_size() const { return PacketHeaderSize(version); }
 };
 
-// Whether a packet of format `version` is read at all under `verdicts`: v001 to v003
+// Whether a packet of format `version` is read at all under `rules`: v001 to v003
 // (strict), v001 and v002 (memtrace 0.2.3), v000 to v003 (memtrace HEAD, which only refuses
 // versions above its own and reads v000 with the v002 layout).
-bool ReadsFormatVersion(Verdicts verdicts, unsigned version);
+bool ReadsFormatVersion(const MemtraceRules& rules, unsigned version);
 
 // Reads a header at the cursor and applies memtrace's checks in memtrace's order (magic,
 // version, size, time order, alloc id order), each failure a typed error at the field's
 // offset: kCorrupt, kUnsupportedVersion (ReadsFormatVersion), kTruncated for too few bytes.
-Status ReadPacketHeader(ByteReader& in, PacketHeader* h, Verdicts verdicts = Verdicts::kStrict);
+Status ReadPacketHeader(ByteReader& in, PacketHeader* h, const MemtraceRules& rules = {});
 
 // Writes a header; `size`, times and alloc ids are patched later by FinishPacketHeader.
 struct PacketHeaderSlots {

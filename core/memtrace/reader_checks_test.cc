@@ -61,12 +61,11 @@ class TraceBuilder {
   VectorSink sink_;
 };
 
-// Reads to the end; returns the first error (or OK) and the events read.
-Status ReadAll(const std::vector<std::uint8_t>& bytes, std::vector<Event>* events = nullptr,
-               std::vector<ReaderWarning>* warnings = nullptr,
-               Verdicts verdicts = Verdicts::kStrict) {
+// Reads to the end by `rules`; returns the first error (or OK) and the events read.
+Status ReadAllWith(const std::vector<std::uint8_t>& bytes, std::vector<Event>* events,
+                   std::vector<ReaderWarning>* warnings, const MemtraceRules& rules) {
   ReaderOptions o;
-  o.verdicts = verdicts;
+  o.rules = rules;
   auto r = TraceReader::Open(MemorySource(bytes), o);
   if (!r.ok()) return r.status();
   while (true) {
@@ -77,6 +76,13 @@ Status ReadAll(const std::vector<std::uint8_t>& bytes, std::vector<Event>* event
   }
   if (warnings) *warnings = (*r)->warnings();
   return Status::Ok();
+}
+
+// Reads to the end as verdict mode `verdicts` does.
+Status ReadAll(const std::vector<std::uint8_t>& bytes, std::vector<Event>* events = nullptr,
+               std::vector<ReaderWarning>* warnings = nullptr,
+               Verdicts verdicts = Verdicts::kStrict) {
+  return ReadAllWith(bytes, events, warnings, RulesOf(verdicts).memtrace);
 }
 
 void ShortAlloc(ByteWriter& b, std::int64_t t, std::uint8_t common = 0, std::uint8_t n = 0) {
@@ -575,6 +581,67 @@ std::vector<std::uint8_t> Cat(std::vector<std::uint8_t> a, const std::vector<std
 constexpr Verdicts kStrict = Verdicts::kStrict;
 constexpr Verdicts k023 = Verdicts::kMemtrace023;
 constexpr Verdicts kHead = Verdicts::kMemtraceHead;
+
+Outcome RunWith(const std::vector<std::uint8_t>& bytes, const MemtraceRules& rules) {
+  Outcome o;
+  o.status = ReadAllWith(bytes, &o.events, &o.warnings, rules);
+  return o;
+}
+
+// The reader sees rules, never a mode: a new table row holding memtrace HEAD's rules,
+// written out here field by field, reads as memtrace-head does; each rule alone moves its
+// own verdict and no other.
+TEST(VerdictsTest, ARowWithAModesRulesReadsAsThatMode) {
+  const MemtraceRules head_like{
+      .min_version = 0,
+      .max_version = 3,
+      .versions_reader = "memtrace HEAD",
+      .mixed_versions = true,
+      .domain_streams_every_version = true,
+      .info_packet_within_buffer = true,
+      .skip_truncated_last_packet = true,
+      .body_within_buffer = true,
+  };
+  const std::vector<std::vector<std::uint8_t>> inputs = {
+      Base(2),
+      Base(3),
+      Cat(Base(2), OneAlloc(2, 1), 3),
+      Cat(Base(3), OneAlloc(3, 1), 3),
+      Cat(Base(2), OneAlloc(2, 1, CacheVerifier{4242, 1, 0}), 3),
+      Cat(Base(2), OneAlloc(3, 1)),
+  };
+  int differs_from_strict = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Outcome row = RunWith(inputs[i], head_like);
+    const Outcome head = RunAs(inputs[i], kHead);
+    EXPECT_EQ(row.status.code(), head.status.code()) << i;
+    EXPECT_EQ(row.status.field(), head.status.field()) << i;
+    EXPECT_EQ(row.events.size(), head.events.size()) << i;
+    EXPECT_EQ(row.warnings.size(), head.warnings.size()) << i;
+    differs_from_strict += RunAs(inputs[i], kStrict).status.ok() != row.status.ok();
+  }
+  EXPECT_GE(differs_from_strict, 2);
+  // A truncated last packet under HEAD's rules but for that one rule: refused as strict.
+  MemtraceRules one_off = head_like;
+  one_off.skip_truncated_last_packet = false;
+  const Outcome o = RunWith(inputs[3], one_off);
+  EXPECT_EQ(o.status.code(), ErrorCode::kTruncated);
+  EXPECT_EQ(o.status.field(), "packet header: packet_size");
+  // The version error names the row's reader and range.
+  MemtraceRules narrow = head_like;
+  narrow.min_version = 1;
+  narrow.max_version = 2;
+  narrow.versions_reader = "a new reader";
+  const Outcome v3 = RunWith(inputs[1], narrow);
+  EXPECT_EQ(v3.status.code(), ErrorCode::kUnsupportedVersion);
+  EXPECT_NE(v3.status.message().find("a new reader reads v001 and v002"), std::string::npos)
+      << v3.status.ToString();
+}
+
+TEST(VerdictsTest, EveryRowReadsOnlyVersionsThisReaderKnows) {
+  for (const VerdictMode& m : VerdictModes())
+    EXPECT_LE(m.rules.memtrace.max_version, kMaxFormatVersion) << m.name;
+}
 
 TEST(VerdictsTest, FileEndingInsideAPacketHeaderIsRefusedInEveryMode) {
   for (int version : {2, 3}) {

@@ -466,7 +466,7 @@ Status WriteDumpTrace(ByteSource& source, TextSink& out, bool parse_backtraces,
   ReaderOptions opts;
   opts.parse_backtraces = parse_backtraces;
   opts.limits = limits;
-  opts.verdicts = verdicts;
+  opts.rules = RulesOf(verdicts).memtrace;
   auto opened = TraceReader::Open(BorrowSource(source), opts);
   if (!opened.ok()) return opened.status();
   TraceReader& r = **opened;

@@ -10,13 +10,12 @@
 //    for v3 memtrace HEAD (per-domain state, alloc ids restart at each packet's
 //    alloc_id_begin, collect deltas may be negative). Packets from another pid are
 //    skipped with a warning, as memtrace does.
-//    `ReaderOptions::verdicts` picks whose verdict malformed input gets
-//    (conformance/VERDICTS.md): strict (default) also refuses a truncated final packet and
-//    a packet whose version differs from the trace info's; memtrace-0.2.3 reads v1/v2
-//    only, checks the cache verifier before a packet's size and skips a truncated final
-//    packet; memtrace-head reads v0..v3, every version with HEAD's per-domain semantics,
-//    and skips a truncated final packet. A file ending inside a packet header is refused
-//    in every mode.
+//    `ReaderOptions::rules` (a mode's, RulesOf(mode).memtrace) picks whose verdict malformed input
+//    gets (conformance/VERDICTS.md): strict (default) also refuses a truncated final packet and a
+//    packet whose version differs from the trace info's; memtrace-0.2.3 reads v1/v2 only, checks
+//    the cache verifier before a packet's size and skips a truncated final packet; memtrace-head
+//    reads v0..v3, every version with HEAD's per-domain semantics, and skips a truncated final
+//    packet. A file ending inside a packet header is refused in every mode.
 // 3. Failure. Every check memtrace makes is a typed error naming the check and the byte
 //    offset (bit offset for bit-packed fields): bad magic, version, packet size,
 //    non-monotone packet or event times, time outside packet bounds, unknown event code,
@@ -61,8 +60,10 @@ struct ReaderOptions {
   // Budgets over the whole trace (see limits.h): max_frames, max_held_frames and
   // max_location_bytes are enforced here; max_output_bytes by the text forms.
   Limits limits;
-  // Whose verdict malformed input gets (core/base/verdicts.h, conformance/VERDICTS.md).
-  Verdicts verdicts = Verdicts::kStrict;
+  // Whose verdict malformed input gets: a verdict mode's memtrace rules,
+  // RulesOf(mode).memtrace (core/base/verdicts.h, conformance/VERDICTS.md); kStrict's by
+  // default.
+  MemtraceRules rules;
   // Also check, event by event, that each event is coded exactly as TraceWriter codes it
   // (the shortest vints, the short alloc form exactly when the writer takes it, the
   // longest common prefix, BacktraceWriter's codewords: BacktraceReader::CheckCanonical,
@@ -206,8 +207,7 @@ class BasicTraceReader {
   std::uint64_t file_size_ = 0;
   Info info_;
   PacketHeader info_header_;
-  bool legacy_ = false;     // v1/v2 semantics (memtrace 0.2.3)
-  bool reference_ = false;  // a memtrace reference's verdicts (memtrace-0.2.3, memtrace-head)
+  bool legacy_ = false;  // v1/v2 semantics (memtrace 0.2.3)
 
   std::vector<std::uint8_t> packet_buf_;
   PacketHeader packet_;

@@ -24,9 +24,6 @@ template <class Faults>
 Result<std::unique_ptr<BasicTraceReader<Faults>>> BasicTraceReader<Faults>::Open(
     std::unique_ptr<ByteSource> source, ReaderOptions options) {
   std::unique_ptr<BasicTraceReader> r(new BasicTraceReader(std::move(source), options));
-  // A mode that does not judge traces (ocaml-5.3) reads them as strict does.
-  r->reference_ =
-      options.verdicts == Verdicts::kMemtrace023 || options.verdicts == Verdicts::kMemtraceHead;
   r->file_size_ = r->source_->size();
   r->frames_left_ = options.limits.max_frames;
   r->held_left_ = options.limits.max_held_frames;
@@ -50,12 +47,12 @@ Status BasicTraceReader<Faults>::ReadInfo() {
   auto got = source_->ReadAt(0, hdr);
   if (!got.ok()) return got.status();
   ByteReader hin(std::span<const std::uint8_t>(hdr, *got), 0);
-  MPO_RETURN_IF_ERROR(ReadPacketHeader(hin, &info_header_, options_.verdicts));
+  MPO_RETURN_IF_ERROR(ReadPacketHeader(hin, &info_header_, options_.rules));
   const std::uint64_t size =
       Faults::PacketBytes(info_header_.packet_size_bits / 8, info_header_.packet_size_bits);
   // The real readers read the info packet into one 32 KiB buffer and refuse a larger one
   // (a well-defined refusal, so the reference modes give it).
-  if (reference_ && size > kMaxPacketSize)
+  if (options_.rules.info_packet_within_buffer && size > kMaxPacketSize)
     return Status(ErrorCode::kCorrupt, "trace info packet of " + std::to_string(size) +
                                            " bytes does not fit memtrace's " +
                                            std::to_string(kMaxPacketSize) + "-byte buffer")
@@ -109,7 +106,7 @@ Status BasicTraceReader<Faults>::ReadInfo() {
         "trace info packet done",
         std::to_string(in.remaining()) + " bytes left after the trace info event", in.offset());
   // memtrace HEAD reads every version with per-domain streams (core/base/verdicts.h).
-  legacy_ = !HasDomainStreams(info_header_.version) && options_.verdicts != Verdicts::kMemtraceHead;
+  legacy_ = !HasDomainStreams(info_header_.version) && !options_.rules.domain_streams_every_version;
   next_packet_off_ = size;
   return Status::Ok();
 }
@@ -162,8 +159,8 @@ Status BasicTraceReader<Faults>::LoadPacket(bool* end) {
     // readers fail reading the header (buffer underflow), never skip it.
     ByteReader hin(std::span<const std::uint8_t>(hdr, *got), off);
     packet_off_ = off;
-    MPO_RETURN_IF_ERROR(ReadPacketHeader(hin, &packet_, options_.verdicts));
-    if (!reference_ && packet_.version != info_header_.version)
+    MPO_RETURN_IF_ERROR(ReadPacketHeader(hin, &packet_, options_.rules));
+    if (!options_.rules.mixed_versions && packet_.version != info_header_.version)
       return Status(ErrorCode::kCorrupt, "a packet of format v" + std::to_string(packet_.version) +
                                              " in a v" + std::to_string(info_header_.version) +
                                              " trace")
@@ -185,7 +182,7 @@ Status BasicTraceReader<Faults>::LoadPacket(bool* end) {
                                             verifier_off);
     }
     const bool truncated = off + size > file_size_;
-    if (truncated && !reference_)
+    if (truncated && !options_.rules.skip_truncated_last_packet)
       return Status(ErrorCode::kTruncated, "truncated packet: " + std::to_string(size) +
                                                " bytes declared, " +
                                                std::to_string(file_size_ - off) + " present")
@@ -205,7 +202,7 @@ Status BasicTraceReader<Faults>::LoadPacket(bool* end) {
     // present; with less, their read ends at the end of the file and they skip it.
     const bool body_overflows =
         truncated ? file_size_ - off > hsize + kMaxPacketSize : size - hsize > kMaxPacketSize;
-    if (reference_ && body_overflows)
+    if (options_.rules.body_within_buffer && body_overflows)
       return Status(ErrorCode::kOutOfRange, "packet body of " + std::to_string(size - hsize) +
                                                 " bytes exceeds memtrace's " +
                                                 std::to_string(kMaxPacketSize) + "-byte buffer")

@@ -280,7 +280,7 @@ Status Drain(const std::vector<std::uint8_t>& bytes, bool parse,
              Verdicts verdicts = Verdicts::kStrict) {
   ReaderOptions o;
   o.parse_backtraces = parse;
-  o.verdicts = verdicts;
+  o.rules = RulesOf(verdicts).memtrace;
   auto r = TraceReader::Open(MemorySource(bytes), o);
   if (!r.ok()) return r.status();
   for (int guard = 0; guard < 1000000; ++guard) {

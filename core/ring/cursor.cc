@@ -62,7 +62,7 @@ Result<Cursor> Cursor::Build(std::unique_ptr<State> s, CursorOptions o) {
   }
   std::memcpy(&s->meta, s->base, sizeof(MetadataHeader));
   MPO_RETURN_IF_ERROR(s->file.CheckIntact());
-  MPO_RETURN_IF_ERROR(ValidateMetadata(s->meta, s->size, o.verdicts));
+  MPO_RETURN_IF_ERROR(ValidateMetadata(s->meta, s->size, o.rules));
   s->positions.assign(s->meta.max_domains, 0);
   s->options = o;
   if (s->options.batch_messages == 0) s->options.batch_messages = 1;

@@ -52,7 +52,7 @@ class EventCallbacks {
   virtual bool RuntimeCounter(std::uint32_t ring, std::uint64_t ts, unsigned counter,
                               std::uint64_t value);
   // The 20 histogram words (kAllocBuckets; any other count is E_CORRUPT_STREAM, except
-  // that Verdicts::kOcaml53 delivers the first 20 of more).
+  // that RingRules::extra_alloc_buckets_dropped delivers the first 20 of more).
   virtual bool Alloc(std::uint32_t ring, std::uint64_t ts, std::span<const std::uint64_t> buckets);
   // `data` is 0 when the event has no payload (ring_stop).
   virtual bool LifecycleEvent(std::uint32_t ring, std::uint64_t ts, unsigned kind,
@@ -85,16 +85,16 @@ constexpr std::int64_t OcamlIntOfPayload(std::uint64_t w) {
 struct CursorOptions {
   // Messages copied before one fence and head re-check. 1 is OCaml's algorithm.
   std::size_t batch_messages = 16;
-  // Whose verdict a malformed file gets (core/base/verdicts.h, conformance/VERDICTS.md).
-  // kOcaml53 gives OCaml 5.3's consumer's: the geometry checks of placement.h; a message
-  // may end past the tail if it ends before the ring's physical end (the position then
-  // passes the tail); a tail more than a ring ahead re-reads the ring (for at most
-  // ReadRules::max_lap_words, then kCorrupt: OCaml reads on and may never end); lost
-  // words are delivered as OCaml's C int holds them (the low 32 bits, sign-extended); a
-  // custom (or unknown-type) user event whose name slot is empty is dropped unread.
-  // kStrict also refuses a head 2^63 or more words ahead of the reader. Modes that do not
-  // judge rings read as kStrict.
-  Verdicts verdicts = Verdicts::kStrict;
+  // Whose verdict a malformed file gets: a verdict mode's ring rules, RulesOf(mode).ring
+  // (core/base/verdicts.h, conformance/VERDICTS.md); kStrict's by default. OCaml 5.3's
+  // consumer's: the geometry checks of placement.h; a message may end past the tail if it
+  // ends before the ring's physical end (the position then passes the tail); a tail more
+  // than a ring ahead re-reads the ring (for at most ReadRules::max_lap_words, then
+  // kCorrupt: OCaml reads on and may never end); lost words are delivered as OCaml's C int
+  // holds them (the low 32 bits, sign-extended); a custom (or unknown-type) user event
+  // whose name slot is empty is dropped unread. kStrict also refuses a head 2^63 or more
+  // words ahead of the reader. Modes that do not judge rings have kStrict's ring rules.
+  RingRules rules;
 };
 
 // Lost words as OCaml 5.3's consumer reports them: through a C int.

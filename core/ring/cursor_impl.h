@@ -43,18 +43,18 @@ class Decoder {
  public:
   Decoder(EventCallbacks& cb, std::uint32_t ring, const std::byte* file_bytes,
           const MetadataHeader& meta, std::uint64_t file_size, const MappedFile& file,
-          Verdicts verdicts)
+          const RingRules& rules)
       : cb_(cb),
         ring_(ring),
         bytes_(file_bytes),
         meta_(meta),
         size_(file_size),
         file_(file),
-        verdicts_(verdicts) {}
+        rules_(rules) {}
 
   bool Lost(std::uint64_t words) {
     words = Faults::LostWords(words);
-    if (verdicts_ == Verdicts::kOcaml53) return cb_.LostEvents(ring_, OcamlLostWords(words));
+    if (rules_.lost_words_as_c_int) return cb_.LostEvents(ring_, OcamlLostWords(words));
     // No producer writes 2^63 words; and lost words are reported as a signed 64-bit count.
     if (words >> 63 != 0) {
       Corrupt("lost words", "ring head " + std::to_string(words) + " words ahead of the reader");
@@ -80,9 +80,9 @@ class Decoder {
           break;
         case RuntimeType::kAlloc:
           // OCaml delivers 20 buckets whatever the length: fewer are read from stale
-          // memory (never copied), more are dropped (its verdict, kOcaml53).
+          // memory (never copied), more are dropped (its verdict, ocaml-5.3).
           if (w.size() < 2 + kAllocBuckets ||
-              (w.size() > 2 + kAllocBuckets && verdicts_ != Verdicts::kOcaml53)) {
+              (w.size() > 2 + kAllocBuckets && !rules_.extra_alloc_buckets_dropped)) {
             return Corrupt("alloc event", "alloc event of " + std::to_string(w.size() - 2) +
                                               " buckets, not " + std::to_string(kAllocBuckets));
           }
@@ -107,7 +107,7 @@ class Decoder {
       const auto type = static_cast<UserType>(Faults::Type(h));
       // OCaml 5.3 registers the name of a unit, int or span event it meets unregistered,
       // and registering a name of 128 bytes (its slot, no NUL) raises Invalid_argument.
-      if (verdicts_ == Verdicts::kOcaml53 && name.size() == kUserEventNameBytes &&
+      if (rules_.unterminated_name_refused && name.size() == kUserEventNameBytes &&
           (type == UserType::kUnit || type == UserType::kInt || type == UserType::kSpanBegin ||
            type == UserType::kSpanEnd)) {
         return Corrupt("user event", "user event id " + std::to_string(id) +
@@ -127,7 +127,7 @@ class Decoder {
         default:  // custom, and every unknown type, as OCaml
           // OCaml 5.3 finds no registered event for an empty name and drops the event
           // (counted) before it looks at the payload.
-          if (verdicts_ == Verdicts::kOcaml53 && name.empty()) break;
+          if (rules_.nameless_custom_dropped && name.empty()) break;
           // OCaml copies the payload into a 1024-byte buffer: a longer one overflows it.
           if (w.size() - 2 > kMaxCustomPayloadWords) {
             return Corrupt("custom event", "custom event of " + std::to_string(w.size() - 2) +
@@ -159,7 +159,7 @@ class Decoder {
   const MetadataHeader& meta_;
   std::uint64_t size_;
   const MappedFile& file_;  // unmapped when reading bytes (never faults)
-  Verdicts verdicts_;
+  RingRules rules_;
   char name_[kUserEventNameBytes];
   std::string what_;
   std::string why_;
@@ -185,10 +185,9 @@ Result<std::uint64_t> Cursor::ReadPollWith(EventCallbacks& callbacks, std::uint6
   }
   const MetadataHeader& m = s.meta;
   auto* bytes = reinterpret_cast<std::byte*>(s.base);
-  const bool ocaml = s.options.verdicts == Verdicts::kOcaml53;
   ReadRules rules;
-  rules.message_within_tail = !ocaml;
-  rules.tail_within_lap = !ocaml;
+  rules.message_within_tail = s.options.rules.message_within_tail;
+  rules.tail_within_lap = s.options.rules.tail_within_lap;
   const ReadBuffer buffer{s.buffer, s.options.batch_messages};
   std::uint64_t total = 0;
   Status status;
@@ -205,7 +204,7 @@ Result<std::uint64_t> Cursor::ReadPollWith(EventCallbacks& callbacks, std::uint6
     const DomainPlace place = Faults::Place(*placed, m, d, s.size);
     const std::uint32_t ring_index = Faults::RingIndex(d, i);
     internal::Decoder<Faults> decoder(callbacks, ring_index, bytes, m, s.size, s.file,
-                                      s.options.verdicts);
+                                      s.options.rules);
     const std::uint64_t budget = max_events == 0 ? 0 : max_events - total;
     ReadResult r;
     if (place.header % 8 == 0 && place.data % 8 == 0) {

@@ -85,7 +85,7 @@ class MappedRing {
 };
 
 // A read-only view of a ring whose header or data are not 8-byte aligned: only a hostile
-// file (or a reference's lenient geometry, Verdicts::kOcaml53) places them so, never a
+// file (or a reference's lenient geometry, RingRules::lenient_metadata) places them so, never a
 // producer, so plain byte copies stand in for the atomic loads (which need alignment).
 // The Ring interface of ring_protocol.h, loads only.
 class UnalignedRing {

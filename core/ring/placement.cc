@@ -97,13 +97,13 @@ std::optional<std::uint64_t> Place(std::uint64_t base, std::uint64_t d, std::uin
 
 }  // namespace
 
-Status ValidateMetadata(const MetadataHeader& m, std::uint64_t file_size, Verdicts v) {
+Status ValidateMetadata(const MetadataHeader& m, std::uint64_t file_size, const RingRules& rules) {
   if (file_size < kMetadataHeaderBytes) {
     return Status(ErrorCode::kTruncated, "E_CORRUPT_STREAM: file of " + std::to_string(file_size) +
                                              " bytes has no 64-byte metadata header")
         .WithField("metadata header");
   }
-  return v == Verdicts::kOcaml53 ? Ocaml53Metadata(m, file_size) : StrictMetadata(m, file_size);
+  return rules.lenient_metadata ? Ocaml53Metadata(m, file_size) : StrictMetadata(m, file_size);
 }
 
 Result<DomainPlace> PlaceDomain(const MetadataHeader& m, std::uint64_t file_size, std::uint64_t d) {

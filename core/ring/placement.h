@@ -3,7 +3,8 @@
 //
 // kStrict checks the whole metadata header once, before any poll: every field must be one
 // a producer writes (version 1, power-of-two rings, 8-byte aligned offsets, every domain's
-// header and ring inside the file). Verdicts::kOcaml53 checks what OCaml 5.3's consumer
+// header and ring inside the file). RingRules::lenient_metadata (ocaml-5.3) checks what
+// OCaml 5.3's consumer
 // checks, where it checks it: a few fields at open, each domain's header and ring when a
 // poll reaches that domain (so earlier domains' events are delivered first), each name
 // slot when a user event needs it. Every mode keeps every read inside the file.
@@ -17,12 +18,12 @@
 
 namespace mpo::ring {
 
-// The checks made when a cursor opens. kOcaml53: the file holds the 64-byte header (OCaml
-// reads it past a shorter file's end), max_domains <= 4096, headers_offset <= the file's
-// size, and ring_size_bytes == 8 * ring_size_elements != 0 (in 64-bit arithmetic, as OCaml
-// computes it); version is never read. Modes other than kOcaml53 are strict.
+// The checks made when a cursor opens. Under rules.lenient_metadata: the file holds the
+// 64-byte header (OCaml reads it past a shorter file's end), max_domains <= 4096,
+// headers_offset <= the file's size, and ring_size_bytes == 8 * ring_size_elements != 0 (in
+// 64-bit arithmetic, as OCaml computes it); version is never read. Otherwise strict.
 Status ValidateMetadata(const MetadataHeader& m, std::uint64_t file_size,
-                        Verdicts v = Verdicts::kStrict);
+                        const RingRules& rules = {});
 
 // Byte offsets of one domain's ring header (head and tail words) and data words.
 struct DomainPlace {

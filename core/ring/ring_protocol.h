@@ -120,7 +120,7 @@ struct ReadResult {
 };
 
 // The checks a reader makes on a ring's positions. The defaults are the oracle's
-// (Verdicts::kStrict); OCaml 5.3's consumer makes neither check (Verdicts::kOcaml53).
+// (strict); OCaml 5.3's consumer makes neither check (RingRules of the ocaml-5.3 mode).
 struct ReadRules {
   // A message must end at or before the tail (OCaml only requires it to end before the
   // ring's physical end, and then resumes past the tail).

@@ -84,9 +84,9 @@ struct Outcome {
   std::vector<std::string> seen;
 };
 
-// Opens `b` in mode `v` and polls until a poll delivers nothing or fails.
-Outcome Read(const std::vector<std::byte>& b, Verdicts v) {
-  auto c = Cursor::FromBytes(b, CursorOptions{16, v});
+// Opens `b` by `rules` and polls until a poll delivers nothing or fails.
+Outcome ReadWith(const std::vector<std::byte>& b, const RingRules& rules) {
+  auto c = Cursor::FromBytes(b, CursorOptions{16, rules});
   if (!c.ok()) return {c.status(), {}};
   Recorder r;
   for (int polls = 0; polls < 8; ++polls) {
@@ -97,6 +97,9 @@ Outcome Read(const std::vector<std::byte>& b, Verdicts v) {
   }
   return {Status::Ok(), r.seen};
 }
+
+// Reads `b` as verdict mode `v` does.
+Outcome Read(const std::vector<std::byte>& b, Verdicts v) { return ReadWith(b, RulesOf(v).ring); }
 
 const std::vector<std::string> kGood = {"0:lifecycle:0", "0:counter:0",   "0:counter:1",
                                         "0:counter:2",   "1:counter:100", "1:counter:101",
@@ -117,6 +120,38 @@ TEST(RingVerdicts, VersionWordIsNeverReadByOcaml) {
   const Outcome o = Read(b, Verdicts::kOcaml53);
   EXPECT_TRUE(o.status.ok()) << o.status.ToString();
   EXPECT_EQ(o.seen, kGood);
+}
+
+// The cursor sees rules, never a mode: a new table row holding OCaml 5.3's rules, written
+// out here field by field, reads as ocaml-5.3 does; each rule alone moves its own verdict.
+TEST(RingVerdicts, ARowWithAModesRulesReadsAsThatMode) {
+  const RingRules ocaml_like{
+      .lenient_metadata = true,
+      .lost_words_as_c_int = true,
+      .extra_alloc_buckets_dropped = true,
+      .unterminated_name_refused = true,
+      .nameless_custom_dropped = true,
+      .message_within_tail = false,
+      .tail_within_lap = false,
+  };
+  std::vector<std::vector<std::byte>> inputs(4, Image(3));
+  Put(inputs[1], 8 * kVersionWord, 0xfe);
+  Put(inputs[2], 8 * kMaxDomainsWord, 0);
+  Put(inputs[3], 8 * kRingSizeElementsWord, 48);
+  Put(inputs[3], 8 * kRingSizeBytesWord, 48 * 8);
+  int differs_from_strict = 0;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const Outcome row = ReadWith(inputs[i], ocaml_like);
+    const Outcome ocaml = Read(inputs[i], Verdicts::kOcaml53);
+    EXPECT_EQ(row.status.code(), ocaml.status.code()) << i;
+    EXPECT_EQ(row.status.field(), ocaml.status.field()) << i;
+    EXPECT_EQ(row.seen, ocaml.seen) << i;
+    differs_from_strict += Read(inputs[i], Verdicts::kStrict).status.ok() != row.status.ok();
+  }
+  EXPECT_EQ(differs_from_strict, 2);
+  RingRules one_off = ocaml_like;
+  one_off.lenient_metadata = false;
+  EXPECT_EQ(ReadWith(inputs[1], one_off).status.code(), ErrorCode::kUnsupportedVersion);
 }
 
 TEST(RingVerdicts, MaxDomains) {
@@ -321,7 +356,7 @@ TEST(RingVerdicts, CustomPayloadBeyond1024BytesIsAnErrorInEveryMode) {
     Put(b, g.DataOffset(), header::Make(payload + 2, true, 4, 0));
     std::memcpy(b.data() + g.CustomEventsOffset(), "big", 3);  // named: OCaml reads it
     for (Verdicts v : {Verdicts::kStrict, Verdicts::kOcaml53}) {
-      auto c = Cursor::FromBytes(b, CursorOptions{16, v});
+      auto c = Cursor::FromBytes(b, CursorOptions{16, RulesOf(v).ring});
       ASSERT_TRUE(c.ok());
       EventCallbacks ignore;
       auto r = c->ReadPoll(ignore);
@@ -346,7 +381,7 @@ TEST(RingVerdicts, AllocBucketCounts) {
     Put(b, g.DataOffset(), header::Make(c.buckets + 2, false, 5, 0));
     for (std::uint64_t i = 0; i < c.buckets; ++i) Put(b, g.DataOffset() + 16 + 8 * i, i);
     for (Verdicts v : {Verdicts::kStrict, Verdicts::kOcaml53}) {
-      auto cursor = Cursor::FromBytes(b, CursorOptions{16, v});
+      auto cursor = Cursor::FromBytes(b, CursorOptions{16, RulesOf(v).ring});
       ASSERT_TRUE(cursor.ok());
       struct Buckets : EventCallbacks {
         std::vector<std::uint64_t> got;
@@ -386,7 +421,7 @@ TEST(RingVerdicts, OcamlDropsCustomEventsWithAnEmptyNameUnread) {
   for (bool named : {false, true}) {
     if (named) std::memcpy(b.data() + g.CustomEventsOffset() + 7 * kUserEventNameBytes, "x", 1);
     for (Verdicts v : {Verdicts::kStrict, Verdicts::kOcaml53}) {
-      auto c = Cursor::FromBytes(b, CursorOptions{16, v});
+      auto c = Cursor::FromBytes(b, CursorOptions{16, RulesOf(v).ring});
       ASSERT_TRUE(c.ok());
       Customs cb;
       auto r = c->ReadPoll(cb);

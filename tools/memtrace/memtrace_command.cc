@@ -203,7 +203,7 @@ void RunCheck(const CheckOptions& o) {
   if (!src) return;
   ReaderOptions ropts;
   ropts.limits = o.limits;
-  ropts.verdicts = o.verdicts;
+  ropts.rules = RulesOf(o.verdicts).memtrace;
   CheckResult c;
   // The decoded view: every reader check, and the undefined-location-code policy.
   auto opened = view::TraceView::Open(std::move(src), ropts);

@@ -92,7 +92,7 @@ Result<std::map<std::string, std::string>> ParseTags(const std::vector<std::stri
 // missing input, whatever code the cursor mirrors from OCaml (E_OPEN_FAILURE).
 Result<ring::Cursor> OpenRing(const std::string& path, std::size_t batch,
                               Verdicts verdicts = Verdicts::kStrict) {
-  auto c = ring::Cursor::OpenFile(path, ring::CursorOptions{batch, verdicts});
+  auto c = ring::Cursor::OpenFile(path, ring::CursorOptions{batch, RulesOf(verdicts).ring});
   if (!c.ok() && c.status().code() == ErrorCode::kNotFound) {
     Status s(ErrorCode::kIo, c.status().message());
     return std::move(s.WithField(c.status().field()));

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/base/verdicts.h"
 #include "core/corpus/fuzz/builtin_declared.h"
 
 namespace mpo::corpus::fuzz {
@@ -85,8 +86,14 @@ TEST(Declared, BuiltinRulesAreTheFileTaggedByMode) {
   std::stringstream text;
   text << f.rdbuf();
   EXPECT_EQ(std::string(KnownPeerBugsText()), text.str());
-  for (const DeclaredRule& r : ParseDeclared(KnownPeerBugsText()))
+  // Each rule names references: rows of the table of verdict modes other than strict.
+  for (const DeclaredRule& r : ParseDeclared(KnownPeerBugsText())) {
     EXPECT_FALSE(r.modes.empty()) << "line " << r.line << " applies to every mode";
+    for (const std::string& m : r.modes) {
+      const auto mode = ParseVerdicts(m);
+      EXPECT_TRUE(mode && *mode != Verdicts::kStrict) << "line " << r.line << ": " << m;
+    }
+  }
   EXPECT_TRUE(BuiltinDeclared("strict").empty());
   const std::string loops = "oracle=reject(packet header: packet_size) impl=timeout";
   EXPECT_NE(MatchDeclared(BuiltinDeclared("memtrace-0.2.3"), loops), nullptr);

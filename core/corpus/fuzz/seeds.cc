@@ -24,16 +24,18 @@ std::string SuffixOf(const std::string& name, FuzzFormat format) {
   return ".ocaml-" + std::string(ring::OcamlReleaseOfFileName(name)) + ".events";
 }
 
-// Whether the mode's reference reads this seed at all: OCaml 5.3's consumer names events
-// as 5.3 does, and memtrace 0.2.3 reads formats v1 and v2 only (a v3 seed would only ever
-// test that it is refused; mutants of v1/v2 seeds still reach v3 through header edits).
+// Whether the mode's reference reads this seed at all: a ring mode's consumer (named
+// ocaml-5.N) names events as its release does, and a memtrace reference that reads fewer
+// versions than this reader (0.2.3: v1 and v2) gets seeds of those only (a v3 seed would
+// only ever test that it is refused; mutants still reach v3 through header edits).
 bool Judged(const std::string& suffix, std::span<const std::uint8_t> bytes, Verdicts verdicts) {
-  if (verdicts == Verdicts::kOcaml53) return suffix == ".ocaml-5.3.events";
-  if (verdicts == Verdicts::kMemtrace023) {
-    const auto packets = WalkPackets(bytes);
-    return packets.empty() || packets.front().version <= 2;
-  }
-  return true;
+  const VerdictMode& mode = ModeOf(verdicts);
+  if (mode.reference.empty()) return true;
+  if (suffix.ends_with(".events")) return suffix == "." + std::string(mode.name) + ".events";
+  const MemtraceRules& rules = mode.rules.memtrace;
+  if (rules.max_version >= MemtraceRules{}.max_version) return true;
+  const auto packets = WalkPackets(bytes);
+  return packets.empty() || packets.front().version <= rules.max_version;
 }
 
 Status AddFiles(const std::string& path, FuzzFormat format, Verdicts verdicts,

@@ -159,7 +159,7 @@ Status WriteJsonViewWith(ByteSource& source, TextSink& out, const JsonViewOption
   ReaderOptions ro;
   ro.parse_backtraces = options.backtraces;
   ro.limits = options.limits;
-  ro.verdicts = options.verdicts;
+  ro.rules = RulesOf(options.verdicts).memtrace;
   auto opened = BasicTraceView<Faults>::Open(BorrowSource(source), ro);
   if (!opened.ok()) {
     Lit(buf, "null}\n");

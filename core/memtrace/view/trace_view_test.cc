@@ -46,7 +46,7 @@ std::unique_ptr<TraceView> Open(const std::vector<std::uint8_t>& bytes, bool bac
                                 Verdicts verdicts = Verdicts::kStrict) {
   ReaderOptions o;
   o.parse_backtraces = backtraces;
-  o.verdicts = verdicts;
+  o.rules = RulesOf(verdicts).memtrace;
   auto v = TraceView::Open(MemorySource(bytes), o);
   EXPECT_TRUE(v.ok()) << v.status().ToString();
   return v.ok() ? std::move(*v) : nullptr;
