@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Inputs as users have them: a ring given to `memtrace` (and a trace to `events`) names
 # the command that reads it; gzip files are read directly, within a budget; "-" is stdin;
-# a misspelt subcommand gets a did-you-mean.
+# a misspelt subcommand gets a did-you-mean; help is wrapped to the terminal.
 source tools/cli_test_lib.sh
 bin="$1"
 v2=testdata/memtrace/arrays_major.ocaml5.3.native.r1e-3
@@ -86,6 +86,21 @@ grep -q "memprof-oracle events: unknown subcommand 'dupm'; did you mean 'dump'?"
 check "corpus xyzzy" 2 "$bin" corpus xyzzy
 grep -q "unknown subcommand 'xyzzy' (one of: " "$err" || { fail "corpus xyzzy message"; cat "$err"; }
 check "a positional that looks like a subcommand is left alone" 0 "$bin" memtrace stats - <$v2.ctf
+
+# Help wrapped to $COLUMNS, else 80 (stdout is not a terminal here): only a line that is
+# one word (a long program path) may pass the width.
+too_long() { awk -v w="$1" 'length($0) > w { sub(/^ +/, ""); if (index($0, " ")) print }'; }
+for path in "" memtrace "memtrace stats" "memtrace copy" events "events chrome" "events record" corpus demo sample; do
+  # shellcheck disable=SC2086 # the path is words
+  check "help of '$path'" 0 "$bin" $path --help
+  [ -z "$(too_long 80 <"$out")" ] || { fail "'$path --help' passes 80 columns"; too_long 80 <"$out"; }
+  # shellcheck disable=SC2086
+  check "help of '$path' at COLUMNS=60" 0 env COLUMNS=60 "$bin" $path --help
+  [ -z "$(too_long 60 <"$out")" ] || { fail "'$path --help' passes 60 columns"; too_long 60 <"$out"; }
+done
+check "COLUMNS=200 uses the width" 0 env COLUMNS=200 "$bin" memtrace --help
+[ "$(grep '^  copy ' "$out" | awk '{ print length($0) }')" -gt 150 ] ||
+  { fail "COLUMNS=200: copy's first line is short"; grep -A1 '^  copy ' "$out"; }
 
 # The real rings as the shared testdata ships them.
 if [ -n "${MPO_SHARED_TESTDATA:-}" ] && [ -d "$MPO_SHARED_TESTDATA/runtime_events" ]; then

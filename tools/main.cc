@@ -18,6 +18,7 @@
 #include "tools/demo/demo_command.h"
 #include "tools/did_you_mean.h"
 #include "tools/exit_code.h"
+#include "tools/help_format.h"
 #include "tools/lazy_commands.h"
 #include "tools/memprof/memprof_commands.h"
 #include "tools/memtrace/memtrace_command.h"
@@ -57,6 +58,8 @@ int main(int argc, char** argv) {
       "memprof-oracle: a reference implementation of OCaml's allocation-profiling stack "
       "(memprof sampler and engine, runtime events ring, memtrace codec)"};
   app.require_subcommand(1);
+  // Before the subcommands are added: each takes its parent's formatter.
+  app.formatter(std::make_shared<mpo::tools::WrappingFormatter>(mpo::tools::HelpWidth()));
   app.set_version_flag("--version", mpo::VersionLine(),
                        "Print the version and git revision, and exit");
   // argc is 0 when a program is started with an empty argv.
