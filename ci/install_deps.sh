@@ -9,6 +9,7 @@ packages=(
   libc++-dev libc++abi-dev                  # LLVM's standard library (ci/libcxx.sh)
   googletest libgtest-dev librapidcheck-dev relacy-dev
   libbenchmark-dev libcli11-dev nlohmann-json3-dev
+  zlib1g-dev                                # gzip inputs (core/io/gzip.h)
   clang-format clang-tidy
   gzip python3 python3-jsonschema          # python3-jsonschema: the schema 2 test
   chromium                                  # headless browser for the HTML report test

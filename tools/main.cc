@@ -1,21 +1,24 @@
 // memprof-oracle: one program, one subcommand group per subsystem. Each group lives in
 // tools/<area>/ and is listed here (only the group the command line names is built:
 // tools/lazy_commands.h); this file only wires them together, turns a parse failure into
-// CLI11's message and exit code 2, installs the one signal policy (core/io/cleanup_registry.h:
-// temporary files removed at any termination signal, a closed stdout pipe ends the command
-// with 141, a write past `ulimit -f` is an I/O error) and checks that everything written
-// to stdout got there (exit 2 otherwise).
+// CLI11's message and exit code 2 (a misspelt subcommand gets a did-you-mean first), installs the
+// one signal policy (core/io/cleanup_registry.h: temporary files removed at any termination signal,
+// a closed stdout pipe ends the command with 141, a write past `ulimit -f` is an I/O error) and
+// checks that everything written to stdout got there (exit 2 otherwise).
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <span>
 
 #include "core/base/version.h"
 #include "core/io/cleanup_registry.h"
 #include "tools/corpus/corpus_command.h"
 #include "tools/demo/demo_command.h"
+#include "tools/did_you_mean.h"
 #include "tools/exit_code.h"
+#include "tools/help_format.h"
 #include "tools/lazy_commands.h"
 #include "tools/memprof/memprof_commands.h"
 #include "tools/memtrace/memtrace_command.h"
@@ -55,12 +58,18 @@ int main(int argc, char** argv) {
       "memprof-oracle: a reference implementation of OCaml's allocation-profiling stack "
       "(memprof sampler and engine, runtime events ring, memtrace codec)"};
   app.require_subcommand(1);
+  // Before the subcommands are added: each takes its parent's formatter.
+  app.formatter(std::make_shared<mpo::tools::WrappingFormatter>(mpo::tools::HelpWidth()));
   app.set_version_flag("--version", mpo::VersionLine(),
                        "Print the version and git revision, and exit");
   // argc is 0 when a program is started with an empty argv.
   const auto args = argc > 1 ? std::span<char* const>(argv + 1, static_cast<std::size_t>(argc - 1))
                              : std::span<char* const>();
   mpo::tools::AddReachable(app, kGroups, args);
+  if (auto unknown = mpo::tools::UnknownSubcommandMessage(app, "memprof-oracle", args)) {
+    std::fprintf(stderr, "%s\nRun with --help for more information.\n", unknown->c_str());
+    return mpo::tools::FinishStdout(mpo::tools::kExitUsage);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

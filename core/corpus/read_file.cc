@@ -14,12 +14,7 @@ Result<std::string> ReadWholeFile(const std::string& path, const FileBudget& bud
   const std::uint64_t max_bytes = budget.max_bytes;
   auto in = io::OpenInput(path);
   if (!in.ok()) return in.status();
-  auto too_big = [&] {
-    return Status(ErrorCode::kResourceExhausted, std::string(budget.kind) +
-                                                     " is larger than the limit of " +
-                                                     std::to_string(max_bytes) + " bytes")
-        .WithField(path);
-  };
+  auto too_big = [&] { return io::OverBudget(budget, path); };
   if (in->size > max_bytes) return too_big();
   std::string bytes;
   try {

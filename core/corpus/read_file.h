@@ -10,14 +10,12 @@
 #include <string>
 
 #include "core/base/status.h"
+#include "core/io/file_budget.h"
 
 namespace mpo::corpus {
 
 // A kind of file and the most bytes one may hold.
-struct FileBudget {
-  const char* kind;
-  std::uint64_t max_bytes;
-};
+using io::FileBudget;
 
 // A sampler request is one small JSON object.
 inline constexpr FileBudget kSamplerCaseFile{"sampler case", std::uint64_t{1} << 20};
@@ -29,7 +27,7 @@ inline constexpr FileBudget kManifestFile{"manifest", std::uint64_t{64} << 20};
 inline constexpr FileBudget kDeclaredFile{"declared differences file", std::uint64_t{1} << 20};
 
 // The bytes of `path`. kIo (field: the path) if it is missing, not a regular file or
-// unreadable; kResourceExhausted (field: the path) naming the kind and its limit if it
+// unreadable; io::OverBudget (kResourceExhausted, field: the path) if it
 // holds more than budget.max_bytes, found by fstat before reading or, for a file that
 // grows while it is read, as soon as the read passes the limit.
 Result<std::string> ReadWholeFile(const std::string& path, const FileBudget& budget);

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/base/unique_fd.h"
+#include "core/io/readable_input.h"
 
 namespace mpo::memtrace {
 namespace {
@@ -60,6 +61,7 @@ class Borrowed : public ByteSource {
 class MemSource : public ByteSource {
  public:
   explicit MemSource(std::span<const std::uint8_t> b) : b_(b) {}
+  void Reset(std::span<const std::uint8_t> b) { b_ = b; }
   Result<std::size_t> ReadAt(std::uint64_t offset, std::span<std::uint8_t> out) override {
     if (offset >= b_.size()) return std::size_t{0};
     std::size_t n = std::min<std::uint64_t>(out.size(), b_.size() - offset);
@@ -72,6 +74,17 @@ class MemSource : public ByteSource {
 
  private:
   std::span<const std::uint8_t> b_;
+};
+
+// Bytes read into memory (stdin, an inflated gzip file), owned by the source.
+class OwnedMemSource : public MemSource {
+ public:
+  explicit OwnedMemSource(std::vector<std::uint8_t> b) : MemSource({}), bytes_(std::move(b)) {
+    Reset(bytes_);
+  }
+
+ private:
+  std::vector<std::uint8_t> bytes_;
 };
 
 class FileSink : public ByteSink {
@@ -95,14 +108,29 @@ class FileSink : public ByteSink {
   std::string path_;
 };
 
+// Instead of the first packet's bad magic: what the file is, and what reads it.
+Status NotATrace(const std::string& path, const std::string& why) {
+  return Status(ErrorCode::kCorrupt, why).WithField(path);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path, io::FileId* id) {
-  auto in = io::OpenInput(path);
+  auto in = io::OpenReadable(path, kTraceInMemory);
   if (!in.ok()) return in.status();
+  if (in->format == io::InputFormat::kRuntimeEventsRing) {
+    return NotATrace(path,
+                     "this looks like an OCaml runtime events ring, not a memtrace trace; try "
+                     "`memprof-oracle events dump`");
+  }
+  if (in->format == io::InputFormat::kGzip) {
+    return NotATrace(path, "this is a gzip file inside a gzip file; decompress it once first");
+  }
   if (id != nullptr) *id = in->id;
+  if (!in->file)
+    return std::unique_ptr<ByteSource>(std::make_unique<OwnedMemSource>(std::move(in->bytes)));
   return std::unique_ptr<ByteSource>(
-      std::make_unique<FileSource>(in->fd.Release(), in->size, path));
+      std::make_unique<FileSource>(in->file->fd.Release(), in->file->size, path));
 }
 
 std::unique_ptr<ByteSource> MemorySource(std::span<const std::uint8_t> bytes) {

@@ -3,11 +3,11 @@
 // Readers pull packets by offset so that memory stays bounded by one packet; writers
 // push whole packets (memtrace writes each packet with one write call).
 // Inputs are regular files only (io::OpenInput: a FIFO, socket, device or directory is an
-// error, never a hang). Tools write through AtomicFileSink, so that a failed or refused
-// write leaves any existing file untouched.
-// Failure: every operation returns a typed kIo error naming the path and errno text.
-// Threading: an instance is used by one thread at a time, except a source whose
-// ConcurrentReads() is true, whose ReadAt may run on several threads at once.
+// error, never a hang), or "-" for stdin; stdin and gzip files are read into memory
+// (io::OpenReadable) within kTraceInMemory. Tools write through AtomicFileSink, so that a failed or
+// refused write leaves any existing file untouched. Failure: every operation returns a typed kIo
+// error naming the path and errno text. Threading: an instance is used by one thread at a time,
+// except a source whose ConcurrentReads() is true, whose ReadAt may run on several threads at once.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/io/file_budget.h"
 #include "core/io/input_file.h"
 #include "core/io/output_file.h"
 
@@ -53,8 +54,14 @@ class ByteSink {
   virtual Status Sync() { return Status::Ok(); }
 };
 
-// A regular file opened read-only; its size is taken at open. `id` (optional) receives
-// the file's identity, for refusing an output that is the same file.
+// What a trace read from stdin or inflated from gzip may hold.
+inline constexpr io::FileBudget kTraceInMemory{"memtrace trace read into memory (stdin or gzip)",
+                                               std::uint64_t{1} << 30};
+
+// A regular file opened read-only (its size taken at open), "-" for stdin, or either of
+// them gzip-compressed (then inflated into memory, at most kTraceInMemory). `id`
+// (optional) receives the file's identity, for refusing an output that is the same file.
+// kCorrupt, naming the command to use instead, for what looks like a runtime events ring.
 Result<std::unique_ptr<ByteSource>> OpenFileSource(const std::string& path,
                                                    io::FileId* id = nullptr);
 // A view of memory the caller keeps alive.

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <utility>
 
+#include "core/io/readable_input.h"
 #include "core/ring/cursor_impl.h"
 
 namespace mpo::ring {
@@ -71,6 +72,29 @@ Result<Cursor> Cursor::Build(std::unique_ptr<State> s, CursorOptions o) {
 }
 
 Result<Cursor> Cursor::OpenFile(const std::string& path, CursorOptions o) {
+  auto in = io::OpenReadable(path, kRingInMemory);
+  if (!in.ok()) {
+    if (in.status().code() != ErrorCode::kIo) return in.status();
+    // OpenInput's documented message for a missing file; OCaml's code is E_OPEN_FAILURE.
+    const bool missing = in.status().message() == "no such file";
+    return Status(missing ? ErrorCode::kNotFound : ErrorCode::kIo,
+                  "E_OPEN_FAILURE: " + in.status().message())
+        .WithField(path);
+  }
+  if (in->format == io::InputFormat::kMemtraceTrace || in->format == io::InputFormat::kGzip) {
+    return Status(ErrorCode::kUnsupportedVersion,
+                  std::string("E_CORRUPT_STREAM: ") +
+                      (in->format == io::InputFormat::kGzip
+                           ? "this is a gzip file inside a gzip file; decompress it once first"
+                           : "this looks like a memtrace trace, not a runtime events ring; try "
+                             "`memprof-oracle memtrace dump`"))
+        .WithField(path);
+  }
+  if (!in->file) {
+    return FromBytes(std::as_bytes(std::span<const std::uint8_t>(in->bytes)), o);
+  }
+  // A plain file is mapped, not copied: the ring may be live.
+  in->file.reset();
   auto file = MappedFile::OpenReadOnly(path);
   if (!file.ok()) return file.status();
   auto s = std::make_unique<State>();

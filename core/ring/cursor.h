@@ -35,6 +35,7 @@
 
 #include "core/base/status.h"
 #include "core/base/verdicts.h"
+#include "core/io/file_budget.h"
 #include "core/ring/faults.h"
 #include "core/ring/layout.h"
 #include "core/ring/placement.h"
@@ -103,10 +104,18 @@ constexpr std::uint64_t OcamlLostWords(std::uint64_t words) {
       static_cast<std::int64_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>(words))));
 }
 
+// What a ring read from stdin or inflated from gzip may hold (OCaml's largest rings are
+// 64 MB).
+inline constexpr io::FileBudget kRingInMemory{"ring file read into memory (stdin or gzip)",
+                                              std::uint64_t{256} << 20};
+
 class Cursor {
  public:
   // `<dir>/<pid>.events`; dir "" is the current directory.
   static Result<Cursor> Open(const std::string& dir, std::int64_t pid, CursorOptions o = {});
+  // `path` "-" is stdin; stdin and gzip files are read into a private copy (inflated, at
+  // most kRingInMemory), a plain file is mapped. A memtrace trace is refused (kUnsupportedVersion)
+  // with a message naming the command that reads it.
   static Result<Cursor> OpenFile(const std::string& path, CursorOptions o = {});
   // The ring of this process, whose path the producer reports (empty: not started).
   static Result<Cursor> OpenCurrent(const std::string& current_path, CursorOptions o = {});

@@ -47,7 +47,7 @@ while read -r pkg target srcs; do
   objs=()
   for s in $srcs; do objs+=("$work/${s//\//__}.o"); done
   # shellcheck disable=SC2086 # the flag variables are lists of words by contract
-  "$CXX" $CXXFLAGS "${objs[@]}" $LIB_FUZZING_ENGINE -pthread -o "$OUT/$target"
+  "$CXX" $CXXFLAGS "${objs[@]}" $LIB_FUZZING_ENGINE -pthread -lz -o "$OUT/$target"
   seeds="$root/$pkg/corpus/$target"
   rm -f "$OUT/${target}_seed_corpus.zip"
   if [ -d "$seeds" ]; then

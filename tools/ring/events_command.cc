@@ -12,6 +12,7 @@
 #include "core/export/fuchsia_trace.h"
 #include "core/io/input_file.h"
 #include "core/io/output_file.h"
+#include "core/io/readable_input.h"
 #include "core/ring/cursor.h"
 #include "core/ring/dump_format.h"
 #include "core/ring/event_names.h"
@@ -208,6 +209,12 @@ enum class ExportFormat : std::uint8_t { kChrome, kFuchsia };
 // Two passes over the ring, each streaming: the first finds the time origin and the
 // pid, the second writes the export. Memory does not grow with the number of events.
 Status WriteExport(const EventsOptions& o, ExportFormat format) {
+  if (o.file == io::kStdinPath) {
+    return Status(ErrorCode::kInvalidArgument,
+                  "an export reads the ring twice, which stdin cannot give; save it to a file "
+                  "first (`events dump` and `events stats` read stdin)")
+        .WithField("file");
+  }
   auto version = ParseVersion(o.version, o.file);
   if (!version.ok()) return version.status();
   auto scan_cursor = OpenRing(o.file, o.batch);

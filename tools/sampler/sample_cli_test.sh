@@ -33,5 +33,7 @@ for key in $(awk -F, 'NR > 1 {print $1 "," $2}' "$vectors" | sort -u); do
 done
 check "sample --help documents the views" 0 "$bin" sample --help
 grep -q -- "--as-profile" "$out" || fail "--help does not mention --as-profile"
-grep -q "starting a profile consumes" "$out" || fail "--help does not say what the first draw is"
+# Help is wrapped to the terminal: a phrase may span lines.
+tr -s ' \n' ' ' <"$out" | grep -q "starting a profile consumes" ||
+  fail "--help does not say what the first draw is"
 cli_done
