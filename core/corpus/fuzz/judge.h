@@ -42,10 +42,10 @@ struct ImplConfig {
 
 struct Judgement {
   bool agree = false;
-  std::string signature;   // empty when they agree
-  std::string oracle;      // the oracle's verdict: "accept" or "reject(CHECK): message"
-  std::string impl;        // the implementation's outcome
-  std::string difference;  // corpus check's reason (first difference), empty on agreement
+  std::string signature;    // empty when they agree
+  std::string oracle;       // the oracle's verdict: "accept" or "reject(CHECK): message"
+  std::string impl;         // the implementation's outcome
+  std::string difference;   // corpus check's reason (first difference), empty on agreement
   std::string impl_stderr;  // the end of its stderr (impl_runner.h StderrTail) on divergence
 };
 
