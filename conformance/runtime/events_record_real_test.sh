@@ -54,9 +54,11 @@ PY
 
 # `events tail PID` finds the ring of a running OCaml program through
 # OCAML_RUNTIME_EVENTS_DIR and follows it to the end. If the program is quicker than
-# the tail's start, tail says it was not running and prints the ring as it is.
+# the tail's start (a sanitized build on a busy machine starts slowly), tail says it was
+# not running and prints the ring as it is: the ring is preserved, so that it is there.
 mkdir -p "$work/tail"
 ( OCAML_RUNTIME_EVENTS_START=1 OCAML_RUNTIME_EVENTS_DIR="$work/tail" \
+    OCAML_RUNTIME_EVENTS_PRESERVE=1 \
     "$work/events_workload" 300 2 0 >/dev/null & echo $! >"$work/tail.pid" )
 tpid=$(cat "$work/tail.pid")
 for _ in $(seq 400); do [ -s "$work/tail/$tpid.events" ] && break; sleep 0.05; done
