@@ -9,26 +9,16 @@
 #include "core/ring/producer.h"
 #include "core/ring/ring_test_util.h"
 #include "core/ring/view/event_decoder.h"
+#include "core/ring/view/ring_event_test_util.h"
 
 namespace mpo::exporter {
 namespace {
 
 using Kind = ring::view::EventKind;
-
-RingEvent Ev(Kind k, std::uint32_t ring, std::uint64_t ts, unsigned id, std::string_view name,
-             std::uint64_t value = 0) {
-  RingEvent e;
-  e.kind = k;
-  e.ring = ring;
-  e.ts = ts;
-  e.id = id;
-  e.name = name;
-  e.value = value;
-  return e;
-}
+using ring::view::MakeRingEvent;
 
 RingEvent Life(std::uint32_t ring, std::uint64_t ts, ring::Lifecycle l) {
-  RingEvent e = Ev(Kind::kLifecycle, ring, ts, static_cast<unsigned>(l), "lifecycle");
+  RingEvent e = MakeRingEvent(Kind::kLifecycle, ring, ts, static_cast<unsigned>(l), "lifecycle");
   return e;
 }
 
@@ -57,13 +47,13 @@ TEST(RingStats, KnownPausesGivePercentilesPerPhase) {
   std::vector<RingEvent> ev;
   std::uint64_t t = 1000;
   for (std::uint64_t i = 1; i <= 100; ++i) {
-    ev.push_back(Ev(Kind::kBegin, 0, t, 11, "minor"));
+    ev.push_back(MakeRingEvent(Kind::kBegin, 0, t, 11, "minor"));
     t += i * 1000;
-    ev.push_back(Ev(Kind::kEnd, 0, t, 11, "minor"));
+    ev.push_back(MakeRingEvent(Kind::kEnd, 0, t, 11, "minor"));
     t += 10;
   }
-  ev.push_back(Ev(Kind::kBegin, 1, 50, 32, "major_slice"));
-  ev.push_back(Ev(Kind::kEnd, 1, 5'000'050, 32, "major_slice"));
+  ev.push_back(MakeRingEvent(Kind::kBegin, 1, 50, 32, "major_slice"));
+  ev.push_back(MakeRingEvent(Kind::kEnd, 1, 5'000'050, 32, "major_slice"));
   const RingStats s = Compute(ev);
   const PauseSummary minor = Summarise(s.domains.at(0).phases.at("minor"));
   EXPECT_EQ(minor.count, 100u);
@@ -82,14 +72,14 @@ TEST(RingStats, WallTimeIsRingStartToStopNotASumOverDomains) {
   const std::vector<RingEvent> ev = {
       Life(0, 100, ring::Lifecycle::kRingStart),
       Life(1, 110, ring::Lifecycle::kDomainSpawn),
-      Ev(Kind::kBegin, 0, 120, 40, "stw_leader"),
-      Ev(Kind::kBegin, 0, 120, 38, "stw_handler"),
-      Ev(Kind::kBegin, 1, 120, 38, "stw_handler"),
-      Ev(Kind::kBegin, 1, 121, 19, "interrupt_remote"),
-      Ev(Kind::kEnd, 1, 171, 19, "interrupt_remote"),
-      Ev(Kind::kEnd, 0, 920, 38, "stw_handler"),
-      Ev(Kind::kEnd, 0, 920, 40, "stw_leader"),
-      Ev(Kind::kEnd, 1, 920, 38, "stw_handler"),
+      MakeRingEvent(Kind::kBegin, 0, 120, 40, "stw_leader"),
+      MakeRingEvent(Kind::kBegin, 0, 120, 38, "stw_handler"),
+      MakeRingEvent(Kind::kBegin, 1, 120, 38, "stw_handler"),
+      MakeRingEvent(Kind::kBegin, 1, 121, 19, "interrupt_remote"),
+      MakeRingEvent(Kind::kEnd, 1, 171, 19, "interrupt_remote"),
+      MakeRingEvent(Kind::kEnd, 0, 920, 38, "stw_handler"),
+      MakeRingEvent(Kind::kEnd, 0, 920, 40, "stw_leader"),
+      MakeRingEvent(Kind::kEnd, 1, 920, 38, "stw_handler"),
       Life(1, 160 + 900, ring::Lifecycle::kDomainTerminate),
       Life(0, 1100, ring::Lifecycle::kRingStop),
   };
@@ -110,9 +100,11 @@ TEST(RingStats, WallTimeIsRingStartToStopNotASumOverDomains) {
 
 TEST(RingStats, WrappedRingFallsBackToItsEventsAndReportsOpenSpans) {
   const std::vector<RingEvent> ev = {
-      Ev(Kind::kEnd, 0, 500, 11, "minor"),  // its begin was overwritten
-      Ev(Kind::kBegin, 0, 600, 0, "major"),  Ev(Kind::kUserSpanBegin, 1, 650, 0, "app.work"),
-      Ev(Kind::kBegin, 0, 700, 11, "minor"), Ev(Kind::kCounter, 1, 800, 0, "x"),
+      MakeRingEvent(Kind::kEnd, 0, 500, 11, "minor"),  // its begin was overwritten
+      MakeRingEvent(Kind::kBegin, 0, 600, 0, "major"),
+      MakeRingEvent(Kind::kUserSpanBegin, 1, 650, 0, "app.work"),
+      MakeRingEvent(Kind::kBegin, 0, 700, 11, "minor"),
+      MakeRingEvent(Kind::kCounter, 1, 800, 0, "x"),
   };
   const RingStats s = Compute(ev);
   EXPECT_EQ(s.wall_basis, "first event..last event");
@@ -133,9 +125,9 @@ TEST(RingStats, WrappedRingFallsBackToItsEventsAndReportsOpenSpans) {
 
 TEST(RingStats, LostEventsForgetOpenSpans) {
   const std::vector<RingEvent> ev = {
-      Ev(Kind::kBegin, 0, 100, 0, "major"),
-      Ev(Kind::kLostEvents, 0, 0, 0, "lost_events", 12),
-      Ev(Kind::kEnd, 0, 900, 0, "major"),
+      MakeRingEvent(Kind::kBegin, 0, 100, 0, "major"),
+      MakeRingEvent(Kind::kLostEvents, 0, 0, 0, "lost_events", 12),
+      MakeRingEvent(Kind::kEnd, 0, 900, 0, "major"),
   };
   const RingStats s = Compute(ev);
   EXPECT_EQ(s.domains.at(0).lost_words, 12u);
@@ -147,15 +139,15 @@ TEST(RingStats, LostEventsForgetOpenSpans) {
 TEST(RingStats, WordCountersAsOllyReadsThem) {
   std::vector<RingEvent> ev = {
       // OCaml 5.3: minor counters in bytes.
-      Ev(Kind::kCounter, 0, 1, 5, "minor_allocated", 800),
-      Ev(Kind::kCounter, 0, 2, 4, "minor_promoted", 80),
-      Ev(Kind::kCounter, 0, 3, 18, "major_allocated_words", 7),
-      Ev(Kind::kCounter, 0, 4, 18, "major_allocated_words", 3),
+      MakeRingEvent(Kind::kCounter, 0, 1, 5, "minor_allocated", 800),
+      MakeRingEvent(Kind::kCounter, 0, 2, 4, "minor_promoted", 80),
+      MakeRingEvent(Kind::kCounter, 0, 3, 18, "major_allocated_words", 7),
+      MakeRingEvent(Kind::kCounter, 0, 4, 18, "major_allocated_words", 3),
       // OCaml 5.5: word counters win over the legacy byte ones.
-      Ev(Kind::kCounter, 1, 1, 5, "minor_allocated", 8000),
-      Ev(Kind::kCounter, 1, 2, 26, "minor_allocated_words", 1000),
-      Ev(Kind::kCounter, 1, 3, 27, "minor_promoted_words", 10),
-      Ev(Kind::kCounter, 2, 1, 0, "force_minor_alloc_small", 1),
+      MakeRingEvent(Kind::kCounter, 1, 1, 5, "minor_allocated", 8000),
+      MakeRingEvent(Kind::kCounter, 1, 2, 26, "minor_allocated_words", 1000),
+      MakeRingEvent(Kind::kCounter, 1, 3, 27, "minor_promoted_words", 10),
+      MakeRingEvent(Kind::kCounter, 2, 1, 0, "force_minor_alloc_small", 1),
   };
   const RingStats s = Compute(ev);
   EXPECT_EQ(s.domains.at(0).minor_words, 100u);
@@ -170,9 +162,9 @@ TEST(RingStats, WordCountersAsOllyReadsThem) {
 TEST(RingStats, HostileNestingStaysLinear) {
   constexpr unsigned kN = 200000;
   RingStatsAccumulator a;
-  for (unsigned i = 0; i < kN; ++i) a.Add(Ev(Kind::kBegin, 0, i, 1, "x"));
-  for (unsigned i = 0; i < kN; ++i) a.Add(Ev(Kind::kEnd, 0, kN + i, 2, "y"));
-  a.Add(Ev(Kind::kEnd, 0, 3 * kN, 1, "x"));
+  for (unsigned i = 0; i < kN; ++i) a.Add(MakeRingEvent(Kind::kBegin, 0, i, 1, "x"));
+  for (unsigned i = 0; i < kN; ++i) a.Add(MakeRingEvent(Kind::kEnd, 0, kN + i, 2, "y"));
+  a.Add(MakeRingEvent(Kind::kEnd, 0, 3 * kN, 1, "x"));
   const RingStats s = a.Finish();
   EXPECT_EQ(s.domains.at(0).unmatched_ends, kN);
   EXPECT_EQ(s.domains.at(0).phases.at("x").max_ns, 2 * kN + 1);

@@ -7,22 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "core/ring/view/ring_event_test_util.h"
+
 namespace mpo::exporter {
 namespace {
 
 using Kind = ring::view::EventKind;
-
-RingEvent Ev(Kind k, std::uint32_t ring, std::uint64_t ts, unsigned id = 0,
-             std::string_view name = "x", std::uint64_t value = 0) {
-  RingEvent e;
-  e.kind = k;
-  e.ring = ring;
-  e.ts = ts;
-  e.id = id;
-  e.name = name;
-  e.value = value;
-  return e;
-}
+using ring::view::MakeRingEvent;
 
 // A copy of an item that outlives the callback.
 struct Got {
@@ -71,8 +62,8 @@ void ExpectBalanced(const std::vector<Got>& got) {
 }
 
 TEST(RingTimeline, UserIntsAreCounters) {
-  RingEvent i = Ev(Kind::kUserInt, 1, 10, 2, "app.queue", 7);
-  const auto got = Timeline({i, Ev(Kind::kUserUnit, 1, 20, 3, "app.tick")});
+  RingEvent i = MakeRingEvent(Kind::kUserInt, 1, 10, 2, "app.queue", 7);
+  const auto got = Timeline({i, MakeRingEvent(Kind::kUserUnit, 1, 20, 3, "app.tick")});
   ASSERT_EQ(got.size(), 3u);
   EXPECT_EQ(got[1].kind, TimelineKind::kCounter);
   EXPECT_EQ(got[1].event_kind, Kind::kUserInt);
@@ -81,9 +72,9 @@ TEST(RingTimeline, UserIntsAreCounters) {
 }
 
 TEST(RingTimeline, WrappedRingEndWithoutBeginBecomesAnInstant) {
-  const auto got =
-      Timeline({Ev(Kind::kEnd, 0, 10, 11, "minor"), Ev(Kind::kBegin, 0, 20, 11, "minor"),
-                Ev(Kind::kEnd, 0, 30, 11, "minor")});
+  const auto got = Timeline({MakeRingEvent(Kind::kEnd, 0, 10, 11, "minor"),
+                             MakeRingEvent(Kind::kBegin, 0, 20, 11, "minor"),
+                             MakeRingEvent(Kind::kEnd, 0, 30, 11, "minor")});
   ASSERT_EQ(got.size(), 4u);
   EXPECT_EQ(got[0].kind, TimelineKind::kThread);
   EXPECT_EQ(got[1].kind, TimelineKind::kInstant);
@@ -96,13 +87,13 @@ TEST(RingTimeline, WrappedRingEndWithoutBeginBecomesAnInstant) {
 
 TEST(RingTimeline, LostEventsTakeTheNextOrPreviousTimestampOfTheirRing) {
   const auto got = Timeline({
-      Ev(Kind::kLostEvents, 1, 0, 0, "lost_events", 5),
-      Ev(Kind::kCounter, 0, 100, 1, "c", 3),
-      Ev(Kind::kLostEvents, 1, 0, 0, "lost_events", 7),
-      Ev(Kind::kUserUnit, 1, 500, 2, "u"),
-      Ev(Kind::kBegin, 1, 600, 11, "minor"),
-      Ev(Kind::kLostEvents, 1, 0, 0, "lost_events", 9),
-      Ev(Kind::kEnd, 1, 900, 11, "minor"),
+      MakeRingEvent(Kind::kLostEvents, 1, 0, 0, "lost_events", 5),
+      MakeRingEvent(Kind::kCounter, 0, 100, 1, "c", 3),
+      MakeRingEvent(Kind::kLostEvents, 1, 0, 0, "lost_events", 7),
+      MakeRingEvent(Kind::kUserUnit, 1, 500, 2, "u"),
+      MakeRingEvent(Kind::kBegin, 1, 600, 11, "minor"),
+      MakeRingEvent(Kind::kLostEvents, 1, 0, 0, "lost_events", 9),
+      MakeRingEvent(Kind::kEnd, 1, 900, 11, "minor"),
   });
   std::vector<Got> lost;
   for (const Got& g : got) {
@@ -127,8 +118,9 @@ TEST(RingTimeline, LostEventsTakeTheNextOrPreviousTimestampOfTheirRing) {
 }
 
 TEST(RingTimeline, LostMarkerOfARingWithoutTimestampsTakesTheEarliest) {
-  const auto got = Timeline({Ev(Kind::kCounter, 0, 70, 1, "c"), Ev(Kind::kCounter, 0, 40, 1, "c"),
-                             Ev(Kind::kLostEvents, 3, 0, 0, "lost_events", 2)});
+  const auto got = Timeline({MakeRingEvent(Kind::kCounter, 0, 70, 1, "c"),
+                             MakeRingEvent(Kind::kCounter, 0, 40, 1, "c"),
+                             MakeRingEvent(Kind::kLostEvents, 3, 0, 0, "lost_events", 2)});
   ASSERT_EQ(got.back().event_kind, Kind::kLostEvents);
   EXPECT_EQ(got.back().ts, 40u);
   EXPECT_EQ(got.back().ring, 3u);
@@ -136,12 +128,12 @@ TEST(RingTimeline, LostMarkerOfARingWithoutTimestampsTakesTheEarliest) {
 
 TEST(RingTimeline, OuterEndClosesInnerSpansAndFinishClosesTheRest) {
   const auto got = Timeline({
-      Ev(Kind::kBegin, 0, 10, 1, "outer"),
-      Ev(Kind::kUserSpanBegin, 0, 20, 1, "span"),  // same id, other kind: not a match
-      Ev(Kind::kBegin, 0, 30, 2, "inner"),
-      Ev(Kind::kEnd, 0, 40, 1, "outer"),
-      Ev(Kind::kBegin, 0, 50, 3, "open"),
-      Ev(Kind::kCounter, 0, 60, 0, "c"),
+      MakeRingEvent(Kind::kBegin, 0, 10, 1, "outer"),
+      MakeRingEvent(Kind::kUserSpanBegin, 0, 20, 1, "span"),  // same id, other kind: not a match
+      MakeRingEvent(Kind::kBegin, 0, 30, 2, "inner"),
+      MakeRingEvent(Kind::kEnd, 0, 40, 1, "outer"),
+      MakeRingEvent(Kind::kBegin, 0, 50, 3, "open"),
+      MakeRingEvent(Kind::kCounter, 0, 60, 0, "c"),
   });
   std::vector<std::pair<std::string, TimelineNote>> ends;
   for (const Got& g : got) {
@@ -161,7 +153,7 @@ TEST(RingTimeline, OuterEndClosesInnerSpansAndFinishClosesTheRest) {
 TEST(RingTimeline, DeepNestingBecomesInstants) {
   std::vector<RingEvent> events;
   for (unsigned i = 0; i < RingTimeline::kMaxOpenSpans + 10; ++i) {
-    events.push_back(Ev(Kind::kBegin, 0, i, 1));
+    events.push_back(MakeRingEvent(Kind::kBegin, 0, i, 1));
   }
   const auto got = Timeline(events);
   std::size_t deep = 0;
@@ -178,8 +170,8 @@ TEST(RingTimeline, RandomStreamsStayBalanced) {
     std::vector<RingEvent> events;
     for (int i = 0; i < 400; ++i) {
       const Kind k = kinds[rng() % std::size(kinds)];
-      events.push_back(Ev(k, static_cast<std::uint32_t>(rng() % 3), rng() % 1000,
-                          static_cast<unsigned>(rng() % 4), "r", rng() % 8));
+      events.push_back(MakeRingEvent(k, static_cast<std::uint32_t>(rng() % 3), rng() % 1000,
+                                     static_cast<unsigned>(rng() % 4), "r", rng() % 8));
     }
     ExpectBalanced(Timeline(events));
   }

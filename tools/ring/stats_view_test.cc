@@ -4,44 +4,35 @@
 
 #include <vector>
 
+#include "core/ring/view/ring_event_test_util.h"
+
 namespace mpo::tools {
 namespace {
 
 using Kind = ring::view::EventKind;
 using exporter::RingEvent;
-
-RingEvent Ev(Kind k, std::uint32_t ring, std::uint64_t ts, unsigned id, std::string_view name,
-             std::uint64_t value = 0) {
-  RingEvent e;
-  e.kind = k;
-  e.ring = ring;
-  e.ts = ts;
-  e.id = id;
-  e.name = name;
-  e.value = value;
-  return e;
-}
+using ring::view::MakeRingEvent;
 
 // Two domains, each 800 ns of a 1000 ns run in stw_handler under stw_leader or
 // interrupt_remote; domain 1's major is still open at the end.
 exporter::RingStats TwoDomains() {
   exporter::RingStatsAccumulator a;
   for (const RingEvent& e : std::vector<RingEvent>{
-           Ev(Kind::kLifecycle, 0, 1000, 0, "ring_start"),
-           Ev(Kind::kBegin, 0, 1100, 40, "stw_leader"),
-           Ev(Kind::kBegin, 1, 1100, 19, "interrupt_remote"),
-           Ev(Kind::kBegin, 0, 1100, 38, "stw_handler"),
-           Ev(Kind::kBegin, 1, 1100, 38, "stw_handler"),
-           Ev(Kind::kEnd, 0, 1900, 38, "stw_handler"),
-           Ev(Kind::kEnd, 1, 1900, 38, "stw_handler"),
-           Ev(Kind::kEnd, 0, 1900, 40, "stw_leader"),
-           Ev(Kind::kEnd, 1, 1900, 19, "interrupt_remote"),
-           Ev(Kind::kCounter, 0, 1950, 5, "minor_allocated", 8000),
-           Ev(Kind::kCounter, 0, 1950, 4, "minor_promoted", 800),
-           Ev(Kind::kCounter, 0, 1950, 18, "major_allocated_words", 5),
-           Ev(Kind::kBegin, 1, 1950, 0, "major"),
-           Ev(Kind::kLifecycle, 1, 1990, 7, "domain_terminate"),
-           Ev(Kind::kLifecycle, 0, 2000, 1, "ring_stop"),
+           MakeRingEvent(Kind::kLifecycle, 0, 1000, 0, "ring_start"),
+           MakeRingEvent(Kind::kBegin, 0, 1100, 40, "stw_leader"),
+           MakeRingEvent(Kind::kBegin, 1, 1100, 19, "interrupt_remote"),
+           MakeRingEvent(Kind::kBegin, 0, 1100, 38, "stw_handler"),
+           MakeRingEvent(Kind::kBegin, 1, 1100, 38, "stw_handler"),
+           MakeRingEvent(Kind::kEnd, 0, 1900, 38, "stw_handler"),
+           MakeRingEvent(Kind::kEnd, 1, 1900, 38, "stw_handler"),
+           MakeRingEvent(Kind::kEnd, 0, 1900, 40, "stw_leader"),
+           MakeRingEvent(Kind::kEnd, 1, 1900, 19, "interrupt_remote"),
+           MakeRingEvent(Kind::kCounter, 0, 1950, 5, "minor_allocated", 8000),
+           MakeRingEvent(Kind::kCounter, 0, 1950, 4, "minor_promoted", 800),
+           MakeRingEvent(Kind::kCounter, 0, 1950, 18, "major_allocated_words", 5),
+           MakeRingEvent(Kind::kBegin, 1, 1950, 0, "major"),
+           MakeRingEvent(Kind::kLifecycle, 1, 1990, 7, "domain_terminate"),
+           MakeRingEvent(Kind::kLifecycle, 0, 2000, 1, "ring_stop"),
        }) {
     a.Add(e);
   }

@@ -9,6 +9,7 @@
 #include "core/ring/producer.h"
 #include "core/ring/ring_test_util.h"
 #include "core/ring/view/event_decoder.h"
+#include "core/ring/view/ring_event_test_util.h"
 
 namespace mpo::tools {
 namespace {
@@ -19,17 +20,10 @@ using Kind = ring::view::EventKind;
 // payloads are views: the tests give literals, which outlive the events.
 RingEvent Ev(Kind k, std::uint32_t ring, std::uint64_t ts, unsigned id, std::string_view name,
              std::int64_t value = 0) {
-  RingEvent e;
-  e.kind = k;
-  e.ring = ring;
-  e.ts = ts;
-  e.id = id;
-  e.name = name;
-  if (k == Kind::kLifecycle) {
-    e.data = value;
-  } else {
-    e.value = static_cast<std::uint64_t>(value);
-  }
+  if (k != Kind::kLifecycle)
+    return ring::view::MakeRingEvent(k, ring, ts, id, name, static_cast<std::uint64_t>(value));
+  RingEvent e = ring::view::MakeRingEvent(k, ring, ts, id, name);
+  e.data = value;
   return e;
 }
 
