@@ -2,14 +2,12 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "core/corpus/json_limits.h"
@@ -56,17 +54,6 @@ bool WriteAll(int fd, std::string_view data, Clock::time_point deadline) {
   return ok;
 }
 
-std::string AbsolutePath(const std::string& file) {
-  std::error_code ec;
-  const std::filesystem::path absolute = std::filesystem::absolute(file, ec);
-  return ec ? file : absolute.lexically_normal().string();
-}
-
-void SetStatus(CommandOutcome& r, int status) {
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
-}
-
 }  // namespace
 
 std::optional<Result<int>> ParseBatchEnd(std::string_view line) {
@@ -110,7 +97,7 @@ Result<CommandOutcome> BatchSession::Run(const std::string& file, double timeout
 Result<CommandOutcome> BatchSession::RunOnce(const std::string& file, double timeout_seconds,
                                              std::size_t max_output) {
   CommandOutcome r;
-  const std::string path = AbsolutePath(file);
+  const std::string path = AbsoluteInputPath(file);
   if (path.find('\n') != std::string::npos) {
     r.protocol_error = "the input's path holds a newline, which the batch protocol cannot send";
     return r;
@@ -241,7 +228,7 @@ Result<CommandOutcome> BatchSession::RunOnce(const std::string& file, double tim
     Stop();
   }
   if (exited && !done) {
-    SetStatus(r, status);
+    SetWaitStatus(r, status);
     if (r.protocol_error.empty()) r.protocol_error = "the command exited before its end line";
   } else if (!done && r.protocol_error.empty() && !r.timed_out && !r.supervisor_died &&
              !r.out_truncated) {

@@ -115,17 +115,23 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
     return r;
   }
   r.timed_out = false;
-  if (WIFEXITED(impl_status)) r.exit_code = WEXITSTATUS(impl_status);
-  if (WIFSIGNALED(impl_status)) r.signal = WTERMSIG(impl_status);
+  SetWaitStatus(r, impl_status);
   return r;
 }
 
-std::string SubstituteFile(const std::string& command, const std::string& file) {
-  // Absolute, so that a command that changes directory first (`cd / && decoder {file}`)
-  // still finds the case; the path as given where the working directory is unknown.
+std::string AbsoluteInputPath(const std::string& file) {
   std::error_code ec;
   const std::filesystem::path absolute = std::filesystem::absolute(file, ec);
-  const std::string path = ec ? file : absolute.lexically_normal().string();
+  return ec ? file : absolute.lexically_normal().string();
+}
+
+void SetWaitStatus(CommandOutcome& r, int status) {
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+}
+
+std::string SubstituteFile(const std::string& command, const std::string& file) {
+  const std::string path = AbsoluteInputPath(file);
   const std::string key = "{file}";
   std::string out;
   std::size_t pos = 0;

@@ -49,6 +49,14 @@ Result<CommandOutcome> RunCommand(const std::string& command, double timeout_sec
 // `s` quoted for /bin/sh ('...' with embedded quotes escaped).
 std::string ShellQuote(const std::string& s);
 
+// `file` made absolute and normalised (as given when the working directory is unknown):
+// how the kit names an input to an implementation, so that a command that changes
+// directory first (`cd / && decoder {file}`) still finds it.
+std::string AbsoluteInputPath(const std::string& file);
+
+// Sets `r`'s exit_code or signal from a wait status.
+void SetWaitStatus(CommandOutcome& r, int status);
+
 // `command` with every "{file}" replaced by the shell-quoted absolute path of `file`: how
 // corpus check and corpus fuzz run an implementation on one input.
 std::string SubstituteFile(const std::string& command, const std::string& file);

@@ -18,6 +18,9 @@ namespace {
 
 constexpr int kMaxSignal = 64;  // Linux's highest signal number
 
+// Not through io::AtomicOutput: the path is a scratch file in the fuzzer's own mkdtemp
+// folder (removed on exit and on termination signals), rewritten for every mutant, where
+// an fsync and a rename each time would cost more than judging the mutant.
 Status WriteInput(std::span<const std::uint8_t> bytes, const std::string& path) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
