@@ -166,7 +166,9 @@ void BM_Consumer_Cursor(benchmark::State& state) {
     state.SkipWithError("cannot create the ring file");
     return;
   }
-  auto c = Cursor::OpenCurrent(ev.path(), CursorOptions{static_cast<std::size_t>(state.range(0))});
+  auto c = Cursor::OpenCurrent(
+      ev.path(),
+      CursorOptions{.batch_messages = static_cast<std::size_t>(state.range(0)), .rules = {}});
   NullCallbacks cb;
   std::uint64_t events = 0;
   for (auto _ : state) {
@@ -202,7 +204,7 @@ void BM_Live_ProducersAndConsumer(benchmark::State& state) {
     state.SkipWithError("cannot create the ring file");
     return;
   }
-  auto c = Cursor::OpenCurrent(ev.path(), CursorOptions{16});
+  auto c = Cursor::OpenCurrent(ev.path(), CursorOptions{.batch_messages = 16, .rules = {}});
   std::atomic<bool> stop{false};
   std::atomic<std::uint64_t> produced{0};
   std::vector<std::thread> threads;

@@ -63,7 +63,7 @@ TEST_P(Conformance, DumpMatchesOcamlConsumer) {
   ASSERT_FALSE(golden.empty());
 
   for (std::size_t batch : {1, 16, 64}) {
-    auto cursor = Cursor::Open(out_dir, c.pid, CursorOptions{batch});
+    auto cursor = Cursor::Open(out_dir, c.pid, CursorOptions{.batch_messages = batch, .rules = {}});
     ASSERT_TRUE(cursor.ok()) << cursor.status().ToString();
     EXPECT_EQ(Dump(*cursor, 0), golden) << "batch " << batch;
   }

@@ -66,7 +66,7 @@ TEST(RingStress, FloodingProducersSlowConsumer) {
   RuntimeEvents ev(o);
   for (int i = 0; i < 7; ++i) ASSERT_TRUE(ev.RegisterUserEvent("stress" + std::to_string(i)).ok());
   ASSERT_TRUE(ev.Start(0).ok());
-  auto cursor = Cursor::OpenCurrent(ev.path(), CursorOptions{16});
+  auto cursor = Cursor::OpenCurrent(ev.path(), CursorOptions{.batch_messages = 16, .rules = {}});
   ASSERT_TRUE(cursor.ok());
 
   std::atomic<int> running{2};

@@ -32,7 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto bytes = std::as_bytes(std::span(data, size));
   CheckJsonView(bytes);
   for (std::size_t batch : {1, 16}) {
-    auto cursor = mpo::ring::Cursor::FromBytes(bytes, mpo::ring::CursorOptions{batch});
+    auto cursor = mpo::ring::Cursor::FromBytes(
+        bytes, mpo::ring::CursorOptions{.batch_messages = batch, .rules = {}});
     if (!cursor.ok()) return 0;
     mpo::ring::GoldenLineWriter writer(mpo::ring::OcamlVersion::k5_3);
     // A few polls with a small budget, then until nothing is left (bounded: a static
