@@ -66,7 +66,7 @@ render() {
   check "$name: dump-dom" 0 timeout 120 "$browser" "${flags[@]}" --enable-logging=stderr --v=0 \
     --dump-dom "file://$page"
   grep -q '<body data-report="ok">' "$out" || { fail "$name: the page's script did not finish"; tail -5 "$err"; }
-  if grep -E 'CONSOLE|Uncaught' "$err" | grep -qiE 'error|uncaught'; then
+  if grep -E 'CONSOLE|Uncaught' "$err" | grep -ciE 'error|uncaught' >/dev/null; then
     fail "$name: console errors"
     grep -E 'CONSOLE|Uncaught' "$err" | head -5
   fi
@@ -99,7 +99,7 @@ toggle() {
     check "$name$hash: dump-dom" 0 timeout 120 "$browser" "${flags[@]}" --enable-logging=stderr \
       --v=0 --dump-dom "file://$page$hash"
     grep -q '<body data-report="ok">' "$out" || { fail "$name$hash: the page's script did not finish"; tail -5 "$err"; }
-    if grep -E 'CONSOLE|Uncaught' "$err" | grep -qiE 'error|uncaught'; then
+    if grep -E 'CONSOLE|Uncaught' "$err" | grep -ciE 'error|uncaught' >/dev/null; then
       fail "$name$hash: console errors"
       grep -E 'CONSOLE|Uncaught' "$err" | head -5
     fi
