@@ -86,6 +86,9 @@ struct CheckOptions {
   // CompareMode::kVerdict), skips cases of formats the mode does not judge and reports
   // the case's declared difference for that mode instead of running it.
   Verdicts verdicts = Verdicts::kStrict;
+  // Cases judged at once, each by its own run of the implementation (in batch mode, its
+  // own process); reports come in the corpus's order whatever the number.
+  std::size_t jobs = 1;
 };
 
 enum class CaseOutcome : std::uint8_t { kPassed, kFailed, kDeclared, kNotJudged, kUnsupported };

@@ -1,5 +1,6 @@
 // corpus check: every case's decoder run, its JSON Lines compared with the expected stream.
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <new>
@@ -12,6 +13,7 @@
 #include "core/corpus/impl_runner.h"
 #include "core/corpus/jsonl_diff.h"
 #include "core/corpus/manifest.h"
+#include "core/corpus/ordered_parallel.h"
 #include "core/corpus/read_file.h"
 #include "core/corpus/tags.h"
 #include "core/io/input_file.h"
@@ -158,11 +160,26 @@ Status CheckTagPatterns(const std::vector<ManifestCase>& cases, const CheckOptio
   return Status::Ok();
 }
 
+// RunCase on a worker thread: the exceptions Check turns into errors, caught where they
+// are thrown.
+Result<CaseVerdict> RunCaseGuarded(const fs::path& root, const ManifestCase& c,
+                                   const CheckOptions& options,
+                                   const std::vector<IgnoredField>& ignored,
+                                   const ExpectedDigests& digests, ImplRunner& runner) {
+  try {
+    return RunCase(root, c, options, ignored, digests, runner);
+  } catch (const std::bad_alloc&) {
+    return Status(ErrorCode::kResourceExhausted, "out of memory").WithField("corpus check");
+  } catch (const nlohmann::json::exception& e) {
+    return Status(ErrorCode::kInternal, std::string("JSON: ") + e.what()).WithField("corpus check");
+  }
+}
+
 Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& options,
                                     const std::function<void(const CaseResult&)>& on_case) {
-  ImplRunner runner(
-      {options.impl, options.batch, options.timeout_seconds, options.max_output_bytes});
-  MPO_RETURN_IF_ERROR(ValidateImplCommand(runner.command()));
+  const ImplCommand impl{options.impl, options.batch, options.timeout_seconds,
+                         options.max_output_bytes};
+  MPO_RETURN_IF_ERROR(ValidateImplCommand(impl));
   std::vector<IgnoredField> ignored;
   for (const std::string& p : options.ignore_fields) {
     auto f = ParseIgnoredField(p);
@@ -177,38 +194,68 @@ Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& 
   auto manifest = ParseManifest(*manifest_text);
   if (!manifest.ok()) return manifest.status();
   MPO_RETURN_IF_ERROR(CheckTagPatterns(*manifest, options));
-  CheckSummary summary;
   // Every expected file the run will read, as it is before any implementation runs.
   ExpectedDigests digests;
   for (const ManifestCase& c : *manifest)
     if (Selected(c, options)) MPO_RETURN_IF_ERROR(digests.Record(root / ExpectedPath(c, options)));
+  // The selected cases, each judged without running or to be run.
+  std::vector<CaseResult> results;
+  std::vector<const ManifestCase*> to_run;  // by index into results; null: judged already
   for (const ManifestCase& c : *manifest) {
     if (!Selected(c, options)) continue;
     CaseResult r{c.name, false, {}, CaseOutcome::kFailed, {}};
     auto kind = KindOfPath(c.file);
     const auto declared = c.declared.find(options.verdicts);
+    const ManifestCase* run = nullptr;
     if (!supports->Covers(c.tags)) {
       r.outcome = CaseOutcome::kUnsupported;
-      ++summary.unsupported;
     } else if (kind.ok() && !VerdictsJudge(options.verdicts, FormatOfKind(*kind))) {
       r.outcome = CaseOutcome::kNotJudged;
-      ++summary.not_judged;
     } else if (declared != c.declared.end()) {
       r.outcome = CaseOutcome::kDeclared;
       r.reason = declared->second.reference + "; " + declared->second.why;
-      ++summary.declared;
     } else {
-      auto verdict = RunCase(root, c, options, ignored, digests, runner);
-      if (!verdict.ok()) return verdict.status();
-      r.passed = verdict->reason.empty();
-      r.reason = std::move(verdict->reason);
-      r.stderr_tail = std::move(verdict->stderr_tail);
-      r.outcome = r.passed ? CaseOutcome::kPassed : CaseOutcome::kFailed;
-      (r.passed ? summary.passed : summary.failed)++;
+      run = &c;
     }
-    if (on_case) on_case(r);
-    summary.cases.push_back(std::move(r));
+    results.push_back(std::move(r));
+    to_run.push_back(run);
   }
+  // One runner per worker: in batch mode, one process of the implementation each.
+  const std::size_t jobs = std::max<std::size_t>(1, options.jobs);
+  std::deque<ImplRunner> runners;  // never moved: a batch session owns a process
+  for (std::size_t w = 0; w < std::min(jobs, results.size()); ++w) runners.emplace_back(impl);
+  CheckSummary summary;
+  Status failure = Status::Ok();
+  RunOrdered<Result<CaseVerdict>>(
+      results.size(), jobs,
+      [&](std::size_t worker, std::size_t i) -> Result<CaseVerdict> {
+        if (to_run[i] == nullptr) return CaseVerdict{};
+        return RunCaseGuarded(root, *to_run[i], options, ignored, digests, runners[worker]);
+      },
+      [&](std::size_t i, Result<CaseVerdict> verdict) {
+        if (!verdict.ok()) {
+          failure = verdict.status();
+          return false;
+        }
+        CaseResult& r = results[i];
+        if (to_run[i] != nullptr) {
+          r.passed = verdict->reason.empty();
+          r.reason = std::move(verdict->reason);
+          r.stderr_tail = std::move(verdict->stderr_tail);
+          r.outcome = r.passed ? CaseOutcome::kPassed : CaseOutcome::kFailed;
+        }
+        switch (r.outcome) {
+          case CaseOutcome::kPassed: ++summary.passed; break;
+          case CaseOutcome::kFailed: ++summary.failed; break;
+          case CaseOutcome::kDeclared: ++summary.declared; break;
+          case CaseOutcome::kNotJudged: ++summary.not_judged; break;
+          case CaseOutcome::kUnsupported: ++summary.unsupported; break;
+        }
+        if (on_case) on_case(r);
+        summary.cases.push_back(std::move(r));
+        return true;
+      });
+  MPO_RETURN_IF_ERROR(failure);
   summary.changed_files = digests.Changed();
   return summary;
 }

@@ -48,7 +48,8 @@ Stream Decode(const std::string& request, DecodeForm form = DecodeForm::kJsonLin
   if (form == DecodeForm::kJsonLines) {
     auto parsed = ParseExpectedStream(out.text);
     EXPECT_TRUE(parsed.ok()) << parsed.status().ToString() << "\n" << out.text;
-    if (parsed.ok()) s.lines = parsed->lines;
+    if (parsed.ok())
+      for (std::size_t k = 0; k < parsed->size(); ++k) s.lines.push_back(parsed->line(k));
   }
   return s;
 }

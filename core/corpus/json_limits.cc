@@ -28,9 +28,16 @@ class CountingSax : public nlohmann::json_sax<json> {
   bool end_object() override { return true; }
   bool start_array(std::size_t) override { return Count(); }
   bool end_array() override { return true; }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
-    return false;  // the DOM parse that follows reports the error with its offset
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception& e) override {
+    error_ = e.what();
+    error_position_ = position;
+    return false;
   }
+  // The parser's reason and 1-based byte position, when the syntax is wrong.
+  const std::string& error() const { return error_; }
+  std::size_t error_position() const { return error_position_; }
+  std::size_t count() const { return count_; }
 
  private:
   bool Count() {
@@ -39,7 +46,15 @@ class CountingSax : public nlohmann::json_sax<json> {
   }
   std::size_t limit_, count_ = 0;
   bool over_ = false;
+  std::string error_;
+  std::size_t error_position_ = 0;
 };
+
+Status NotOneDocument(const std::string& what, std::size_t position) {
+  // position is 1-based: the byte at which the parser gave up.
+  return Status(ErrorCode::kCorrupt, "not one JSON document: " + what)
+      .AtOffset(position > 0 ? position - 1 : 0);
+}
 
 }  // namespace
 
@@ -103,9 +118,23 @@ Result<nlohmann::json> ParseJsonBounded(std::string_view text, std::size_t max_d
     }
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    // e.byte is 1-based: the byte at which the parser gave up.
-    return Status(ErrorCode::kCorrupt, "not one JSON document: " + std::string(e.what()))
-        .AtOffset(e.byte > 0 ? e.byte - 1 : 0);
+    return NotOneDocument(e.what(), e.byte);
+  } catch (const nlohmann::json::exception& e) {
+    return Status(ErrorCode::kCorrupt, std::string("not one JSON document: ") + e.what());
+  } catch (const std::bad_alloc&) {
+    return Status(ErrorCode::kResourceExhausted, "out of memory parsing JSON");
+  }
+}
+
+Result<std::size_t> CountJsonValues(std::string_view text, std::size_t max_depth) {
+  if (NestingDepth(text, max_depth) > max_depth)
+    return Status(ErrorCode::kCorrupt,
+                  "nested deeper than " + std::to_string(max_depth) + " levels");
+  try {
+    CountingSax counter(SIZE_MAX);
+    if (json::sax_parse(text, &counter, json::input_format_t::json, /*strict=*/true))
+      return counter.count();
+    return NotOneDocument(counter.error(), counter.error_position());
   } catch (const nlohmann::json::exception& e) {
     return Status(ErrorCode::kCorrupt, std::string("not one JSON document: ") + e.what());
   } catch (const std::bad_alloc&) {

@@ -29,6 +29,10 @@ Result<nlohmann::json> ParseJsonBounded(std::string_view text,
                                         std::size_t max_depth = kMaxJsonDepth,
                                         std::size_t max_values = SIZE_MAX);
 
+// The number of values in one JSON document, which is checked as ParseJsonBounded
+// checks it (the same errors) but never built: validating costs no allocation per value.
+Result<std::size_t> CountJsonValues(std::string_view text, std::size_t max_depth = kMaxJsonDepth);
+
 // The number of values (scalars, arrays and objects, at every level) in `j`; no
 // recursion.
 std::size_t CountValues(const nlohmann::json& j);

@@ -34,5 +34,25 @@ TEST(ParseJsonBounded, RefusesDeepDocumentsAndReportsParseErrors) {
   EXPECT_TRUE(ok.ok());
 }
 
+// Validation without building: the same verdicts and errors as the parse, and a count.
+TEST(CountJsonValues, ChecksAsTheParseDoesAndCounts) {
+  for (const std::string text : {"[1, 2", "[1] [2]", "", "{\"a\":}", "nul", "[1,]"}) {
+    auto counted = CountJsonValues(text);
+    auto parsed = ParseJsonBounded(text);
+    ASSERT_FALSE(counted.ok()) << text;
+    ASSERT_FALSE(parsed.ok()) << text;
+    EXPECT_EQ(counted.status().ToString(), parsed.status().ToString()) << text;
+  }
+  EXPECT_EQ(CountJsonValues(std::string(513, '[') + std::string(513, ']')).status().message(),
+            "nested deeper than 512 levels");
+  const std::string doc = R"({"kind":"alloc","backtrace":[1,2,3],"info":{"a":null,"b":"x"}})";
+  auto counted = CountJsonValues(doc);
+  ASSERT_TRUE(counted.ok()) << counted.status().ToString();
+  auto parsed = ParseJsonBounded(doc);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(*counted, CountValues(*parsed));
+  EXPECT_EQ(*counted, 9u);
+}
+
 }  // namespace
 }  // namespace mpo::corpus

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -19,10 +20,26 @@
 
 namespace mpo::corpus {
 
-struct ExpectedStream {
-  std::vector<nlohmann::json> lines;  // header, records, end line
-  bool expects_error = false;         // the end line's "error" is not null
-  std::size_t values = 0;             // JSON values in all lines (json_limits.h)
+// An expected stream: each line as written, parsed the first time it is needed (an output
+// line with the same bytes needs no parsing, so a decoder printing the canonical form,
+// the common case, is compared at the speed of memcmp). The parse cache makes a const
+// stream unsafe to share between threads.
+class ExpectedStream {
+ public:
+  std::size_t size() const { return texts_.size(); }
+  std::string_view text(std::size_t k) const { return texts_[k]; }
+  // Line k (header, records, end line), as a value.
+  const nlohmann::json& line(std::size_t k) const;
+  const nlohmann::json& front() const { return line(0); }
+  const nlohmann::json& back() const { return line(size() - 1); }
+
+  bool expects_error = false;  // the end line's "error" is not null
+  std::size_t values = 0;      // JSON values in all lines (json_limits.h)
+
+ private:
+  friend Result<ExpectedStream> ParseExpectedStream(std::string_view text);
+  std::vector<std::string> texts_;
+  mutable std::vector<std::optional<nlohmann::json>> parsed_;
 };
 
 // An expected file: every line one JSON value, nested at most kMaxJsonDepth deep, the

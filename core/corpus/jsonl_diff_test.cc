@@ -35,7 +35,7 @@ ExpectedStream Expect(const std::string& text) {
 
 TEST(JsonlDiff, SameStreamPassesWhateverTheSpelling) {
   const ExpectedStream e = Expect(kOk);
-  EXPECT_EQ(e.lines.size(), 4u);
+  EXPECT_EQ(e.size(), 4u);
   EXPECT_FALSE(e.expects_error);
   EXPECT_EQ(CompareStream(e, kOk), "");
   // Member order, spacing, number spelling and a missing final newline do not matter.
@@ -199,6 +199,38 @@ TEST(JsonlDiff, ExpectedFilesMustBeCompleteStreams) {
   auto deep = ParseExpectedStream(std::string(100000, '[') + std::string(100000, ']'));
   ASSERT_FALSE(deep.ok());
   EXPECT_NE(deep.status().message().find("nested deeper than 512 levels"), std::string::npos);
+}
+
+// Lines are parsed when needed: an output line with the expected bytes is equal without
+// parsing, and every other spelling still compares by value, in every mode.
+TEST(JsonlDiff, ByteIdenticalLinesAndRespelledLinesBothMatch) {
+  const std::string expected = R"({"schema":2,"format":"sampler"})"
+                               "\n"
+                               R"({"kind":"draw","value":2})"
+                               "\n"
+                               R"({"kind":"end_of_stream","error":null,"records":1})"
+                               "\n";
+  const ExpectedStream e = Expect(expected);
+  ASSERT_EQ(e.size(), 3u);
+  EXPECT_EQ(e.text(1), R"({"kind":"draw","value":2})");
+  EXPECT_EQ(e.line(1)["value"], 2);
+  for (CompareMode mode : {CompareMode::kExact, CompareMode::kStrict, CompareMode::kVerdict}) {
+    EXPECT_EQ(CompareStream(e, expected, mode), "");
+    const std::string respelled = R"({"format":"sampler","schema":2})"
+                                  "\n"
+                                  R"({"value":2.0,"kind":"draw"})"
+                                  "\n"
+                                  R"({"records":1,"error":null,"kind":"end_of_stream"})";
+    EXPECT_EQ(CompareStream(e, respelled, mode), "");
+    const std::string wrong = R"({"schema":2,"format":"sampler"})"
+                              "\n"
+                              R"({"kind":"draw","value":3})"
+                              "\n"
+                              R"({"kind":"end_of_stream","error":null,"records":1})"
+                              "\n";
+    EXPECT_NE(CompareStream(e, wrong, mode).find("/value: expected 2, got 3"), std::string::npos)
+        << CompareStream(e, wrong, mode);
+  }
 }
 
 // A reference's verdict: records and accept/reject must match, its words for an error

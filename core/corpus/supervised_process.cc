@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -153,6 +154,41 @@ void KillEverything(pid_t impl) {
   ::_exit(0);
 }
 
+// Closes every descriptor above 2 but the `keep` ones (-1 entries ignored). A supervisor
+// is forked, never exec'd: without this it would hold every pipe the kit had open at the
+// fork, among them the ends of other supervisors' pipes when the kit runs several cases
+// at once, and none of those would ever see end of file. System calls only.
+void CloseAllBut(int (&keep)[5]) {
+  // Ascending, so the gaps between them are the ranges to close.
+  for (int i = 1; i < 5; ++i)
+    for (int j = i; j > 0 && keep[j - 1] > keep[j]; --j) {
+      const int t = keep[j];
+      keep[j] = keep[j - 1];
+      keep[j - 1] = t;
+    }
+  auto close_range = [](unsigned lo, unsigned hi) {
+    if (lo > hi) return;
+    if (::syscall(SYS_close_range, lo, hi, 0) == 0) return;
+    // Kernels before 5.9: one by one, as far as descriptors can go.
+    const long open_max = ::sysconf(_SC_OPEN_MAX);
+    const unsigned last = open_max > 0 && open_max < (1L << 20)
+                              ? static_cast<unsigned>(open_max) - 1
+                              : (1u << 20) - 1;
+    for (unsigned fd = lo; fd <= hi && fd <= last; ++fd) ::close(static_cast<int>(fd));
+  };
+  unsigned next = 3;
+  for (int fd : keep) {
+    if (fd < static_cast<int>(next)) continue;
+    close_range(next, static_cast<unsigned>(fd) - 1);
+    next = static_cast<unsigned>(fd) + 1;
+  }
+  close_range(next, ~0u);
+}
+
+// Supervisors started and not yet stopped, in this process (several when cases run at
+// once).
+std::atomic<int> live_supervisors{0};
+
 // A copy of `fd` numbered 3 or above, not close-on-exec (-1 for -1).
 int DupAbove2(int fd) { return fd < 0 ? -1 : ::fcntl(fd, F_DUPFD, 3); }
 
@@ -186,6 +222,7 @@ Result<SupervisedProcess> StartSupervised(const std::string& command, bool stdin
   (void)subreaper;
   const pid_t supervisor = ::fork();
   if (supervisor < 0) return ImplIoError("fork");
+  if (supervisor > 0) live_supervisors.fetch_add(1);
   if (supervisor == 0) {
     // O_CLOEXEC would drop these in the implementation only: close the kit's ends here.
     ::close(out_r.get());
@@ -202,6 +239,8 @@ Result<SupervisedProcess> StartSupervised(const std::string& command, bool stdin
     if (in_r.valid()) ::close(in_r.get());
     ::close(out_w.get());
     ::close(err_w.get());
+    int keep[5] = {stdin_r, stdout_w, stderr_w, report_w.get(), control_r.get()};
+    CloseAllBut(keep);
     Supervise(command.c_str(), stdin_r, stdout_w, stderr_w, report_w.get(), control_r.get());
   }
   report_w.Reset();
@@ -232,11 +271,20 @@ void StopSupervised(SupervisedProcess& p) {
   while (::waitpid(p.supervisor, &status, 0) < 0 && errno == EINTR) {
   }
   p.supervisor = -1;
+  const bool others = live_supervisors.fetch_sub(1) > 1;
   // A supervisor that ended on its own exit(0) has killed everything. One killed from
   // outside has not: its group is killed here, and whatever left the group was
   // reparented to the kit (a subreaper) and is killed as the supervisor would have.
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
-  KillEverything(p.impl);
+  if (!others) return KillEverything(p.impl);
+  // Other cases run at the same time: the kit's children include their supervisors,
+  // which must not be killed or reaped here. The group dies and its leader (reparented
+  // to the kit) is reaped; a descendant that left the group lives on until it ends.
+  if (p.impl > 0) {
+    ::kill(-p.impl, SIGKILL);
+    while (::waitpid(p.impl, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
 }
 
 int ReadReport(SupervisedProcess& p, int& status) {

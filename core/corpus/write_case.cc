@@ -34,8 +34,8 @@ std::vector<std::string> Tags(const CaseToWrite& c, const std::string& rel,
                                              stream.expects_error, !c.declared.empty());
   if (!c.user) return tags;
   // A recording's name does not say its version; its header does (when it could be read).
-  if (c.kind == "memtrace" && VersionTag(tags).empty() && !stream.lines.empty()) {
-    const json& header = stream.lines.front();
+  if (c.kind == "memtrace" && VersionTag(tags).empty() && stream.size() != 0) {
+    const json& header = stream.front();
     const auto info = header.find("info");
     if (info != header.end() && info->is_object()) {
       const auto v = info->find("version");

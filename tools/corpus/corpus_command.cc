@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/base/text_sink.h"
@@ -27,6 +28,7 @@ struct CorpusOptions {
   std::vector<std::string> files;  // corpus add
   std::string impl;
   bool batch = false;
+  std::uint64_t jobs = 0;  // 0: the number of cores
   double timeout = 20;
   std::uint64_t max_output_mib = corpus::kDefaultMaxOutput >> 20;
   std::vector<std::string> only, skip, supports, ignore_fields;
@@ -155,6 +157,7 @@ void RunCheck(const CorpusOptions& o) {
   co.impl = o.impl;
   co.batch = o.batch;
   co.timeout_seconds = o.timeout;
+  co.jobs = o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   co.max_output_bytes = static_cast<std::size_t>(o.max_output_mib) << 20;
   co.only = o.only;
   co.skip = o.skip;
@@ -271,6 +274,12 @@ void AddCorpusCommands(CLI::App& app) {
                   "{\"kind\":\"batch_end\",\"exit\":N} (SCHEMA.md); a process that breaks "
                   "this fails its case and is started again. E.g. "
                   "'memprof-oracle corpus decode --batch'");
+  check
+      ->add_option("--jobs,-j", o->jobs,
+                   "cases judged at once, each by its own run of the command (with --batch, "
+                   "its own process), 1 to 256; the report is in the corpus's order whatever "
+                   "the number (default: the number of cores)")
+      ->check(UnsignedIn(1, 256));
   check->add_option("--timeout", o->timeout, "seconds per case before it fails (0.01 to 3600)")
       ->check(FiniteIn(0.01, 3600.0))
       ->capture_default_str();
