@@ -25,7 +25,8 @@ assert data["trace"] == stats["trace"], (data["trace"], stats["trace"])
 assert data["window"] == stats["window"]
 for k in ("blocks", "samples", "words", "est_bytes"):
     assert data["allocated"][k] == stats["allocated"][k], k
-    assert data["live_at_end"][k] == stats["live_at_end"][k], k
+    assert data["live"][k] == stats["live_at_end"][k], k
+assert data["peak"] == stats["peak"] and data["live_at"]["at"] == "end"
 assert data["sites_total"] == stats["sites_total"]
 n = min(len(data["sites"]), len(stats["sites"]))
 assert n > 0 or stats["sites_total"] == 0

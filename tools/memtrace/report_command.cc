@@ -26,6 +26,7 @@ struct ReportOptions {
   std::size_t top = 20;
   std::size_t flame_nodes = 2000;
   std::size_t callers = 0;
+  std::string live_at = "end";
   WindowOptions window;
   bool strict = false;
   memtrace::Limits limits;
@@ -77,6 +78,7 @@ void RunReport(const ReportOptions& o) {
   a.limits = o.limits;
   a.stop_at_damage = !o.strict;
   if (Status s = ApplyWindow(o.window, &a); !s.ok()) return ReportError(cmd, s);
+  ApplyLiveAt(o.live_at, &a);
   io::FileId in_id;
   auto src = memtrace::OpenFileSource(o.file, &in_id);
   if (!src.ok()) return ReportError(cmd, src.status());
@@ -113,6 +115,7 @@ void AddMemtraceReportCommand(CLI::App& memtrace) {
       ->check(UnsignedIn(16, 100'000));
   AddCallersOption(r, &o->callers);
   AddWindowOptions(r, &o->window);
+  AddLiveAtOption(r, &o->live_at);
   AddStrictOption(r, &o->strict);
   AddLimitOptions(r, &o->limits);
   r->callback([o] { RunReport(*o); });

@@ -7,7 +7,9 @@
 #include <cmath>
 #include <map>
 
+#include "core/memtrace/analysis/analysis_text.h"
 #include "core/memtrace/analysis/leaks.h"
+#include "core/memtrace/analysis/liveness_text.h"
 #include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/trace_writer.h"
 
@@ -20,11 +22,11 @@ const std::string kAName = "A.a@a.ml:1:0-5";
 const std::string kBName = "B.b@b.ml:2:0-5";
 
 // One event of a hand-built trace: t in us from the start (1000); an allocation of
-// `samples` (words = samples + 1) at site kA or kB, or the promotion or collection of the
-// `block`-th allocation.
+// `n` samples (words = n + 1) at site kA or kB, or the promotion or collection of the
+// n-th allocation.
 struct Op {
   std::int64_t t;
-  char kind;  // 'a' alloc, 'p' promote, 'c' collect
+  char kind;        // 'a' alloc, 'p' promote, 'c' collect, 'f' flush (ends the packet)
   std::uint64_t n;  // alloc: samples; promote, collect: the allocation's index
   OcamlInt site = kA;
   AllocationSource source = AllocationSource::kMinor;
@@ -46,10 +48,12 @@ std::vector<std::uint8_t> Build(const std::vector<Op>& ops) {
     const std::int64_t t = 1000 + op.t;
     if (op.kind == 'a') {
       const std::vector<OcamlInt> bt{op.site};
-      auto id = (*w)->PutAlloc(0, t, static_cast<OcamlInt>(op.n + 1),
-                               static_cast<OcamlInt>(op.n), op.source, bt, lookup);
+      auto id = (*w)->PutAlloc(0, t, static_cast<OcamlInt>(op.n + 1), static_cast<OcamlInt>(op.n),
+                               op.source, bt, lookup);
       EXPECT_TRUE(id.ok());
       ids.push_back(*id);
+    } else if (op.kind == 'f') {
+      EXPECT_TRUE((*w)->Flush().ok());
     } else if (op.kind == 'p') {
       EXPECT_TRUE((*w)->PutPromote(0, t, ids.at(op.n)).ok());
     } else {
@@ -121,8 +125,8 @@ TEST(Liveness, PeakAndItsTime) {
 TEST(Liveness, LiveAtATime) {
   const auto trace = Steps();
   const std::map<std::int64_t, std::uint64_t> expected = {
-      {0, 0}, {9, 0}, {10, 2}, {19, 2}, {20, 5}, {30, 6}, {39, 6},
-      {40, 4},  // #0 collected at 40: not live at 40
+      {0, 0},  {9, 0},  {10, 2}, {19, 2}, {20, 5},
+      {30, 6}, {39, 6}, {40, 4},  // #0 collected at 40: not live at 40
       {49, 4}, {50, 9}, {59, 9}, {60, 8}, {70, 8}};
   for (const auto& [t, samples] : expected) {
     const TraceAnalysis a = Analyze(trace, At(t));
@@ -180,8 +184,7 @@ TEST(Liveness, PeakOfTheStepFunction) {
   EXPECT_EQ(a.peak->live.samples, 3u);
   for (const TimelinePoint& p : a.timeline) EXPECT_LE(p.max_samples, 3u) << p.t_us;
   // 3 at 10, 0 at 20, 3 at 30: the first.
-  const TraceAnalysis first =
-      Analyze(Build({{10, 'a', 3}, {20, 'c', 0}, {30, 'a', 3}}), kPeak);
+  const TraceAnalysis first = Analyze(Build({{10, 'a', 3}, {20, 'c', 0}, {30, 'a', 3}}), kPeak);
   ASSERT_TRUE(first.peak.has_value());
   EXPECT_EQ(first.peak->t_us, 10);
   EXPECT_EQ(first.live_at_us, 10);
@@ -195,6 +198,24 @@ TEST(Liveness, PeakOfTheStepFunction) {
   EXPECT_EQ(later.live.samples, 4u);
   EXPECT_EQ(SiteLive(later, kAName), 0u);
   EXPECT_EQ(SiteLive(later, kBName), 4u);
+}
+
+// A trace cut inside its second packet: the peak and liveness of the first packet's events.
+TEST(Liveness, DamagedTraceGivesThePartialResult) {
+  auto cut = Build({{10, 'a', 4}, {20, 'a', 2}, {30, 'c', 0}, {0, 'f', 0}, {40, 'a', 9}});
+  cut.resize(cut.size() - 2);
+  AnalysisOptions o;
+  o.stop_at_damage = true;
+  o.live_at = kPeak;
+  auto a = AnalyzeTrace(*MemorySource(cut), o);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  ASSERT_TRUE(a->damage.has_value());
+  ASSERT_TRUE(a->peak.has_value());
+  EXPECT_EQ(a->peak->t_us, 20);
+  EXPECT_EQ(a->peak->live.samples, 6u);
+  EXPECT_EQ(a->live_heap.samples, 6u);
+  o.live_at = At(35);  // after the last event read (30)
+  EXPECT_EQ(AnalyzeTrace(*MemorySource(cut), o).status().field(), "--live-at");
 }
 
 TEST(Liveness, NoPeakWithoutAllocations) {
@@ -212,8 +233,8 @@ TEST(Liveness, TimelineEnvelope) {
   ASSERT_TRUE(a.ok());
   std::vector<std::vector<std::uint64_t>> got;
   for (const TimelinePoint& p : a->timeline)
-    got.push_back({static_cast<std::uint64_t>(p.t_us), p.live_samples, p.min_samples,
-                   p.max_samples});
+    got.push_back(
+        {static_cast<std::uint64_t>(p.t_us), p.live_samples, p.min_samples, p.max_samples});
   // Steps of 64 us: [0, 63] ends at 8 (min 2 at 10, max 9 at 50); [64, 127] holds the end,
   // its time clamped to the trace's last event.
   EXPECT_EQ(got, (std::vector<std::vector<std::uint64_t>>{{63, 8, 2, 9}, {70, 8, 8, 8}}));
@@ -248,14 +269,74 @@ TEST(Liveness, ParseLiveAt) {
   EXPECT_EQ(t->t_us, 250'000);
   EXPECT_EQ(ParseLiveAt("0")->t_us, 0);
   EXPECT_EQ(ParseLiveAt("1e9")->t_us, 1'000'000'000'000'000);
-  for (const char* bad : {"-1", "-0.5", "nan", "NaN", "inf", "", "x", "1s", "2 ", "1e10", "1e-400",
-                          "Peak"}) {
+  for (const char* bad :
+       {"-1", "-0.5", "nan", "NaN", "inf", "", "x", "1s", "2 ", "1e10", "1e-400", "Peak"}) {
     const auto r = ParseLiveAt(bad);
     ASSERT_FALSE(r.ok()) << bad;
     EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument);
     EXPECT_EQ(r.status().field(), "--live-at");
   }
   EXPECT_EQ(LiveAtText(*ParseLiveAt("0.5")), "0.500000 s");
+}
+
+}  // namespace
+}  // namespace mpo::memtrace::analysis
+
+namespace mpo::memtrace::analysis {
+namespace {
+
+TEST(LivenessText, HumanUnits) {
+  EXPECT_EQ(BytesText(512), "512 B");
+  EXPECT_EQ(BytesText(1023), "1023 B");
+  EXPECT_EQ(BytesText(1024), "1.00 KiB");
+  EXPECT_EQ(BytesText(1536), "1.50 KiB");
+  EXPECT_EQ(BytesText(15360), "15.0 KiB");
+  EXPECT_EQ(BytesText(153600), "150 KiB");
+  EXPECT_EQ(BytesText(1000 * 1024.0), "0.98 MiB");  // never "1000.00 KiB"
+  EXPECT_EQ(BytesText(-1536, true), "-1.50 KiB");
+  EXPECT_EQ(DurationText(850), "850 us");
+  EXPECT_EQ(DurationText(999.4), "999 us");
+  EXPECT_EQ(DurationText(999.6), "1.00 ms");
+  EXPECT_EQ(DurationText(12'500), "12.5 ms");
+  EXPECT_EQ(DurationText(3.2e6), "3.20 s");
+  EXPECT_EQ(DurationText(125e6), "2 min 5 s");
+  EXPECT_EQ(DurationText(3720e6), "1 h 02 min");
+}
+
+TEST(LivenessText, LeaksSayWhenTheBlocksAreLive) {
+  const auto trace = Steps();
+  const TraceAnalysis end = Analyze(trace);
+  EXPECT_NE(
+      FormatLeaks(end, "t", 5)
+          .find("t: 2 blocks (8 samples, 10 words, est. 128 B) allocated and never collected, "
+                "at 2 sites\n"),
+      std::string::npos)
+      << FormatLeaks(end, "t", 5);
+  const TraceAnalysis peak = Analyze(trace, kPeak);
+  EXPECT_NE(FormatLeaks(peak, "t", 5)
+                .find("allocated and still live at the peak (0.000050 s), "
+                      "at 2 sites\n"),
+            std::string::npos);
+  const TraceAnalysis at40 = Analyze(trace, At(40), 25, 55);
+  EXPECT_NE(FormatLeaks(at40, "t", 5)
+                .find("t: 1 blocks (1 samples, 2 words, est. 16 B) allocated "
+                      "in [0.000025 s, 0.000055 s] and still live at "
+                      "0.000040 s, at 1 sites\n"),
+            std::string::npos)
+      << FormatLeaks(at40, "t", 5);
+  const std::string json = FormatLeaksJson(at40, "t", 5);
+  EXPECT_NE(json.find("\"live_at\":{\"at\":\"time\",\"t_s\":"), std::string::npos) << json;
+  EXPECT_NE(json.find(",\"heap\":{\"blocks\":2,\"samples\":4,\"words\":6,\"est_bytes\":64}}"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find(",\"blocks\":3,\"samples\":9,\"words\":12,\"est_bytes\":144},\"live\":{"
+                      "\"blocks\":1,\"samples\":1,\"words\":2,\"est_bytes\":16}"),
+            std::string::npos)
+      << json;
+  EXPECT_EQ(PeakText(peak), "est. 144 B at 0.000050 s (3 blocks)");
+  std::string none;
+  AppendPeakMember(none, Analyze(Build({{10, 'a', 0}})));
+  EXPECT_EQ(none, "\"peak\":null");
 }
 
 }  // namespace

@@ -308,8 +308,7 @@ TEST(TraceAnalysis, Timeline) {
   ASSERT_TRUE(coarse.ok());
   std::vector<std::pair<std::int64_t, std::uint64_t>> got;
   for (const TimelinePoint& p : coarse->timeline) got.emplace_back(p.t_us, p.live_samples);
-  EXPECT_EQ(got, (std::vector<std::pair<std::int64_t, std::uint64_t>>{
-                     {31, 6}, {63, 8}, {70, 8}}));
+  EXPECT_EQ(got, (std::vector<std::pair<std::int64_t, std::uint64_t>>{{31, 6}, {63, 8}, {70, 8}}));
 }
 
 TEST(TraceAnalysis, LeaksText) {
