@@ -99,8 +99,10 @@ void AddMemtraceReportCommand(CLI::App& memtrace) {
   auto o = std::make_shared<ReportOptions>();
   CLI::App* r = memtrace.add_subcommand(
       "report",
-      "One self-contained HTML page (no network): trace info, top allocation sites, "
-      "estimated live heap over time, never-collected blocks by site, and a flame graph "
+      "One self-contained HTML page (no network): trace info, top allocation sites, the "
+      "estimated live heap over time (the true live heap from 0 to the trace's end, each "
+      "step's least and most, the peak marked, the window shaded, a readout on hover), the "
+      "leak candidates by site (allocated in the window, live at --live-at), and a flame graph "
       "(click to zoom; a box collapses recursion by the rule of folded's option). "
       "Figures are those of `memtrace stats`. Bounded for any input: each name is shown as "
       "text of at most 256 bytes (cut with \"...\", bytes that are not UTF-8 as U+FFFD), and "

@@ -67,7 +67,7 @@ TEST(HtmlReport, DataSaysWhereADamagedReadStopped) {
       << j;
   const std::string page = FormatHtmlReport(a, "t.ctf", FlameTrees{}, 10);
   EXPECT_NE(page.find("Damaged trace: stopped at byte"), std::string::npos);
-  EXPECT_NE(page.find("shaded: the window"), std::string::npos);
+  EXPECT_NE(page.find("Shaded: the window"), std::string::npos);
 }
 
 FlameTree TreeOf(std::string_view folded) {
