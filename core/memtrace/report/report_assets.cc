@@ -104,7 +104,8 @@ const char kReportScript[] = R"js(
   // When the leak candidates are live: "the end", "the peak (19.4 ms)" or "12.0 ms".
   function when() {
     const at = data.live_at;
-    return at.at === "end" ? "the end" : at.at === "peak" ? "the peak (" + dur(at.t_s) + ")" : dur(at.t_s);
+    if (at.at === "peak") return data.peak === null ? "the peak (none: no sampled allocation)" : "the peak (" + dur(at.t_s) + ")";
+    return at.at === "end" ? "the end" : dur(at.t_s);
   }
   document.getElementById("subtitle").textContent = t.file;
   if (data.damage !== null)
