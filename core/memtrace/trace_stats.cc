@@ -6,6 +6,7 @@
 
 #include "core/base/json_text.h"
 #include "core/memtrace/analysis/analysis_text.h"
+#include "core/memtrace/analysis/liveness_text.h"
 
 namespace mpo::memtrace {
 namespace {
@@ -115,13 +116,16 @@ std::string FormatTraceStats(const TraceStats& s, const std::string& name) {
   p("promotion rate: %.4f, collection rate: %.4f, still live at end: %zu (est. %s)\n",
     static_cast<double>(s.promotes) / a, static_cast<double>(s.collects) / a,
     static_cast<std::size_t>(s.live_at_end), BytesText(s.live_est_bytes).c_str());
+  p("peak live heap: %s\n", analysis::PeakText(s.analysis).c_str());
   // "~": from the fixed-size histogram, within 0.4% (analysis/lifetime_summary.h).
   const char* approx = s.lifetime_quantiles_exact ? "" : "~";
+  using analysis::DurationText;
+  auto d = [](std::int64_t us) { return DurationText(static_cast<double>(us)); };
   if (s.lifetimes > 0)
-    p("lifetimes (us, collected objects): mean %.1f, median %s%" PRId64 ", p90 %s%" PRId64
-      ", max %" PRId64 "; promoted before collection: %" PRIu64 "\n",
-      s.lifetime_mean, approx, s.lifetime_median, approx, s.lifetime_p90, s.lifetime_max,
-      s.collected_promoted);
+    p("lifetimes (collected objects): mean %s, median %s%s, p90 %s%s, max %s; promoted before "
+      "collection: %" PRIu64 "\n",
+      DurationText(s.lifetime_mean).c_str(), approx, d(s.lifetime_median).c_str(), approx,
+      d(s.lifetime_p90).c_str(), d(s.lifetime_max).c_str(), s.collected_promoted);
   const std::vector<SiteStats>& top = s.by_words ? s.top_by_words : s.top_by_samples;
   p("top allocation sites by %s (of %zu):\n", s.by_words ? "words" : "estimated bytes", s.sites);
   for (const SiteStats& site : top) {
@@ -159,6 +163,8 @@ std::string FormatTraceStatsJson(const TraceStats& s, const std::string& name) {
   AppendUint(out, s.collects);
   out += ",\"live_at_end\":";
   analysis::AppendTallyJson(out, a.live, a.info);
+  out += ',';
+  analysis::AppendPeakMember(out, a);
   out += ",\"lifetimes_us\":";
   if (s.lifetimes == 0) {
     out += "null";
@@ -209,16 +215,9 @@ std::string FormatTraceStatsJson(const TraceStats& s, const std::string& name) {
   }
   out += "],\"sites_total\":";
   AppendUint(out, s.sites);
-  out += ",\"timeline\":[";
-  for (std::size_t i = 0; i < a.timeline.size(); ++i) {
-    if (i > 0) out += ',';
-    out += "{\"t_s\":";
-    AppendDouble(out, static_cast<double>(a.timeline[i].t_us) / 1e6);
-    out += ",\"live_est_bytes\":";
-    AppendDouble(out, EstimatedBytes(a.timeline[i].live_samples, a.info));
-    out += '}';
-  }
-  out += "]}\n";
+  out += ',';
+  analysis::AppendTimelineMember(out, a);
+  out += "}\n";
   return out;
 }
 

@@ -16,6 +16,8 @@
 //   block counts in "sources": {...},
 //   "promotes", "collects": counts (of blocks allocated in the window),
 //   "live_at_end": {"blocks","samples","words","est_bytes"},
+//   "peak": null | {"t_s","blocks","samples","words","est_bytes"}: the live heap's maximum
+//           over the whole trace and the first time it is reached (analysis/liveness.h),
 //   "lifetimes_us": null | {"count","mean","median","p90","max","promoted_before_collection"}
 //                   (median and p90 within 0.4% past 65,536 collections:
 //                   analysis/lifetime_summary.h),
@@ -23,8 +25,9 @@
 //   "sites": [{"site": S|null, "callers": [S...], "allocs", "samples", "words",
 //              "est_bytes", "live_blocks", "live_est_bytes"}] (at most top),
 //   "sites_total": N,
-//   "timeline": [{"t_s", "live_est_bytes"}] (the estimated live heap at the end of
-//               each step, t_s from the trace start).
+//   "timeline": [{"t_s", "live_est_bytes", "min_est_bytes", "max_est_bytes"}] (the
+//               estimated live heap at the end of each step, t_s from the trace start,
+//               and the least and the most it held in the step).
 #pragma once
 
 #include <cstdint>

@@ -416,6 +416,7 @@ void RunStats(const StatsOptions& o) {
 
 struct LeaksOptions {
   std::string file;
+  std::string live_at = "end";
   AnalysisCommandOptions common;
 };
 
@@ -423,6 +424,7 @@ void RunLeaks(const LeaksOptions& o) {
   const std::string cmd = "memtrace leaks";
   auto options = AnalysisOrReport(cmd, o.common);
   if (!options) return;
+  ApplyLiveAt(o.live_at, &*options);
   auto src = OpenOrReport(cmd, o.file);
   if (!src) return;
   auto a = AnalyzeOrReport(cmd, o.file, *src, *options);
@@ -544,10 +546,11 @@ void AddLeaks(CLI::App& mt) {
   CLI::App* lk = mt.add_subcommand(
       "leaks",
       "Blocks allocated (in the window) and never collected (still live at the end of the "
-      "trace: a block collected after the window is not one), by allocation site, most "
-      "estimated bytes first. --json prints one document (members: "
+      "trace: a block collected after the window is not one), or live at --live-at, by "
+      "allocation site, most estimated bytes first. --json prints one document (members: "
       "core/memtrace/analysis/leaks.h)");
   lk->add_option("file", leaks->file, "trace file")->required();
+  AddLiveAtOption(lk, &leaks->live_at);
   lk->add_flag("--json", leaks->common.json, "one JSON document");
   AddAnalysisOptions(lk, &leaks->common);
   lk->callback([leaks] { RunLeaks(*leaks); });

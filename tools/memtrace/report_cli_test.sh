@@ -25,7 +25,8 @@ assert data["trace"] == stats["trace"], (data["trace"], stats["trace"])
 assert data["window"] == stats["window"]
 for k in ("blocks", "samples", "words", "est_bytes"):
     assert data["allocated"][k] == stats["allocated"][k], k
-    assert data["live_at_end"][k] == stats["live_at_end"][k], k
+    assert data["live"][k] == stats["live_at_end"][k], k
+assert data["peak"] == stats["peak"] and data["live_at"]["at"] == "end"
 assert data["sites_total"] == stats["sites_total"]
 n = min(len(data["sites"]), len(stats["sites"]))
 assert n > 0 or stats["sites_total"] == 0
@@ -48,6 +49,18 @@ check "report --from/--to" 0 "$bin" memtrace report "$t" -o "$html" --from 0.005
 check "stats --json --from/--to" 0 "$bin" memtrace stats --json --top 5 --from 0.005 --to 0.015 "$t"
 cp "$out" "$tmp/stats.json"
 check "report: window data equals stats --json" 0 compare_with_stats "$html" "$tmp/stats.json"
+
+# --live-at: the page's leak candidates and live heap are those of `leaks --live-at`.
+check "report --live-at peak --from/--to" 0 "$bin" memtrace report "$t" -o "$html" --from 0.005 --to 0.015 --live-at peak
+check "leaks --json --live-at peak --from/--to" 0 "$bin" memtrace leaks --json --top 20 --from 0.005 --to 0.015 --live-at peak "$t"
+python3 - "$html" "$out" <<'PY' || fail "report --live-at: data differs from leaks --json"
+import json, re, sys
+data = json.loads(re.search(r'id="report-data">(.*?)</script>', open(sys.argv[1], encoding="utf-8").read(), re.S).group(1))
+leaks = json.load(open(sys.argv[2]))
+assert data["live_at"] == leaks["live_at"] and data["live_at"]["at"] == "peak", (data["live_at"], leaks["live_at"])
+assert data["live"] == leaks["live"] and data["peak"] == leaks["peak"]
+assert data["leaks"] == leaks["sites"] and data["leak_sites_total"] == leaks["sites_with_live_blocks"]
+PY
 
 # A location whose file name is '</script><i>&"x</i>___.ml' (same length as the original,
 # so the trace stays valid): escaped in the block, which still parses.

@@ -26,6 +26,7 @@ struct ReportOptions {
   std::size_t top = 20;
   std::size_t flame_nodes = 2000;
   std::size_t callers = 0;
+  std::string live_at = "end";
   WindowOptions window;
   bool strict = false;
   memtrace::Limits limits;
@@ -77,6 +78,7 @@ void RunReport(const ReportOptions& o) {
   a.limits = o.limits;
   a.stop_at_damage = !o.strict;
   if (Status s = ApplyWindow(o.window, &a); !s.ok()) return ReportError(cmd, s);
+  ApplyLiveAt(o.live_at, &a);
   io::FileId in_id;
   auto src = memtrace::OpenFileSource(o.file, &in_id);
   if (!src.ok()) return ReportError(cmd, src.status());
@@ -97,8 +99,10 @@ void AddMemtraceReportCommand(CLI::App& memtrace) {
   auto o = std::make_shared<ReportOptions>();
   CLI::App* r = memtrace.add_subcommand(
       "report",
-      "One self-contained HTML page (no network): trace info, top allocation sites, "
-      "estimated live heap over time, never-collected blocks by site, and a flame graph "
+      "One self-contained HTML page (no network): trace info, top allocation sites, the "
+      "estimated live heap over time (the true live heap from 0 to the trace's end, each "
+      "step's least and most, the peak marked, the window shaded, a readout on hover), the "
+      "leak candidates by site (allocated in the window, live at --live-at), and a flame graph "
       "(click to zoom; a box collapses recursion by the rule of folded's option). "
       "Figures are those of `memtrace stats`. Bounded for any input: each name is shown as "
       "text of at most 256 bytes (cut with \"...\", bytes that are not UTF-8 as U+FFFD), and "
@@ -113,6 +117,7 @@ void AddMemtraceReportCommand(CLI::App& memtrace) {
       ->check(UnsignedIn(16, 100'000));
   AddCallersOption(r, &o->callers);
   AddWindowOptions(r, &o->window);
+  AddLiveAtOption(r, &o->live_at);
   AddStrictOption(r, &o->strict);
   AddLimitOptions(r, &o->limits);
   r->callback([o] { RunReport(*o); });

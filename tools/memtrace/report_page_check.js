@@ -2,8 +2,11 @@
 // (ticks and unticks the "collapse recursion" box), and prints what it drew. Exit 1 unless
 // the script finished, drew the flame graph, showed no "[object Object]" but the test
 // trace's non-UTF-8 name as text with U+FFFD, held at most MAX_NODES nodes per flame tree
-// and no name longer than 256 bytes. Run with a small --stack-size: the tree walks must not
-// use the script's stack.
+// and no name longer than 256 bytes, and drew the live-heap chart as promised: an axis from
+// 0 to the trace's end with round ticks (1, 2 or 5 times a power of ten), a top above every
+// step's most, the peak marked (the envelope's highest point), a readout, no "NaN" and no
+// size like "1000.00 KiB". Run with a small --stack-size: the tree walks must not use the
+// script's stack.
 //
 //   node --stack-size=300 report_page_check.js PAGE MAX_NODES
 "use strict";
@@ -51,5 +54,24 @@ const out = {ok: document.body.attrs["data-report"] === "ok", mode: flame.attrs[
   boxes: Number(flame.attrs["data-boxes"]), collapsedBoxes, depth: Number(flame.attrs["data-depth"]),
   nodes: n1, collapsedNodes: n2, treeDepth: depth1, objectObject: all.includes("[object Object]"),
   replacement: all.includes("bad\uFFFD\uFFFDname"), longest};
+// The live-heap chart.
+const tl = document.getElementById("timeline").attrs;
+function round(step) { const m = step / Math.pow(10, Math.floor(Math.log10(step) + 1e-9)); return [1, 2, 5, 10].some(r => Math.abs(m - r) < 1e-6); }
+const chart = [];
+if (d.timeline.length) {
+  const end = Math.max(d.trace.duration_s, 1e-6), xs = tl["data-x-ticks"].split(",").map(Number);
+  const xstep = Number(tl["data-x-step"]), ystep = Number(tl["data-y-step"]);
+  const top = Math.max(...d.timeline.map(p => p.max_est_bytes));
+  if (Number(tl["data-x-end"]) !== end) chart.push("axis end " + tl["data-x-end"] + " is not the trace's end " + end);
+  if (xs[0] !== 0) chart.push("axis starts at " + xs[0]);
+  if (xs.some((v, i) => Math.abs(v - i * xstep) > 1e-9 * end) || xs[xs.length - 1] > end * (1 + 1e-9)) chart.push("x ticks " + xs);
+  if (!round(xstep) && !round(xstep / 60)) chart.push("x step " + xstep);
+  if (!(Number(tl["data-y-top"]) >= top)) chart.push("y top below the envelope");
+  if (!round(ystep / Math.pow(1024, Math.floor(Math.log(Math.max(ystep, 1)) / Math.log(1024) + 1e-9)))) chart.push("y step " + ystep);
+  if (d.peak !== null && (tl["data-peak"] !== d.peak.t_s + "," + d.peak.est_bytes || top !== d.peak.est_bytes)) chart.push("peak " + tl["data-peak"] + " envelope top " + top);
+  if (!document.getElementById("timeline-readout").text.startsWith("At ")) chart.push("no readout");
+}
+if (all.includes("NaN") || /\b\d{4}\.\d\d [KMGT]iB/.test(all)) chart.push("NaN or a 4-figure size in the text");
+out.chart = chart;
 console.log(JSON.stringify(out));
-if (!out.ok || out.objectObject || !out.replacement || n1 > maxNodes || n2 > maxNodes || longest > 256 || out.mode !== "stacks" || !(out.boxes > 0)) process.exit(1);
+if (chart.length || !out.ok || out.objectObject || !out.replacement || n1 > maxNodes || n2 > maxNodes || longest > 256 || out.mode !== "stacks" || !(out.boxes > 0)) process.exit(1);

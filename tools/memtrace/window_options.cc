@@ -31,6 +31,27 @@ void AddCallersOption(CLI::App* command, std::size_t* callers) {
       ->check(UnsignedIn(0, 64));
 }
 
+void AddLiveAtOption(CLI::App* command, std::string* text) {
+  command
+      ->add_option("--live-at", *text,
+                   "when a block counts as live: end (never collected; the default), peak "
+                   "(when the live heap is largest, first reached) or a time in seconds from "
+                   "the trace start, in [0, 1e9] and not after the last event. Live at T: "
+                   "allocated at or before T and not collected at or before T; minor, major "
+                   "and external allocations alike, promotions change nothing")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            auto at = memtrace::analysis::ParseLiveAt(v);
+            return at.ok() ? std::string() : at.status().message();
+          },
+          "end|peak|SECONDS"));
+}
+
+void ApplyLiveAt(const std::string& text, memtrace::analysis::AnalysisOptions* out) {
+  auto at = memtrace::analysis::ParseLiveAt(text);
+  if (at.ok()) out->live_at = *at;
+}
+
 void AddStrictOption(CLI::App* command, bool* strict) {
   command->add_flag("--strict", *strict,
                     "refuse a damaged trace (exit 1 with the decoding error) instead of "

@@ -22,6 +22,13 @@ void AddWindowOptions(CLI::App* command, WindowOptions* window);
 // Adds --callers N (in [0, 64]) to `command`.
 void AddCallersOption(CLI::App* command, std::size_t* callers);
 
+// Adds --live-at WHEN (end, peak or seconds from the trace start; text stored in *text,
+// "end" by default): when a block counts as live (analysis/liveness.h). A value that is
+// none of those is a usage error naming the option (exit 2).
+void AddLiveAtOption(CLI::App* command, std::string* text);
+// Sets out->live_at from an --live-at value AddLiveAtOption has checked.
+void ApplyLiveAt(const std::string& text, memtrace::analysis::AnalysisOptions* out);
+
 // Adds --strict (refuse a damaged trace instead of reading what precedes the damage).
 void AddStrictOption(CLI::App* command, bool* strict);
 

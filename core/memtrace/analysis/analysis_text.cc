@@ -15,15 +15,17 @@ std::string BytesText(double bytes, bool sign) {
   double v = std::fabs(bytes);
   static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   std::size_t u = 0;
-  while (v >= 1024 && u + 1 < std::size(kUnits)) {
+  // Bytes up to 1023; then the unit in which three figures round below 1000.
+  while ((u == 0 ? v >= 1024 : v >= 999.5) && u + 1 < std::size(kUnits)) {
     v /= 1024;
     ++u;
   }
   char buf[64];
-  if (u == 0)
-    std::snprintf(buf, sizeof buf, "%s%.0f B", prefix, v);
-  else
-    std::snprintf(buf, sizeof buf, "%s%.2f %s", prefix, v, kUnits[u]);
+  const char* format = u == 0      ? "%s%.0f %s"
+                       : v < 9.995 ? "%s%.2f %s"
+                       : v < 99.95 ? "%s%.1f %s"
+                                   : "%s%.0f %s";
+  std::snprintf(buf, sizeof buf, format, prefix, v, kUnits[u]);
   return buf;
 }
 

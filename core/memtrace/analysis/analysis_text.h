@@ -10,7 +10,8 @@
 
 namespace mpo::memtrace::analysis {
 
-// "512 B", "1.50 KiB", "3.25 MiB", "1.00 GiB" (binary units, two decimals above bytes);
+// "512 B", "1.50 KiB", "15.0 KiB", "150 KiB", "0.98 MiB" (binary units, three significant
+// figures above bytes, never "1000.00 KiB");
 // a negative size gets a '-', `sign` puts a '+' before a positive one.
 std::string BytesText(double bytes, bool sign = false);
 

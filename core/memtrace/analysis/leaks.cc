@@ -6,6 +6,7 @@
 
 #include "core/base/json_text.h"
 #include "core/memtrace/analysis/analysis_text.h"
+#include "core/memtrace/analysis/liveness_text.h"
 
 namespace mpo::memtrace::analysis {
 namespace {
@@ -34,7 +35,7 @@ std::string FormatLeaks(const TraceAnalysis& a, const std::string& file, std::si
   std::string out = file + ": " + std::to_string(a.live.blocks) + " blocks (" +
                     std::to_string(a.live.samples) + " samples, " + std::to_string(a.live.words) +
                     " words, est. " + BytesText(EstimatedBytes(a.live.samples, a.info)) +
-                    ") allocated" + WindowText(a) + " and never collected, at " +
+                    ") allocated" + WindowText(a) + " and " + LiveAtPhrase(a) + ", at " +
                     std::to_string(all.size()) + " sites\n";
   if (all.empty()) return out;
   char buf[128];
@@ -78,6 +79,10 @@ std::string FormatLeaksJson(const TraceAnalysis& a, const std::string& file, std
   AppendWindowMember(out, a);
   out += ',';
   AppendDamageMember(out, a.damage);
+  out += ',';
+  AppendLiveAtMember(out, a);
+  out += ',';
+  AppendPeakMember(out, a);
   out += ",\"live\":";
   AppendTallyJson(out, a.live, a.info);
   out += ",\"sites_with_live_blocks\":";

@@ -1,12 +1,16 @@
 // `memtrace leaks`: the blocks a trace allocated (in its window) and never collected (still
 // live at the end of the trace, as memtrace_viewer defines them: a block collected after
-// the window is not one), by allocation site: the leak candidates. Sites come from one
-// TraceAnalysis (trace_analysis.h, its attribution rule); nothing is read again.
+// the window is not one), or live at the peak or at a time T (liveness.h), by allocation
+// site: the leak candidates. Sites come from one TraceAnalysis (trace_analysis.h, its
+// attribution rule); nothing is read again.
 //
 // JSON document (FormatLeaksJson), one object:
 //   "trace": the trace (analysis_text.h), "window": {"from_s","to_s"|null},
 //   "damage": null | where the read stopped at damage (analysis_text.h),
-//   "live": {"blocks","samples","words","est_bytes"} over every site,
+//   "live_at": {"at": "end"|"peak"|"time", "t_s", "heap": every block live then, window
+//              or not}, "peak": null | {"t_s","blocks","samples","words","est_bytes"}
+//              (liveness_text.h),
+//   "live": {"blocks","samples","words","est_bytes"}: the window's blocks live at "t_s",
 //   "sites_with_live_blocks": N (before --top),
 //   "sites": [{"site": S|null, "callers": [S...], "blocks", "samples", "words",
 //              "est_bytes", "allocated_blocks"}] most estimated bytes first, at most `top`.

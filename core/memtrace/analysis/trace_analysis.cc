@@ -37,27 +37,41 @@ struct SiteKeyHash {
   }
 };
 
-// A block not collected yet (allocated in the window or not: the timeline counts them all).
+// A block not collected yet (allocated in the window or not: the timeline counts them
+// all); its site is kNoSite when it was allocated outside the window.
 struct LiveBlock {
-  std::int64_t rel_time;
-  std::uint32_t site;  // kNoSite: allocated outside the window
+  LivenessTracker::Block b;
   bool promoted;
-  std::uint64_t samples;
-  std::uint64_t words;
 };
-constexpr std::uint32_t kNoSite = ~std::uint32_t{0};
+constexpr std::uint32_t kNoSite = LivenessTracker::kNoSite;
+
+std::uint64_t Saturated(unsigned __int128 v) {
+  return v > std::numeric_limits<std::uint64_t>::max() ? std::numeric_limits<std::uint64_t>::max()
+                                                       : static_cast<std::uint64_t>(v);
+}
+
+Tally TallyOf(const LiveSum& s) { return Tally{s.blocks, Saturated(s.samples), s.words}; }
+
+void AddTo(Tally& t, const LiveSum& s) {
+  t.blocks += s.blocks;
+  t.samples += Saturated(s.samples);
+  t.words += s.words;
+}
 
 // Live samples over time at a resolution that halves whenever the events outrun it, so
 // that the memory stays at 2 * points buckets whatever the trace's span. The deltas add
-// modulo 2^64 (hostile sample counts may overflow; unsigned wrap is defined).
+// modulo 2^64 (hostile sample counts may overflow; unsigned wrap is defined). Each
+// bucket also keeps the least and the most of the step function's values in it.
 class Timeline {
  public:
-  explicit Timeline(std::size_t points) : cap_(2 * points), deltas_(cap_, 0) {}
-  void Add(std::uint64_t offset, std::uint64_t delta) {
-    while (offset / width_ >= cap_) Coarsen();
-    const std::size_t i = offset / width_;
-    deltas_[i] += delta;
-    used_ = std::max(used_, i + 1);
+  explicit Timeline(std::size_t points)
+      : cap_(2 * points), deltas_(cap_, 0), min_(cap_, kUnset), max_(cap_, 0) {}
+  void Add(std::uint64_t offset, std::uint64_t delta) { deltas_[Bucket(offset)] += delta; }
+  // The live heap is `live` samples from `offset` on (until the next step).
+  void Step(std::uint64_t offset, std::uint64_t live) {
+    const std::size_t i = Bucket(offset);
+    min_[i] = std::min(min_[i], live);
+    max_[i] = std::max(max_[i], live);
   }
   // Cumulative live samples at the end of each bucket, at most `points` of them.
   std::vector<TimelinePoint> Points(std::int64_t from_us, std::size_t points) {
@@ -73,20 +87,38 @@ class Timeline {
           end > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() - from_us)
               ? std::numeric_limits<std::int64_t>::max()
               : from_us + static_cast<std::int64_t>(end);
-      out.push_back({t, signed_live < 0 ? 0 : live});
+      const std::uint64_t end_live = signed_live < 0 ? 0 : live;
+      // A v3 trace's out-of-time events can leave the end outside the steps' range.
+      const bool stepped = min_[i] <= max_[i];
+      out.push_back({t, end_live, stepped ? std::min(min_[i], end_live) : end_live,
+                     stepped ? std::max(max_[i], end_live) : end_live});
     }
     return out;
   }
 
  private:
+  static constexpr std::uint64_t kUnset = std::numeric_limits<std::uint64_t>::max();
+  std::size_t Bucket(std::uint64_t offset) {
+    while (offset / width_ >= cap_) Coarsen();
+    const std::size_t i = offset / width_;
+    used_ = std::max(used_, i + 1);
+    return i;
+  }
   void Coarsen() {
-    for (std::size_t i = 0; i < cap_ / 2; ++i) deltas_[i] = deltas_[2 * i] + deltas_[2 * i + 1];
-    std::fill(deltas_.begin() + static_cast<std::ptrdiff_t>(cap_ / 2), deltas_.end(), 0);
+    for (std::size_t i = 0; i < cap_ / 2; ++i) {
+      deltas_[i] = deltas_[2 * i] + deltas_[2 * i + 1];
+      min_[i] = std::min(min_[2 * i], min_[2 * i + 1]);
+      max_[i] = std::max(max_[2 * i], max_[2 * i + 1]);
+    }
+    const auto half = static_cast<std::ptrdiff_t>(cap_ / 2);
+    std::fill(deltas_.begin() + half, deltas_.end(), 0);
+    std::fill(min_.begin() + half, min_.end(), kUnset);
+    std::fill(max_.begin() + half, max_.end(), 0);
     used_ = (used_ + 1) / 2;
     width_ *= 2;
   }
   std::size_t cap_;
-  std::vector<std::uint64_t> deltas_;
+  std::vector<std::uint64_t> deltas_, min_, max_;
   std::size_t used_ = 0;
   // Offsets are below 2^63, so 64 coarsenings always suffice and width_ never overflows.
   std::uint64_t width_ = 1;
@@ -95,7 +127,7 @@ class Timeline {
 class Analyzer {
  public:
   Analyzer(view::TraceView& v, const AnalysisOptions& o)
-      : v_(v), r_(v.reader()), o_(o), timeline_(o.timeline_points) {}
+      : v_(v), r_(v.reader()), o_(o), timeline_(o.timeline_points), liveness_(o.live_at) {}
 
   Result<TraceAnalysis> Run() {
     a_.info = r_.info();
@@ -107,7 +139,9 @@ class Analyzer {
     std::uint64_t events = 0;
     while (const Event* e = v_.NextEvent()) {
       if (!failure_.ok()) return failure_;
+      if (events > 0 && e->time != last_time) StepEnd(events, SaturatingSub(last_time, start));
       ++events;
+      seq_ = events;
       last_time = e->time;
       if (o_.progress) o_.progress(r_.offset(), r_.file_size());
       const std::int64_t rel = SaturatingSub(e->time, start);
@@ -124,21 +158,17 @@ class Analyzer {
       if (!o_.stop_at_damage || !IsDamage(v_.status(), events)) return v_.status();
       a_.damage = DamageAt(v_.status(), r_, events);
     }
+    if (events > 0) StepEnd(events, SaturatingSub(last_time, start));
     // Every event is at or after the start (the reader checks), so this is exact.
     a_.duration_us = static_cast<std::uint64_t>(last_time) - static_cast<std::uint64_t>(start);
     MPO_RETURN_IF_ERROR(CheckWindowStart(o_.from_us, a_.duration_us));
-    for (const auto& [id, b] : live_) {
-      if (b.site == kNoSite) continue;
-      Tally& t = sites_[b.site].live;
-      ++t.blocks;
-      t.samples += b.samples;
-      t.words += b.words;
-      ++a_.live.blocks;
-      a_.live.samples += b.samples;
-      a_.live.words += b.words;
-    }
+    MPO_RETURN_IF_ERROR(CheckLiveAt(o_.live_at, a_.duration_us));
+    CountLive();
     a_.lifetimes = lifetimes_.Figures();
     a_.timeline = timeline_.Points(0, o_.timeline_points);
+    // The last step may end after the last event; the trace ends there.
+    for (TimelinePoint& p : a_.timeline)
+      p.t_us = std::min(p.t_us, static_cast<std::int64_t>(a_.duration_us));
     MPO_RETURN_IF_ERROR(NameSites());
     return std::move(a_);
   }
@@ -179,13 +209,54 @@ class Analyzer {
       }
       ++a_.by_source[static_cast<int>(e.source) % 3];
     }
-    live_[e.obj_id] = LiveBlock{rel, site, false, samples, words};
+    const LiveBlock block{{seq_, rel, site, samples, words}, false};
+    auto [it, fresh] = live_.try_emplace(e.obj_id, block);
+    if (!fresh) {
+      // An id allocated again while live (only a hostile trace does it): the first block
+      // is forgotten, as if collected unseen.
+      Forget(it->second.b, rel);
+      it->second = block;
+    }
+    liveness_.Allocated(block.b);
     timeline_.Add(static_cast<std::uint64_t>(rel), samples);
+  }
+
+  void Forget(const LivenessTracker::Block& b, std::int64_t rel) {
+    liveness_.Collected(b, rel);
+    timeline_.Add(static_cast<std::uint64_t>(rel), 0 - b.samples);
+  }
+
+  // The events up to `seq` are all at `rel` or before: the live heap is a step's value.
+  void StepEnd(std::uint64_t seq, std::int64_t rel) {
+    liveness_.StepEnd(seq, rel);
+    timeline_.Step(static_cast<std::uint64_t>(rel), Saturated(liveness_.running().samples));
+  }
+
+  // The blocks live at the asked time (options' live_at), per site and in all, and the peak.
+  void CountLive() {
+    for (const auto& [id, lb] : live_) {
+      const LivenessTracker::Block& b = lb.b;
+      if (!liveness_.LiveAtAsked(b)) continue;
+      const LiveSum one{1, b.samples, b.words};
+      AddTo(a_.live_heap, one);
+      if (b.site == kNoSite) continue;
+      AddTo(sites_[b.site].live, one);
+      AddTo(a_.live, one);
+    }
+    AddTo(a_.live_heap, liveness_.collected_after_total());
+    for (std::uint32_t i = 0; i < sites_.size(); ++i) {
+      const LiveSum after = liveness_.CollectedAfter(i);
+      AddTo(sites_[i].live, after);
+      AddTo(a_.live, after);
+    }
+    a_.live_at = o_.live_at;
+    a_.live_at_us = liveness_.AskedTime(static_cast<std::int64_t>(a_.duration_us));
+    if (const auto& p = liveness_.peak()) a_.peak = Peak{p->t_us, TallyOf(p->live)};
   }
 
   void OnPromote(const Event& e, bool in_window) {
     auto it = live_.find(e.obj_id);
-    if (it == live_.end() || it->second.site == kNoSite || !in_window) return;
+    if (it == live_.end() || it->second.b.site == kNoSite || !in_window) return;
     ++a_.promotes;
     it->second.promoted = true;
   }
@@ -194,12 +265,12 @@ class Analyzer {
     auto it = live_.find(e.obj_id);
     if (it == live_.end()) return;
     const LiveBlock& b = it->second;
-    if (b.site != kNoSite && in_window) {
+    if (b.b.site != kNoSite && in_window) {
       ++a_.collects;
-      lifetimes_.Add(SaturatingSub(rel, b.rel_time));
+      lifetimes_.Add(SaturatingSub(rel, b.b.rel_time));
       a_.collected_promoted += b.promoted;
     }
-    timeline_.Add(static_cast<std::uint64_t>(rel), 0 - b.samples);
+    Forget(b.b, rel);
     live_.erase(it);
   }
 
@@ -239,6 +310,8 @@ class Analyzer {
   const AnalysisOptions& o_;
   TraceAnalysis a_;
   Timeline timeline_;
+  LivenessTracker liveness_;
+  std::uint64_t seq_ = 0;  // the current event's index, from 1
   LifetimeSummary lifetimes_;
   std::vector<Site> sites_;
   std::unordered_map<SiteKey, std::uint32_t, SiteKeyHash> index_;
@@ -294,9 +367,20 @@ Status CheckWindowStart(std::int64_t from_us, std::uint64_t duration_us) {
   return Status(ErrorCode::kInvalidArgument, buf).WithField("--from");
 }
 
+Status CheckLiveAt(const LiveAt& at, std::uint64_t duration_us) {
+  if (at.kind != LiveAt::Kind::kTime || at.t_us < 0 ||
+      static_cast<std::uint64_t>(at.t_us) <= duration_us)
+    return Status::Ok();
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%.6f s is after the trace's last event (the trace lasts %.6f s)",
+                static_cast<double>(at.t_us) / 1e6, static_cast<double>(duration_us) / 1e6);
+  return Status(ErrorCode::kInvalidArgument, buf).WithField("--live-at");
+}
+
 Result<TraceAnalysis> AnalyzeTrace(ByteSource& source, const AnalysisOptions& options) {
   if (options.callers > 64 || options.timeline_points == 0 || options.timeline_points > 1'000'000 ||
-      options.from_us < 0 || options.to_us < options.from_us)
+      options.from_us < 0 || options.to_us < options.from_us ||
+      (options.live_at.kind == LiveAt::Kind::kTime && options.live_at.t_us < 0))
     return Status(ErrorCode::kInvalidArgument, "analysis options out of range");
   ReaderOptions opts;
   opts.limits = options.limits;

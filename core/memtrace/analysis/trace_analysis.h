@@ -18,14 +18,16 @@
 //
 // Window [start + from_us, start + to_us]: a block counts when it was allocated in the
 // window; its promotion and collection count (promotes, collects, lifetimes) when they
-// are in the window too. Blocks allocated in the window and still live at the end of the
-// trace (never collected at all) are "live": the leak candidates, as memtrace_viewer
-// defines them ("allocated in [A,B], still live at the end"); a block collected after the
-// window is not one. The live-heap timeline is the true live heap over the whole trace
-// (every block allocated before a time and not collected by it, whatever the window);
-// the window is a range on it. Times are trace times, read in file order; v3 can order
-// domains' events slightly out of time, so each event is judged by its own time. A
-// window that starts after the trace's last event is an error (kInvalidArgument naming
+// are in the window too. Blocks allocated in the window and live at the asked time
+// (`live_at`: the end of the trace by default, i.e. never collected; or the peak; or a
+// time T: allocated at or before T, not collected at or before T, liveness.h) are
+// "live": the leak candidates, as memtrace_viewer defines them ("allocated in [A,B],
+// still live at the end", or at T); a block collected after the window is not one.
+// A time T after the trace's last event is an error (kInvalidArgument, "--live-at"). The live-heap
+// timeline is the true live heap over the whole trace (every block allocated before a time and not
+// collected by it, whatever the window); the window is a range on it. Times are trace times, read
+// in file order; v3 can order domains' events slightly out of time, so each event is judged by its
+// own time. A window that starts after the trace's last event is an error (kInvalidArgument naming
 // the trace's duration), so an empty result never passes for a quiet trace.
 //
 // Damage: with `stop_at_damage`, damage (IsDamage: a truncated packet, or a decoding
@@ -51,6 +53,7 @@
 
 #include "core/base/status.h"
 #include "core/memtrace/analysis/lifetime_summary.h"
+#include "core/memtrace/analysis/liveness.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/event.h"
 #include "core/memtrace/limits.h"
@@ -65,6 +68,8 @@ struct AnalysisOptions {
   std::int64_t to_us = std::numeric_limits<std::int64_t>::max();
   std::size_t callers = 0;            // callers in a site's key, in [0, 64]
   std::size_t timeline_points = 100;  // points of the live-heap timeline, in [1, 10^6]
+  // When a block counts as live (Site::live, TraceAnalysis::live; liveness.h).
+  LiveAt live_at;
   // Read what precedes damage (see above) instead of failing at it.
   bool stop_at_damage = false;
   Limits limits;
@@ -83,7 +88,7 @@ struct Site {
   // frame (`defname@file:line:start-end`). Empty for the site of allocations with no frames.
   std::vector<std::string> names;
   Tally allocated;  // allocated in the window
-  Tally live;       // of those, still live at the end of the trace (never collected)
+  Tally live;       // of those, live at the asked time (options' live_at; default: the end)
 };
 
 // Where a read stopped at damage: the error's byte offset (the packet's when the error
@@ -103,10 +108,19 @@ bool IsDamage(const Status& s, std::uint64_t events_read);
 Damage DamageAt(const Status& error, const TraceReader& reader, std::uint64_t events_read);
 
 // Estimated live bytes (every block allocated and not yet collected, window or not) at
-// the end of [t_us - width, t_us], t_us from the trace start.
+// the end of [t_us - width, t_us], t_us from the trace start, and the least and the
+// most the live heap held in that step (the step function's values there, and at its
+// end): a peak narrower than a step still shows as the step's max.
 struct TimelinePoint {
   std::int64_t t_us = 0;
   std::uint64_t live_samples = 0;
+  std::uint64_t min_samples = 0, max_samples = 0;
+};
+
+// The live heap's maximum (liveness.h): when it is first reached, and what is live then.
+struct Peak {
+  std::int64_t t_us = 0;
+  Tally live;
 };
 
 struct TraceAnalysis {
@@ -118,7 +132,11 @@ struct TraceAnalysis {
   Tally allocated;                           // in the window
   std::uint64_t by_source[3] = {0, 0, 0};    // minor, major, external allocations
   std::uint64_t promotes = 0, collects = 0;  // in the window, of blocks allocated in it
-  Tally live;  // allocated in the window, still live at the end of the trace
+  Tally live;      // allocated in the window, live at the asked time (by default the end)
+  LiveAt live_at;  // the asked time, as asked
+  std::int64_t live_at_us = 0;  // the asked time resolved (the end's, the peak's, or T)
+  Tally live_heap;              // every block live at the asked time, window or not
+  std::optional<Peak> peak;     // of the whole trace; none: never above zero
   // Lifetimes (us) of the blocks allocated and collected in the window: median and p90
   // exact up to LifetimeSummary::kExactValues of them, then within 0.4%.
   LifetimeFigures lifetimes;
@@ -139,6 +157,10 @@ double EstimatedBytes(std::uint64_t samples, const Info& info);
 // The window check: kInvalidArgument (field "--from") when `from_us` is past the last
 // event (`duration_us` after the start), naming the duration.
 Status CheckWindowStart(std::int64_t from_us, std::uint64_t duration_us);
+
+// The liveness check: kInvalidArgument (field "--live-at") when a time `at` is after the
+// last event (`duration_us` after the start), naming the duration.
+Status CheckLiveAt(const LiveAt& at, std::uint64_t duration_us);
 
 Result<TraceAnalysis> AnalyzeTrace(ByteSource& source, const AnalysisOptions& options = {});
 

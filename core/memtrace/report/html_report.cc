@@ -3,6 +3,7 @@
 #include "core/base/json_text.h"
 #include "core/memtrace/analysis/analysis_text.h"
 #include "core/memtrace/analysis/leaks.h"
+#include "core/memtrace/analysis/liveness_text.h"
 #include "core/memtrace/report/page_text.h"
 #include "core/memtrace/report/report_assets.h"
 
@@ -69,19 +70,6 @@ void AppendLeaks(std::string& out, const analysis::TraceAnalysis& a, std::size_t
   out += ']';
 }
 
-void AppendTimeline(std::string& out, const analysis::TraceAnalysis& a) {
-  out += "\"timeline\":[";
-  for (std::size_t i = 0; i < a.timeline.size(); ++i) {
-    if (i > 0) out += ',';
-    out += "{\"t_s\":";
-    json_text::AppendDouble(out, static_cast<double>(a.timeline[i].t_us) / 1e6);
-    out += ",\"live_est_bytes\":";
-    json_text::AppendDouble(out, EstimatedBytes(a.timeline[i].live_samples, a.info));
-    out += '}';
-  }
-  out += ']';
-}
-
 // '<' only occurs inside JSON strings, where \u003c means the same character.
 std::string EscapeForScript(const std::string& json) {
   std::string out;
@@ -132,14 +120,18 @@ std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& 
   json_text::AppendUint(out, a.events_in_window);
   out += ",\"allocated\":";
   analysis::AppendTallyJson(out, a.allocated, a.info);
-  out += ",\"live_at_end\":";
+  out += ",\"live\":";
   analysis::AppendTallyJson(out, a.live, a.info);
+  out += ',';
+  analysis::AppendLiveAtMember(out, a);
+  out += ',';
+  analysis::AppendPeakMember(out, a);
   out += ',';
   AppendSites(out, a, top);
   out += ',';
   AppendLeaks(out, a, top);
   out += ',';
-  AppendTimeline(out, a);
+  analysis::AppendTimelineMember(out, a);
   out += ",\"flame\":";
   AppendFlameJson(out, PageTree(flame.stacks));
   out += ",\"flame_collapsed\":";

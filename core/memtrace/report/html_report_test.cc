@@ -23,7 +23,10 @@ analysis::TraceAnalysis Sample() {
   s.allocated = {4, 10, 20};
   s.live = {1, 3, 5};
   a.sites.push_back(s);
-  a.timeline = {{1'000'000, 3}, {2'000'000, 3}};
+  a.timeline = {{1'000'000, 3, 1, 4}, {2'000'000, 3, 3, 3}};
+  a.live_at_us = 2'000'000;
+  a.live_heap = {2, 4, 6};
+  a.peak = analysis::Peak{500'000, {3, 4, 7}};
   return a;
 }
 
@@ -32,9 +35,18 @@ TEST(HtmlReport, DataHoldsTheAnalysisFigures) {
   EXPECT_NE(j.find("\"allocated\":{\"blocks\":4,\"samples\":10,\"words\":20,\"est_bytes\":320}"),
             std::string::npos)
       << j;
-  EXPECT_NE(j.find("\"live_at_end\":{\"blocks\":1,\"samples\":3,\"words\":5,\"est_bytes\":96}"),
+  EXPECT_NE(j.find("\"live\":{\"blocks\":1,\"samples\":3,\"words\":5,\"est_bytes\":96}"),
             std::string::npos);
-  EXPECT_NE(j.find("\"timeline\":[{\"t_s\":1,\"live_est_bytes\":96}"), std::string::npos);
+  EXPECT_NE(j.find("\"live_at\":{\"at\":\"end\",\"t_s\":2,\"heap\":{\"blocks\":2,\"samples\":4,"
+                   "\"words\":6,\"est_bytes\":128}}"),
+            std::string::npos)
+      << j;
+  EXPECT_NE(
+      j.find("\"peak\":{\"t_s\":0.5,\"blocks\":3,\"samples\":4,\"words\":7,\"est_bytes\":128}"),
+      std::string::npos);
+  EXPECT_NE(j.find("\"timeline\":[{\"t_s\":1,\"live_est_bytes\":96,\"min_est_bytes\":32,"
+                   "\"max_est_bytes\":128}"),
+            std::string::npos);
   EXPECT_NE(j.find("\"leak_sites_total\":1"), std::string::npos);
   EXPECT_NE(j.find("\"bytes_per_sample\":32"), std::string::npos);
   EXPECT_NE(j.find("\"host\":\"box\""), std::string::npos);
@@ -55,7 +67,7 @@ TEST(HtmlReport, DataSaysWhereADamagedReadStopped) {
       << j;
   const std::string page = FormatHtmlReport(a, "t.ctf", FlameTrees{}, 10);
   EXPECT_NE(page.find("Damaged trace: stopped at byte"), std::string::npos);
-  EXPECT_NE(page.find("shaded: the window"), std::string::npos);
+  EXPECT_NE(page.find("Shaded: the window"), std::string::npos);
 }
 
 FlameTree TreeOf(std::string_view folded) {

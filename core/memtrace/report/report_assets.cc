@@ -33,6 +33,7 @@ svg text { font: 11px system-ui, sans-serif; fill: #5a6475; }
   pointer-events: none; }
 .note { color: #5a6475; font-size: 12px; }
 #flame-path { margin-left: 1.5em; }
+#timeline-readout { font-variant-numeric: tabular-nums; min-height: 1.4em; }
 button { font: inherit; font-size: 12px; }
 )css";
 
@@ -44,8 +45,9 @@ const char kReportBody[] = R"html(
 <section><h2>Top allocation sites (estimated bytes allocated)</h2>
 <table id="sites"></table><div class="note" id="sites-note"></div></section>
 <section><h2>Live heap over time (estimated)</h2><div id="timeline"></div>
+<div class="note" id="timeline-readout"></div>
 <div class="note" id="timeline-note"></div></section>
-<section><h2>Never collected, by site (leak candidates)</h2>
+<section><h2 id="leaks-title">Never collected, by site (leak candidates)</h2>
 <table id="leaks"></table><div class="note" id="leaks-note"></div></section>
 <section><h2>Flame graph of allocations (click to zoom, hover for details)</h2>
 <div><button id="flame-reset">Reset zoom</button>
@@ -72,18 +74,39 @@ const char kReportScript[] = R"js(
     for (const k in attrs || {}) e.setAttribute(k, attrs[k]);
     return e;
   }
+  // Three significant figures: "1.50 KiB", "15.0 KiB", "150 KiB", "0.98 MiB" (as the
+  // command line prints sizes, analysis_text.h).
+  function three(v) { return v < 9.995 ? v.toFixed(2) : v < 99.95 ? v.toFixed(1) : v.toFixed(0); }
+  const BYTE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
   function bytes(b) {
     if (b === null || !isFinite(b)) return "?";
-    const units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
     let u = 0, v = Math.abs(b);
-    while (v >= 1024 && u + 1 < units.length) { v /= 1024; u++; }
-    return (b < 0 ? "-" : "") + (u === 0 ? v.toFixed(0) : v.toFixed(2)) + " " + units[u];
+    while ((u === 0 ? v >= 1024 : v >= 999.5) && u + 1 < BYTE_UNITS.length) { v /= 1024; u++; }
+    return (b < 0 ? "-" : "") + (u === 0 ? v.toFixed(0) : three(v)) + " " + BYTE_UNITS[u];
+  }
+  // Seconds in human units: "850 us", "12.5 ms", "3.20 s", "2 min 5 s", "1 h 02 min".
+  function dur(s) {
+    if (s === null || !isFinite(s)) return "?";
+    const us = Math.abs(s) * 1e6, sign = s < 0 ? "-" : "";
+    if (us < 999.5) return sign + us.toFixed(0) + " us";
+    if (us < 999.5e3) return sign + three(us / 1e3) + " ms";
+    if (us < 59.95e6) return sign + three(us / 1e6) + " s";
+    const t = Math.round(us / 1e6);
+    return sign + (t < 3600 ? Math.floor(t / 60) + " min " + t % 60 + " s" :
+        Math.floor(t / 3600) + " h " + String(Math.floor(t / 60) % 60).padStart(2, "0") + " min");
   }
   function num(n) { return Number(n).toLocaleString("en-US"); }
-  function secs(s) { return s === null ? "end" : Number(s).toFixed(3) + " s"; }
+  function secs(s) { return s === null ? "end" : dur(s); }
   function siteName(s) { return s.site === null ? "<no backtrace>" : s.site; }
 
   const t = data.trace;
+  const wholeTrace = data.window.from_s === 0 && data.window.to_s === null;
+  // When the leak candidates are live: "the end", "the peak (19.4 ms)" or "12.0 ms".
+  function when() {
+    const at = data.live_at;
+    if (at.at === "peak") return data.peak === null ? "the peak (none: no sampled allocation)" : "the peak (" + dur(at.t_s) + ")";
+    return at.at === "end" ? "the end" : dur(at.t_s);
+  }
   document.getElementById("subtitle").textContent = t.file;
   if (data.damage !== null)
     document.getElementById("damage").textContent = "Damaged trace: stopped at byte " +
@@ -94,11 +117,14 @@ const char kReportScript[] = R"js(
     ["sample rate", String(t.sample_rate)], ["word size", t.word_size + " bits"],
     ["format version", "v" + t.version], ["duration", secs(t.duration_s)],
     ["events in window", num(data.events_in_window)],
-    ["window", data.window.from_s === 0 && data.window.to_s === null ? "whole trace" :
+    ["window", wholeTrace ? "whole trace" :
         secs(data.window.from_s) + " to " + secs(data.window.to_s)],
     ["allocated (est.)", bytes(data.allocated.est_bytes)],
     ["allocations sampled", num(data.allocated.blocks)],
-    ["live at end (est.)", bytes(data.live_at_end.est_bytes)]];
+    ["peak live heap (est.)", data.peak === null ? "none" :
+        bytes(data.peak.est_bytes) + " at " + dur(data.peak.t_s)],
+    ["live heap at " + when(), bytes(data.live_at.heap.est_bytes)],
+    ["leak candidates (est.)", bytes(data.live.est_bytes)]];
   const info = document.getElementById("info");
   for (const [k, v] of cards) {
     const c = el("div", {class: "card"});
@@ -139,50 +165,126 @@ const char kReportScript[] = R"js(
   table("leaks", ["site", "est. bytes live", "blocks", "samples", "of allocated", ""],
         data.leaks.map(s => ({s, cells: [bytes(s.est_bytes), num(s.blocks), num(s.samples), num(s.allocated_blocks)]})),
         maxLeak, "est_bytes", true);
+  document.getElementById("leaks-title").textContent = "Allocated" +
+      (wholeTrace ? "" : " in [" + secs(data.window.from_s) + ", " + secs(data.window.to_s) + "]") +
+      (data.live_at.at === "end" ? " and never collected" : " and still live at " + when()) +
+      ", by site (leak candidates)";
   document.getElementById("leaks-note").textContent = data.leak_sites_total === 0 ?
-      "Every block allocated in the window was collected by the end of the trace." :
+      "No block allocated in the window is live at " + when() + "." :
       data.leaks.length + " of " + data.leak_sites_total + " sites with live blocks shown.";
+
+  // Round ticks from 0 to `max` (in `unit`s): steps of 1, 2 or 5 times a power of ten.
+  function ticks(max, unit, n) {
+    const raw = Math.max(max / unit / n, 1e-12);
+    const p = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = [1, 2, 5, 10].find(m => m * p >= raw * (1 - 1e-9)) * p;
+    const digits = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+    const out = [];
+    for (let i = 0; i * step <= max / unit * (1 + 1e-9); i++)
+      out.push({v: i * step * unit, text: (i * step).toFixed(digits)});
+    return {step: step * unit, values: out};
+  }
 
   (function timeline() {
     const host = document.getElementById("timeline");
+    const readoutEl = document.getElementById("timeline-readout");
     const pts = data.timeline;
     if (!pts.length) { host.appendChild(el("div", {class: "note"}, "No allocations in the trace.")); return; }
-    const W = 1100, H = 260, L = 80, R = 16, T = 10, B = 30;
+    const W = 1100, H = 280, L = 80, R = 20, T = 16, B = 34;
     const svg = svgEl("svg", {viewBox: "0 0 " + W + " " + H, width: "100%"});
-    const t0 = 0, t1 = Math.max(...pts.map(p => p.t_s));
-    const vmax = Math.max(1, ...pts.map(p => p.live_est_bytes));
-    const x = v => L + (t1 > t0 ? (v - t0) / (t1 - t0) : 0.5) * (W - L - R);
+    // The axis runs from 0 to the trace's end, in the unit its length reads best in.
+    const t1 = Math.max(t.duration_s, 1e-6);
+    const tu = t1 < 2e-3 ? [1e-6, "us"] : t1 < 2 ? [1e-3, "ms"] : t1 < 600 ? [1, "s"] : [60, "min"];
+    const vtop = Math.max(1, ...pts.map(p => p.max_est_bytes), data.peak ? data.peak.est_bytes : 0);
+    let bu = 0;
+    while (vtop / Math.pow(1024, bu) >= 1024 && bu + 1 < BYTE_UNITS.length) bu++;
+    const yt = ticks(vtop, Math.pow(1024, bu), 5);
+    // One round tick at or above the top, so that the peak is never at the frame's edge.
+    const last = yt.values[yt.values.length - 1];
+    if (last.v < vtop) {
+      const n = yt.values.length, digits = last.text.includes(".") ? last.text.split(".")[1].length : 0;
+      yt.values.push({v: n * yt.step, text: (n * yt.step / Math.pow(1024, bu)).toFixed(digits)});
+    }
+    const vmax = yt.values[yt.values.length - 1].v;
+    const x = v => L + Math.min(Math.max(v / t1, 0), 1) * (W - L - R);
     const y = v => H - B - (v / vmax) * (H - T - B);
-    for (let i = 0; i <= 4; i++) {
-      const v = vmax * i / 4;
-      svg.appendChild(svgEl("line", {x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: "#e3e7ee"}));
-      const lab = svgEl("text", {x: L - 6, y: y(v) + 4, "text-anchor": "end"});
-      lab.textContent = bytes(v);
+    for (const tk of yt.values) {
+      svg.appendChild(svgEl("line", {x1: L, x2: W - R, y1: y(tk.v), y2: y(tk.v), stroke: "#e3e7ee"}));
+      const lab = svgEl("text", {x: L - 6, y: y(tk.v) + 4, "text-anchor": "end"});
+      lab.textContent = tk.text + " " + BYTE_UNITS[bu];
       svg.appendChild(lab);
     }
-    for (let i = 0; i <= 4; i++) {
-      const v = t0 + (t1 - t0) * i / 4;
-      const lab = svgEl("text", {x: x(v), y: H - 10, "text-anchor": i === 4 ? "end" : i === 0 ? "start" : "middle"});
-      lab.textContent = v.toFixed(3) + " s";
+    const xt = ticks(t1, tu[0], 8);
+    for (const tk of xt.values) {
+      svg.appendChild(svgEl("line", {x1: x(tk.v), x2: x(tk.v), y1: H - B, y2: H - B + 4, stroke: "#5a6475"}));
+      const lab = svgEl("text", {x: x(tk.v), y: H - 12, "text-anchor": tk.v === 0 ? "start" : "middle"});
+      lab.textContent = tk.text + " " + tu[1];
       svg.appendChild(lab);
     }
+    svg.appendChild(svgEl("line", {x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: "#5a6475"}));
     const w = data.window;
-    if (w.from_s !== 0 || w.to_s !== null) {
-      const a = x(Math.min(w.from_s, t1)), b = x(w.to_s === null ? t1 : Math.min(w.to_s, t1));
+    let note = "The true live heap: every block allocated and not yet collected, whatever the window. " +
+        "Band: the least and the most it held within each step; dot: the peak.";
+    if (!wholeTrace) {
+      const a = x(w.from_s), b = x(w.to_s === null ? t1 : w.to_s);
       svg.appendChild(svgEl("rect", {x: a, y: T, width: Math.max(b - a, 1), height: H - T - B,
                                      fill: "rgba(240,170,40,.18)"}));
-      document.getElementById("timeline-note").textContent =
-          "Every block allocated and not yet collected, whatever the window; shaded: the window (" +
-          secs(w.from_s) + " to " + secs(w.to_s) + ").";
+      note += " Shaded: the window (" + secs(w.from_s) + " to " + secs(w.to_s) + ").";
     }
-    let d = "M" + x(pts[0].t_s) + " " + y(0);
-    for (const p of pts) d += " L" + x(p.t_s) + " " + y(p.live_est_bytes);
-    d += " L" + x(pts[pts.length - 1].t_s) + " " + y(0) + " Z";
-    svg.appendChild(svgEl("path", {d, fill: "rgba(59,125,224,.18)", stroke: "none"}));
+    // The envelope: each step's least and most, so no peak narrower than a step is lost.
+    let prev = 0;
+    for (const p of pts) {
+      const x0 = x(prev), x1 = x(p.t_s);
+      svg.appendChild(svgEl("rect", {x: x0, y: y(p.max_est_bytes), width: Math.max(x1 - x0, 1),
+        height: Math.max(y(p.min_est_bytes) - y(p.max_est_bytes), 1), fill: "rgba(59,125,224,.28)"}));
+      prev = p.t_s;
+    }
     svg.appendChild(svgEl("polyline", {
       points: pts.map(p => x(p.t_s) + "," + y(p.live_est_bytes)).join(" "),
       fill: "none", stroke: "#3b7de0", "stroke-width": 2}));
+    if (data.live_at.at !== "end") {
+      const lx = x(data.live_at.t_s);
+      svg.appendChild(svgEl("line", {x1: lx, x2: lx, y1: T, y2: H - B, stroke: "#7a4fc2", "stroke-dasharray": "4 3"}));
+      note += " Dashed: the leak candidates' time (" + when() + ").";
+    }
+    if (data.peak !== null) {
+      const px = x(data.peak.t_s), py = y(data.peak.est_bytes);
+      svg.appendChild(svgEl("circle", {cx: px, cy: py, r: 4.5, fill: "#d8452b"}));
+      const lab = svgEl("text", {x: px + (px > W / 2 ? -8 : 8), y: Math.max(py - 6, T + 8),
+                                 "text-anchor": px > W / 2 ? "end" : "start"});
+      lab.textContent = "peak " + bytes(data.peak.est_bytes) + " at " + dur(data.peak.t_s);
+      svg.appendChild(lab);
+    }
+    // The hover readout: the step under the pointer, and a cursor line on it.
+    const cursor = svgEl("line", {x1: 0, x2: 0, y1: T, y2: H - B, stroke: "#1d2430", "stroke-opacity": ".35"});
+    svg.appendChild(cursor);
+    function readout(time) {
+      let i = pts.findIndex(p => p.t_s >= time);
+      if (i < 0) i = pts.length - 1;
+      const p = pts[i], from = i > 0 ? pts[i - 1].t_s : 0;
+      cursor.setAttribute("x1", x(p.t_s));
+      cursor.setAttribute("x2", x(p.t_s));
+      readoutEl.textContent = "At " + dur(p.t_s) + ": live heap " + bytes(p.live_est_bytes) +
+          " (from " + dur(from) + ": least " + bytes(p.min_est_bytes) + ", most " + bytes(p.max_est_bytes) + ")";
+    }
+    const overlay = svgEl("rect", {x: L, y: T, width: W - L - R, height: H - T - B, fill: "transparent"});
+    overlay.addEventListener("mousemove", ev => {
+      const r = svg.getBoundingClientRect();
+      readout(((ev.clientX - r.left) / r.width * W - L) / (W - L - R) * t1);
+    });
+    const rest = data.peak !== null ? data.peak.t_s : t1;
+    overlay.addEventListener("mouseleave", () => readout(rest));
+    svg.appendChild(overlay);
+    readout(rest);
     host.appendChild(svg);
+    document.getElementById("timeline-note").textContent = note;
+    // What is drawn, for tests and for anyone reading the DOM.
+    host.setAttribute("data-x-end", t1);
+    host.setAttribute("data-x-ticks", xt.values.map(v => v.v).join(","));
+    host.setAttribute("data-x-step", xt.step);
+    host.setAttribute("data-y-step", yt.step);
+    host.setAttribute("data-y-top", vmax);
+    host.setAttribute("data-peak", data.peak === null ? "" : data.peak.t_s + "," + data.peak.est_bytes);
   })();
 
   (function flame() {
