@@ -103,6 +103,14 @@ std::string VersionTag(const std::vector<std::string>& tags) {
   return {};
 }
 
+bool MatchesPattern(std::string_view name, const std::vector<std::string>& tags,
+                    std::string_view pattern) {
+  constexpr std::string_view kTag = "tag:";
+  if (pattern.substr(0, kTag.size()) == kTag)
+    return std::find(tags.begin(), tags.end(), pattern.substr(kTag.size())) != tags.end();
+  return name.find(pattern) != std::string_view::npos;
+}
+
 bool Supports::Covers(const std::vector<std::string>& tags) const {
   if (items.empty()) return true;
   const std::string format = FormatTag(tags), version = VersionTag(tags);
