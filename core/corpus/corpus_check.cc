@@ -126,18 +126,10 @@ Result<CaseVerdict> RunCase(const fs::path& root, const ManifestCase& c,
   return v;
 }
 
-// A name substring or "tag:NAME".
-bool Matches(const ManifestCase& c, const std::string& pattern) {
-  constexpr std::string_view kTag = "tag:";
-  if (pattern.rfind(kTag, 0) == 0)
-    return std::find(c.tags.begin(), c.tags.end(), pattern.substr(kTag.size())) != c.tags.end();
-  return c.name.find(pattern) != std::string::npos;
-}
-
 bool Selected(const ManifestCase& c, const CheckOptions& o) {
   auto any = [&](const std::vector<std::string>& patterns) {
     return std::any_of(patterns.begin(), patterns.end(),
-                       [&](const std::string& p) { return Matches(c, p); });
+                       [&](const std::string& p) { return MatchesPattern(c.name, c.tags, p); });
   };
   return (o.only.empty() || any(o.only)) && !any(o.skip);
 }

@@ -321,7 +321,7 @@ std::vector<std::uint8_t> OneAllocPacket(int version, OcamlInt begin, std::int64
 // The classes where memtrace 0.2.3, memtrace HEAD and the strict oracle part ways
 // (conformance/VERDICTS.md): each case is a valid packet of one alloc, then the damage.
 Status AddVerdictCases(const AddCase& add) {
-  for (int version : {2, 3}) {
+  for (int version : {1, 2, 3}) {
     const std::string v = "v" + std::to_string(version);
     auto base = InfoOnly(version);
     if (!base.ok()) return base.status();
@@ -393,12 +393,12 @@ Result<std::vector<CaseInput>> MemtraceCases() {
   };
 
   // Every event form in each version.
-  std::vector<std::uint8_t> v2_forms;
+  std::vector<std::uint8_t> v2_forms, v3_forms;
   for (int version : {2, 3}) {
     Trace t(version);
     EveryEventForm(t, 0);
     auto bytes = t.Finish();
-    if (version == 2 && bytes.ok()) v2_forms = *bytes;
+    if (bytes.ok()) (version == 2 ? v2_forms : v3_forms) = *bytes;
     MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_event_forms",
                             "short allocs 1..16, long minor/major/external allocs, nsamples > 1, "
                             "vints of 252 (the largest one-byte value) and 64 bits, promote, "
@@ -407,8 +407,9 @@ Result<std::vector<CaseInput>> MemtraceCases() {
   }
   MPO_RETURN_IF_ERROR(
       add("v1_event_forms", "v2_event_forms rewritten as format v1 (no context)", ToV1(v2_forms)));
-  MPO_RETURN_IF_ERROR(add("v2_empty", "trace info only", InfoOnly(2)));
-  MPO_RETURN_IF_ERROR(add("v3_empty", "trace info only", InfoOnly(3)));
+  for (int version : {1, 2, 3})
+    MPO_RETURN_IF_ERROR(
+        add("v" + std::to_string(version) + "_empty", "trace info only", InfoOnly(version)));
   for (int version : {1, 2, 3}) {
     // memtrace's writer gives the info packet time_end = time_begin; the start time is
     // time_begin whatever time_end says.
@@ -421,8 +422,8 @@ Result<std::vector<CaseInput>> MemtraceCases() {
                             std::move(b)));
   }
 
-  {  // MTF eviction: more than 31 filenames, more than 31 defnames per file.
-    Trace t(3);
+  for (int version : {1, 2, 3}) {  // MTF eviction: over 31 filenames, over 31 defnames per file.
+    Trace t(WriterVersion(version));
     OcamlInt code = 1000;
     for (int round = 0; round < 3; ++round) {
       for (int file = 0; file < 40; ++file) {
@@ -438,9 +439,9 @@ Result<std::vector<CaseInput>> MemtraceCases() {
       t.Alloc(0, 1000 + def, 2, 1, AllocationSource::kMinor, {code});
       ++code;
     }
-    MPO_RETURN_IF_ERROR(add("v3_mtf_eviction",
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_mtf_eviction",
                             "40 filenames and 45 defnames per file: MTF hits, moves, evictions",
-                            t.Finish()));
+                            Finish(t, version)));
   }
   for (int version : {1, 2, 3}) {
     MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_backtrace_cache",
@@ -453,8 +454,8 @@ Result<std::vector<CaseInput>> MemtraceCases() {
                             "0..30, then evicted",
                             MtfEverySlot(version)));
   }
-  for (int version : {2, 3}) {  // Truncated common prefix.
-    Trace t(version);
+  for (int version : {1, 2, 3}) {  // Truncated common prefix.
+    Trace t(WriterVersion(version));
     std::vector<OcamlInt> huge;
     huge.reserve(2001);
     for (int i = 0; i < 2000; ++i) huge.push_back(500000 + i);  // > 4096 bytes of misses
@@ -465,10 +466,10 @@ Result<std::vector<CaseInput>> MemtraceCases() {
     MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_truncated_prefix",
                             "a backtrace cut at 4096 bytes, then one whose common prefix is "
                             "longer than what was written",
-                            t.Finish()));
+                            Finish(t, version)));
   }
-  for (int version : {2, 3}) {  // 25-bit time wrap and the 30 s rule.
-    Trace t(version);
+  for (int version : {1, 2, 3}) {  // 25-bit time wrap and the 30 s rule.
+    Trace t(WriterVersion(version));
     std::int64_t now = (std::int64_t{1} << 25) - 20 - (kStart & ((1 << 25) - 1));
     if (now < 0) now += std::int64_t{1} << 25;
     for (int i = 0; i < 40; ++i) t.Alloc(0, now + i, 1, 1, AllocationSource::kMinor, {1});
@@ -481,7 +482,7 @@ Result<std::vector<CaseInput>> MemtraceCases() {
     t.Promote(0, now + 1, 0);
     MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_time_wrap",
                             "event times crossing 2^25 us within a packet; flush after 30 s",
-                            t.Finish()));
+                            Finish(t, version)));
   }
   for (int version : {1, 2, 3}) {
     // Packets from another pid (a forked child writing to the same file) are skipped.
@@ -500,16 +501,18 @@ Result<std::vector<CaseInput>> MemtraceCases() {
     MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_pid_change",
                             "a packet from another pid between ours", Finish(t, version)));
   }
-  {  // The writer's own fork rule: once the pid changes nothing more is written.
+  for (int version :
+       {1, 2, 3}) {  // The writer's fork rule: once the pid changes nothing more is written.
     std::int64_t calls = 0;
     WriterOptions o;
     o.getpid = [&calls] { return ++calls > 2 ? kPid + 7 : kPid; };
-    Trace t(3, o);
+    Trace t(WriterVersion(version), o);
     t.Alloc(0, 10, 2, 1, AllocationSource::kMinor, {1});
     t.Flush();
     auto bytes = std::vector<std::uint8_t>(t.raw());
-    MPO_RETURN_IF_ERROR(
-        add("v3_pid_change_writer_stops", "a trace cut where the pid changed", std::move(bytes)));
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_pid_change_writer_stops",
+                            "a trace cut where the pid changed",
+                            version == 1 ? ToV1(std::move(bytes)) : std::move(bytes)));
   }
   {  // Multi-domain: per-domain state, id chunks, negative collect deltas.
     WriterOptions o;
@@ -532,19 +535,20 @@ Result<std::vector<CaseInput>> MemtraceCases() {
                             "deltas",
                             t.Finish()));
   }
-  {  // Truncated files.
-    Trace t(3);
+  for (int version : {1, 2, 3}) {  // Truncated files.
+    Trace t(WriterVersion(version));
     EveryEventForm(t, 0);
     t.Flush();
     t.Alloc(0, 1000, 2, 1, AllocationSource::kMinor, {1});
-    auto full = t.Finish();
+    auto full = Finish(t, version);
     if (!full.ok()) return full.status();
     const std::vector<std::uint8_t>& b = *full;
     const std::size_t cuts[] = {0, 10, 90, b.size() - 1, b.size() - 20};
     const char* names[] = {"empty", "in_info_header", "in_info_body", "last_byte",
                            "in_last_packet"};
-    for (int i = 0; i < 5; ++i)
-      MPO_RETURN_IF_ERROR(add(std::string("v3_truncated_") + names[i],
+    // An empty file is the same bytes in every version: one case.
+    for (int i = version == 3 ? 0 : 1; i < 5; ++i)
+      MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_truncated_" + names[i],
                               "a trace cut at byte " + std::to_string(cuts[i]),
                               std::vector<std::uint8_t>(b.begin(), b.begin() + cuts[i])));
   }
@@ -686,7 +690,8 @@ Result<std::vector<CaseInput>> MemtraceCases() {
       }
     }
   }
-  {  // v2: a packet that does not continue the previous one is skipped (memtrace 0.2.3).
+  for (int version : {1, 2}) {  // A packet that does not continue the previous one is skipped
+                                // (memtrace 0.2.3; v3 restarts ids at every packet).
     Trace t(2);
     t.Alloc(0, 10, 2, 1, AllocationSource::kMinor, {1});
     t.Flush();
@@ -696,8 +701,10 @@ Result<std::vector<CaseInput>> MemtraceCases() {
       for (int i = 0; i < 2; ++i) ShortAlloc(b, kStart + 11);
     });
     auto bytes = std::vector<std::uint8_t>(t.raw());
-    MPO_RETURN_IF_ERROR(add("v2_discontinuous_packet",
-                            "a v2 packet whose alloc ids do not continue: skipped", bytes));
+    const std::string v = "v" + std::to_string(version);
+    MPO_RETURN_IF_ERROR(add(v + "_discontinuous_packet",
+                            "a " + v + " packet whose alloc ids do not continue: skipped",
+                            version == 1 ? ToV1(std::move(bytes)) : std::move(bytes)));
   }
   {  // More domains than a reader keeps state for (256): kOutOfRange.
     auto b = InfoOnly(3);
@@ -712,7 +719,7 @@ Result<std::vector<CaseInput>> MemtraceCases() {
             "keeps state for any number of domains (up to 65536, ~160 KiB each)",
             "the oracle bounds what a trace can make it allocate (ReaderOptions::max_domains)");
   }
-  for (int version : {2, 3}) {  // A packet over the 64 KiB cap: kOutOfRange, nothing allocated.
+  for (int version : {1, 2, 3}) {  // A packet over the 64 KiB cap: kOutOfRange, nothing allocated.
     auto b = InfoOnly(version);
     if (!b.ok()) return b.status();
     const std::size_t at = b->size();
@@ -724,7 +731,7 @@ Result<std::vector<CaseInput>> MemtraceCases() {
     DeclareBoth(cases.back(), version, kBigPacket, kNoMisread);
   }
   for (int version :
-       {2, 3}) {  // A valid packet with a 40000-byte body (memtrace writes <= 32 KiB).
+       {1, 2, 3}) {  // A valid packet with a 40000-byte body (memtrace writes <= 32 KiB).
     auto b = InfoOnly(version);
     if (!b.ok()) return b.status();
     constexpr int kAllocs = 40000 / 6;
@@ -739,7 +746,7 @@ Result<std::vector<CaseInput>> MemtraceCases() {
                             std::move(b)));
     DeclareBoth(cases.back(), version, kBigPacket, kNoMisread);
   }
-  for (int version : {2, 3}) {  // A data packet whose size is below its header's.
+  for (int version : {1, 2, 3}) {  // A data packet whose size is below its header's.
     auto b = InfoOnly(version);
     if (!b.ok()) return b.status();
     const std::size_t at = b->size();
@@ -749,18 +756,20 @@ Result<std::vector<CaseInput>> MemtraceCases() {
                             "malformed: a data packet declaring 8 bytes", std::move(b)));
     DeclareBoth(cases.back(), version, kLoops, kNoHang);
   }
-  {  // An info packet whose size ends inside its strings.
-    auto b = InfoOnly(3);
+  for (int version : {1, 2, 3}) {  // An info packet whose size ends inside its strings.
+    auto b = InfoOnly(version);
     if (!b.ok()) return b.status();
-    const std::size_t size = kHeaderSizeV3 + 16;
+    const std::size_t size = PacketHeaderSize(version) + 16;
     b->resize(size);
     const std::uint32_t bits = static_cast<std::uint32_t>(size * 8);
     for (int i = 0; i < 4; ++i) (*b)[4 + i] = static_cast<std::uint8_t>(bits >> (8 * i));
-    MPO_RETURN_IF_ERROR(
-        add("v3_bad_info_body_short", "malformed: info packet ends in its body", std::move(b)));
+    MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_bad_info_body_short",
+                            "malformed: info packet ends in its body", std::move(b)));
   }
-  for (int version : {1, 2}) {  // Truncated older traces.
-    auto full = version == 1 ? ToV1(v2_forms) : Result<std::vector<std::uint8_t>>(v2_forms);
+  for (int version : {1, 2, 3}) {  // Truncated in the last event.
+    auto full = version == 1
+                    ? ToV1(v2_forms)
+                    : Result<std::vector<std::uint8_t>>(version == 2 ? v2_forms : v3_forms);
     if (!full.ok()) return full.status();
     full->resize(full->size() - 7);
     MPO_RETURN_IF_ERROR(add("v" + std::to_string(version) + "_truncated_last_packet",

@@ -11,29 +11,14 @@ constexpr std::array<std::string_view, 3> kFormats = {"memtrace", "ring", "sampl
 constexpr std::array<std::string_view, 4> kClasses = {"bad", "truncated", "corrupt", "declared"};
 
 // A word of a case name (split at '_', '-' and '.') and the feature it marks.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 22> kFeatureWords = {{
-    {"backtrace", "backtrace"},
-    {"prefix", "backtrace"},
-    {"cache", "backtrace"},
-    {"location", "location"},
-    {"mtf", "location"},
-    {"multidomain", "domains"},
-    {"domain", "domains"},
-    {"domains", "domains"},
-    {"time", "time"},
-    {"times", "time"},
-    {"wrap", "time"},
-    {"pid", "pid"},
-    {"packet", "packets"},
-    {"info", "trace_info"},
-    {"custom", "custom_events"},
-    {"user", "user_events"},
-    {"lost", "lost_events"},
-    {"metadata", "metadata"},
-    {"geometric", "geometric"},
-    {"binomial", "binomial"},
-    {"alloc", "alloc"},
-    {"every", "every_event_type"},
+constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kFeatureWords = {{
+    {"backtrace", "backtrace"}, {"prefix", "backtrace"},  {"cache", "backtrace"},
+    {"location", "location"},   {"mtf", "location"},      {"multidomain", "domains"},
+    {"domain", "domains"},      {"domains", "domains"},   {"time", "time"},
+    {"times", "time"},          {"wrap", "time"},         {"pid", "pid"},
+    {"packet", "packets"},      {"info", "trace_info"},   {"custom", "custom_events"},
+    {"user", "user_events"},    {"lost", "lost_events"},  {"metadata", "metadata"},
+    {"geometric", "geometric"}, {"binomial", "binomial"}, {"alloc", "alloc"},
 }};
 
 bool IsMemtraceVersion(std::string_view v) { return v == "v1" || v == "v2" || v == "v3"; }
@@ -100,6 +85,9 @@ std::vector<std::string> DeriveTags(std::string_view name, std::string_view file
     if (has(c) || (c == "declared" && declared)) Add(tags, c);
   for (const auto& [word, feature] : kFeatureWords)
     if (has(word)) Add(tags, feature);
+  // "every" alone would also tag memtrace's mtf_every_slot: the feature is the ring's
+  // event names, per release.
+  if (!tags.empty() && tags.front() == "ring" && has("every")) Add(tags, "every_event_type");
   return tags;
 }
 
@@ -113,6 +101,14 @@ std::string VersionTag(const std::vector<std::string>& tags) {
   for (const std::string& t : tags)
     if (IsMemtraceVersion(t) || IsRingVersion(t)) return t;
   return {};
+}
+
+bool MatchesPattern(std::string_view name, const std::vector<std::string>& tags,
+                    std::string_view pattern) {
+  constexpr std::string_view kTag = "tag:";
+  if (pattern.substr(0, kTag.size()) == kTag)
+    return std::find(tags.begin(), tags.end(), pattern.substr(kTag.size())) != tags.end();
+  return name.find(pattern) != std::string_view::npos;
 }
 
 bool Supports::Covers(const std::vector<std::string>& tags) const {

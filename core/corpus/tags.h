@@ -25,6 +25,12 @@ std::vector<std::string> DeriveTags(std::string_view name, std::string_view file
 std::string FormatTag(const std::vector<std::string>& tags);
 std::string VersionTag(const std::vector<std::string>& tags);
 
+// Whether a case (or fuzz seed) named `name` with `tags` matches a selection pattern of
+// `--only`/`--skip`: "tag:NAME" when NAME is one of its tags, otherwise a substring of
+// its name.
+bool MatchesPattern(std::string_view name, const std::vector<std::string>& tags,
+                    std::string_view pattern);
+
 // What an implementation declares it reads (`corpus check --supports`): items
 // "FORMAT" (every version) or "FORMAT-VERSION" ("memtrace-v1", "ring-ocaml-5.3").
 struct Supports {

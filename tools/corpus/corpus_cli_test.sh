@@ -180,7 +180,7 @@ done
 # The batch protocol: one decoder process for every case gives the same verdicts.
 check "batch: the oracle's own decoder" 0 "$BIN" corpus check "$T/a" -q --batch \
   --impl "$BIN corpus decode --batch"
-tail -1 "$out" | grep -qE '^228 passed, 0 failed$' || fail "batch summary: $(tail -1 "$out")"
+tail -1 "$out" | grep -qE '^259 passed, 0 failed$' || fail "batch summary: $(tail -1 "$out")"
 # corpus decode --batch: each stream, then its end line with a one-file run's exit code.
 printf '%s\n%s\n%s\n' "$T/a/memtrace/v2_empty.ctf" "$bad" "$T/a/no such file.ctf" |
   "$BIN" corpus decode --batch > "$T/batch.out" 2> "$T/batch.err" || fail "decode --batch exit"

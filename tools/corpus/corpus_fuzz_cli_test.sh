@@ -28,6 +28,18 @@ check "rotating seed" 0 run corpus fuzz --impl "$REF" --max-mutants 3
 grep -qE "^seed: [0-9]+ \(--seed [0-9]+ replays this run\)" "$out" ||
   fail "no rotating seed line: $(head -3 "$out")"
 
+# --- Seeds selected as corpus check selects cases: a v1/v2 reader gets no v3 seed. ---
+check "selected seeds" 0 run corpus fuzz "${DET[@]}" --impl "$REF" --seed 14 --max-mutants 10 \
+  --supports memtrace-v1,memtrace-v2 --only tag:backtrace --skip tag:rejected
+grep -qE "^10 passed, 0 failed, 0 declared \(10 mutants of [1-9][0-9]* seeds .*; [1-9][0-9]* seeds left out by --only/--skip/--supports$" \
+  "$out" || fail "selected seeds summary: $(tail -1 "$out")"
+check "a seed tag nothing has" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --max-mutants 1 \
+  --only tag:no_such_tag
+grep -q "no seed has the tag" "$err" || fail "unknown seed tag: $(cat "$err")"
+check "a selection leaving no seed" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --max-mutants 1 \
+  --supports ring
+grep -q "leave no seed" "$err" || fail "empty selection: $(cat "$err")"
+
 # --- A decoder that loses the last record of every stream. ---
 cat > "$T/drop_last.sh" <<SH
 #!/bin/bash
@@ -37,8 +49,9 @@ if [ "\$n" -ge 3 ]; then printf '%s\n' "\$out" | sed "\$((n - 1))d"; else printf
 exit \$rc
 SH
 chmod +x "$T/drop_last.sh"
+# Seeds the oracle accepts: a rejected input's records are not compared in strict mode.
 check "drop-last is caught" 1 run corpus fuzz "${DET[@]}" --impl "$T/drop_last.sh {file}" --seed 8 \
-  --max-mutants 25 --max-minimize-tests 80 --out "$T/drop"
+  --skip tag:rejected --max-mutants 25 --max-minimize-tests 80 --out "$T/drop"
 grep -q "^FAIL oracle=accept impl=accept differs=/" "$out" ||
   fail "drop-last: no records divergence: $(cat "$out")"
 grep -qE "^[0-9]+ passed, [1-9][0-9]* failed" "$out" || fail "drop-last summary: $(tail -1 "$out")"
@@ -55,8 +68,10 @@ orig=$(stat -c %s "$T/drop/divergence-1.mutant.ctf")
 cmp -s "$T/ref.jsonl" "$T/got.jsonl" && fail "drop-last: the minimized input no longer diverges"
 # The report's replay line reruns that one mutant and finds it again.
 index=$(sed -n 's/^mutant index: //p' "$T/drop/divergence-1.txt")
+grep -q "^replay: .* --skip 'tag:rejected'" "$T/drop/divergence-1.txt" ||
+  fail "drop-last: the replay line lacks the selection: $(cat "$T/drop/divergence-1.txt")"
 check "drop-last replay" 1 run corpus fuzz "${DET[@]}" --impl "$T/drop_last.sh {file}" --seed 8 \
-  --first-index "$index" --max-mutants 1 --max-minimize-tests 0
+  --skip tag:rejected --first-index "$index" --max-mutants 1 --max-minimize-tests 0
 grep -q "^0 passed, 1 failed" "$out" || fail "replay: $(tail -1 "$out")"
 
 # --- A decoder that accepts everything: exit 0, the end line's error set to null. ---

@@ -32,6 +32,7 @@ struct FuzzCliOptions {
   std::uint64_t max_mutants = 100000;
   std::uint64_t first_index = 0;
   std::vector<std::string> seeds;
+  std::vector<std::string> only, skip, supports;
   std::string out;
   double timeout = 20;
   std::uint64_t max_output_mib = corpus::kDefaultMaxOutput >> 20;
@@ -84,6 +85,7 @@ void RunFuzz(const FuzzCliOptions& o) {
   fo.max_mutants = o.max_mutants;
   fo.first_index = o.first_index;
   fo.seed_paths = o.seeds;
+  fo.selection = {o.only, o.skip, o.supports};
   fo.out_dir = o.out;
   fo.max_minimize_tests = static_cast<std::size_t>(o.max_minimize_tests);
   fo.minimize_seconds = o.minimize_seconds;
@@ -120,10 +122,14 @@ void RunFuzz(const FuzzCliOptions& o) {
   const double rate = s->seconds > 0 ? static_cast<double>(s->mutants) / s->seconds : 0;
   std::printf(
       "%llu passed, %llu failed, %llu declared (%llu mutants of %zu seeds in %.1f s, "
-      "%.1f mutants/s, %zu divergence classes)\n",
+      "%.1f mutants/s, %zu divergence classes)",
       static_cast<unsigned long long>(s->passed), static_cast<unsigned long long>(s->failed),
       static_cast<unsigned long long>(s->declared), static_cast<unsigned long long>(s->mutants),
       s->seeds, s->seconds, rate, s->classes.size());
+  // Seeds left out are said, so that a narrowed run is never read as a whole one.
+  if (s->seeds_left_out != 0)
+    std::printf("; %zu seeds left out by --only/--skip/--supports", s->seeds_left_out);
+  std::printf("\n");
   if (s->failed != 0) SetExitCode(kExitBadInput);
 }
 
@@ -177,6 +183,17 @@ void AddCorpusFuzzCommand(CLI::App* corpus) {
       "--seeds", o->seeds,
       "more seed files or folders, searched recursively for files of the format (a corpus "
       "folder, with the files corpus add put there, works as is)");
+  fuzz->add_option("--only", o->only,
+                   "fuzz only seeds matching one of these patterns (repeatable, "
+                   "comma-separated): a substring of memtrace/CASE, ring/CASE or a --seeds "
+                   "file's path, or tag:NAME (the tags corpus check selects on)")
+      ->delimiter(',');
+  fuzz->add_option("--skip", o->skip, "leave out seeds matching one of these patterns (as --only)")
+      ->delimiter(',');
+  fuzz->add_option("--supports", o->supports,
+                   "what the decoder reads, as corpus check --supports: seeds of other "
+                   "versions are left out, so that their mutants do not count for it")
+      ->delimiter(',');
   fuzz->add_option(
       "--out", o->out,
       "folder for reproducers (created if needed); numbered after those already there, "

@@ -86,10 +86,15 @@ std::size_t ChangedBytes(std::span<const std::uint8_t> a, std::span<const std::u
 
 const char* FormatName(FuzzFormat f) { return f == FuzzFormat::kRing ? "ring" : "memtrace"; }
 
-// The same seeds make the same mutants: a replay needs every --seeds path, in order.
-std::string SeedsOptions(const std::vector<std::string>& paths) {
+// The same seeds make the same mutants: a replay needs every --seeds path, in order, and
+// the same selection of seeds.
+std::string SeedsOptions(const std::vector<std::string>& paths, const SeedSelection& sel) {
   std::string out;
   for (const std::string& p : paths) out += " --seeds " + ShellQuote(p);
+  for (const auto& [option, list] :
+       {std::pair{" --only ", &sel.only}, std::pair{" --skip ", &sel.skip},
+        std::pair{" --supports ", &sel.supports}})
+    for (const std::string& item : *list) out += option + ShellQuote(item);
   return out;
 }
 
@@ -118,7 +123,7 @@ std::string Report(const DivergenceClass& d, const FuzzOptions& o, const std::st
                      FormatName(o.format) + " --as " + std::string(VerdictsName(o.impl.verdicts)) +
                      " --seed " + std::to_string(o.seed) + " --first-index " +
                      std::to_string(d.first_index) + " --max-mutants 1" +
-                     SeedsOptions(o.seed_paths));
+                     SeedsOptions(o.seed_paths, o.selection));
   // Last, since it runs to several lines: what the implementation said on the minimized
   // input, indented.
   if (!d.impl_stderr.empty()) {
@@ -135,11 +140,12 @@ std::string Report(const DivergenceClass& d, const FuzzOptions& o, const std::st
 
 class Fuzzer {
  public:
-  Fuzzer(const FuzzOptions& o, const FuzzCallbacks& cb, std::vector<SeedInput> seeds,
-         std::string tmp, std::uint64_t first_saved)
+  Fuzzer(const FuzzOptions& o, const FuzzCallbacks& cb, SeedSet seeds, std::string tmp,
+         std::uint64_t first_saved)
       : o_(o),
         cb_(cb),
-        seeds_(std::move(seeds)),
+        seeds_(std::move(seeds.seeds)),
+        left_out_(seeds.left_out),
         tmp_(std::move(tmp)),
         declared_(RulesFor(o.declared, VerdictsName(o.impl.verdicts))),
         runner_(RunnerCommand(o.impl)),
@@ -147,6 +153,7 @@ class Fuzzer {
 
   Result<FuzzSummary> Run() {
     summary_.seeds = seeds_.size();
+    summary_.seeds_left_out = left_out_;
     start_ = Clock::now();
     deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
                              std::chrono::duration<double>(o_.max_seconds));
@@ -246,6 +253,7 @@ class Fuzzer {
   const FuzzOptions& o_;
   const FuzzCallbacks& cb_;
   std::vector<SeedInput> seeds_;
+  std::size_t left_out_;
   std::string tmp_;
   std::vector<DeclaredRule> declared_;  // the rules of o_.impl.verdicts' mode
   ImplRunner runner_;
@@ -274,7 +282,8 @@ Result<FuzzSummary> Fuzz(const FuzzOptions& options, const FuzzCallbacks& callba
   std::error_code ec;
   fs::create_directory(scratch, ec);
   if (ec) return Status(ErrorCode::kIo, "cannot create " + ec.message()).WithField(scratch);
-  auto seeds = LoadSeeds(options.format, options.impl.verdicts, options.seed_paths, scratch);
+  auto seeds = LoadSeeds(options.format, options.impl.verdicts, options.seed_paths, scratch,
+                         options.selection);
   if (!seeds.ok()) return seeds.status();
   if (!options.out_dir.empty()) {
     fs::create_directories(options.out_dir, ec);

@@ -23,6 +23,7 @@
 #include "core/corpus/fuzz/declared.h"
 #include "core/corpus/fuzz/judge.h"
 #include "core/corpus/fuzz/mutate.h"
+#include "core/corpus/fuzz/seeds.h"
 
 namespace mpo::corpus::fuzz {
 
@@ -34,6 +35,7 @@ struct FuzzOptions {
   std::uint64_t max_mutants = 1000;
   std::uint64_t first_index = 0;         // mutants first_index, first_index + 1, ... (replay one)
   std::vector<std::string> seed_paths;   // extra seed files or folders
+  SeedSelection selection;               // which seeds (--only, --skip, --supports)
   std::string out_dir;                   // reproducers; "" saves none
   std::vector<DeclaredRule> declared;    // those tagged for other modes are ignored
   std::size_t max_minimize_tests = 400;  // per divergence class
@@ -60,6 +62,7 @@ struct DivergenceClass {
 
 struct FuzzSummary {
   std::size_t seeds = 0;
+  std::size_t seeds_left_out = 0;  // by options.selection
   std::uint64_t mutants = 0, passed = 0, failed = 0, declared = 0;
   double seconds = 0;
   std::vector<DivergenceClass> classes;  // in the order found

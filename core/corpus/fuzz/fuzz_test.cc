@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "core/corpus/fuzz/packet_walk.h"
@@ -164,14 +165,15 @@ TEST(Seeds, CasesThenFilesOfTheFormatAndTheModesRange) {
   auto cases = LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kStrict, {}, scratch);
   auto with_files = LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kStrict, {dir}, scratch);
   ASSERT_TRUE(cases.ok() && with_files.ok());
-  ASSERT_EQ(with_files->size(), cases->size() + 2);
-  EXPECT_EQ((*with_files)[cases->size()].name, dir + "/a.ctf");  // sorted, after the cases
-  EXPECT_EQ(with_files->back().suffix, ".ctf");
+  ASSERT_EQ(with_files->seeds.size(), cases->seeds.size() + 2);
+  EXPECT_EQ(with_files->seeds[cases->seeds.size()].name, dir + "/a.ctf");  // sorted, after
+  EXPECT_EQ(with_files->seeds.back().suffix, ".ctf");
+  EXPECT_EQ(with_files->left_out, 0u);
   // memtrace 0.2.3 reads v1 and v2 only: no v3 seed is kept.
   auto v2 = LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kMemtrace023, {}, scratch);
   ASSERT_TRUE(v2.ok());
-  EXPECT_LT(v2->size(), cases->size());
-  for (const SeedInput& s : *v2) {
+  EXPECT_LT(v2->seeds.size(), cases->seeds.size());
+  for (const SeedInput& s : v2->seeds) {
     const auto packets = WalkPackets(s.bytes);
     if (!packets.empty()) {
       EXPECT_LE(packets.front().version, 2) << s.name;
@@ -180,7 +182,88 @@ TEST(Seeds, CasesThenFilesOfTheFormatAndTheModesRange) {
   // OCaml 5.3's consumer: rings named for 5.3 only.
   auto rings = LoadSeeds(FuzzFormat::kRing, Verdicts::kOcaml53, {dir}, scratch);
   ASSERT_TRUE(rings.ok());
-  for (const SeedInput& s : *rings) EXPECT_EQ(s.suffix, ".ocaml-5.3.events") << s.name;
+  for (const SeedInput& s : rings->seeds) EXPECT_EQ(s.suffix, ".ocaml-5.3.events") << s.name;
+}
+
+// The seeds selected as corpus check selects cases: a v1/v2 reader's fuzzing gets no v3
+// seed, --only/--skip take names and tags, and a real trace's version comes from its
+// first packet.
+TEST(Seeds, SelectedAsCheckSelectsCases) {
+  const std::string scratch = TestDir("select_scratch");
+  auto all = LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kStrict, {}, scratch);
+  ASSERT_TRUE(all.ok());
+  SeedSelection old_readers;
+  old_readers.supports = {"memtrace-v1", "memtrace-v2"};
+  auto v12 = LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kStrict, {}, scratch, old_readers);
+  ASSERT_TRUE(v12.ok()) << v12.status().ToString();
+  EXPECT_GT(v12->left_out, 0u);
+  EXPECT_EQ(v12->seeds.size() + v12->left_out, all->seeds.size());
+  for (const SeedInput& s : v12->seeds) EXPECT_NE(s.name.substr(0, 3), "v3_") << s.name;
+
+  SeedSelection hits;
+  hits.only = {"tag:backtrace"};
+  hits.skip = {"tag:rejected", "v3_"};
+  auto bt = LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kStrict, {}, scratch, hits);
+  ASSERT_TRUE(bt.ok()) << bt.status().ToString();
+  std::set<std::string> names;
+  for (const SeedInput& s : bt->seeds) names.insert(s.name);
+  EXPECT_EQ(names.count("v1_backtrace_cache"), 1u);
+  EXPECT_EQ(names.count("v2_truncated_prefix"), 1u);        // accepted
+  EXPECT_EQ(names.count("v3_backtrace_cache"), 0u);         // skipped by name
+  EXPECT_EQ(names.count("v1_bad_cache_verification"), 0u);  // rejected
+  EXPECT_EQ(names.count("v1_event_forms"), 0u);             // no backtrace tag
+
+  // A real trace named without its version: the version tag comes from its first packet.
+  const std::string dir = TestDir("select_files");
+  for (const SeedInput& s : all->seeds) {
+    if (s.name == "v3_event_forms" || s.name == "v1_event_forms") {
+      std::ofstream(dir + "/recording-" + s.name.substr(0, 2) + ".ctf", std::ios::binary)
+          .write(reinterpret_cast<const char*>(s.bytes.data()),
+                 static_cast<std::streamsize>(s.bytes.size()));
+    }
+  }
+  SeedSelection files_v1;
+  files_v1.only = {"recording-"};
+  files_v1.supports = {"memtrace-v1"};
+  auto f = LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kStrict, {dir}, scratch, files_v1);
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  ASSERT_EQ(f->seeds.size(), 1u);
+  EXPECT_EQ(f->seeds[0].name, dir + "/recording-v1.ctf");
+
+  // A tag no seed has, a bad --supports item and an empty selection are refused.
+  SeedSelection typo;
+  typo.only = {"tag:backtrac"};
+  EXPECT_EQ(LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kStrict, {}, scratch, typo).status().field(),
+            "--only");
+  SeedSelection bad;
+  bad.supports = {"memtrace-v9"};
+  EXPECT_EQ(LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kStrict, {}, scratch, bad).status().code(),
+            ErrorCode::kInvalidArgument);
+  SeedSelection none;
+  none.supports = {"ring"};
+  EXPECT_EQ(LoadSeeds(FuzzFormat::kMemtrace, Verdicts::kStrict, {}, scratch, none).status().field(),
+            "--seeds");
+}
+
+// A fuzz run over selected seeds counts the left-out ones and replays with the same
+// selection.
+TEST(Fuzz, SelectionNarrowsTheSeedsAndIsInTheReplay) {
+  const std::string out = TestDir("selected");
+  FuzzOptions o = Options(kAcceptsAll, out);
+  o.max_mutants = 3;
+  o.selection.only = {"tag:pid"};
+  o.selection.supports = {"memtrace-v1", "memtrace-v2"};
+  auto s = Fuzz(o);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(s->seeds, 4u);  // v1 and v2 pid_change and pid_change_writer_stops
+  EXPECT_GT(s->seeds_left_out, 100u);
+  ASSERT_FALSE(s->classes.empty());
+  std::ifstream txt(out + "/divergence-1.txt");
+  std::stringstream text;
+  text << txt.rdbuf();
+  EXPECT_NE(text.str().find("--only 'tag:pid' --supports 'memtrace-v1' --supports 'memtrace-v2'"),
+            std::string::npos)
+      << text.str();
 }
 
 }  // namespace

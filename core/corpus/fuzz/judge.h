@@ -8,13 +8,15 @@
 // A divergence gets a signature naming its class, stable across inputs so that the
 // fuzzer can count classes, minimize keeping the class, and match declared differences:
 //   oracle=accept|reject(CHECK) impl=OUTCOME[ differs=PLACE]
-// CHECK is the oracle's error "check" (the failing field, e.g. "packet header: magic");
-// OUTCOME is accept, reject (reject(CHECK) in strict mode, where the error is compared),
-// timeout, signal-N (also for exit 128 + N, a shell's report of a signal), exit-N,
-// output-cap, no-end-line, bad-output, killed-supervisor or batch-protocol. `differs` is added when
-// the verdicts agree but the streams do not: PLACE is the first difference's JSON pointer with
-// array indices as
-// '#' (e.g. /info/pid), or "lines" where one stream ends before the other.
+// CHECK is the oracle's error "check" (the failing field, e.g. "packet header: magic"),
+// each number in it as '#' ("ring #: alloc event");
+// OUTCOME is accept, reject (never the implementation's wording, its own and perhaps
+// naming offsets), timeout, signal-N (also for exit 128 + N, a shell's report of a
+// signal), exit-N, output-cap, no-end-line, bad-output, killed-supervisor or
+// batch-protocol. `differs` is added when the verdicts agree but the streams do not:
+// PLACE is the first difference's JSON pointer with array indices as '#' (e.g.
+// /info/pid, /error/code), or "lines" where one stream ends before the other. No byte
+// position is part of it: one cause at any offset is one class.
 #pragma once
 
 #include <cstddef>

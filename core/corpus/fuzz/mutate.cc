@@ -20,6 +20,9 @@ constexpr NamedMutator kMemtraceMutators[] = {
     {"header_field", HeaderField},
     {"header_field", HeaderField},
     {"varint", VarintEdit},
+    {"rewrite_version", RewriteVersion, true},
+    {"hitn_run", HitNRun, true},
+    {"mtf_refs", MtfRefs, true},
 };
 
 constexpr NamedMutator kRingMutators[] = {

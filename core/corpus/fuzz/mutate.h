@@ -7,7 +7,11 @@
 //   every format    flip_bits, set_byte, truncate, duplicate_chunk, splice (two seeds)
 //   memtrace        packet_drop, packet_swap, packet_duplicate, header_field (packet
 //                   size, times, version, cache verifier, alloc ids, ...), varint (tag
-//                   bytes 252..255, widened encodings, boundary payloads)
+//                   bytes 252..255, widened encodings, boundary payloads),
+//                   rewrite_version (v3 written as v2, v1/v2 as v3), hitn_run (a backtrace
+//                   cache hit run of a chosen length), mtf_refs (locations at chosen slots
+//                   of the filename and defname tables): these read the trace and write
+//                   it again (rewrite_mutators.cc)
 //   ring            ring_metadata (the eight metadata words), ring_head_tail, ring_event
 //                   (length, type, id, user bit of event header words)
 // Ring mutators aim at the words a consumer reads (ring_walk.h): a byte flip among the

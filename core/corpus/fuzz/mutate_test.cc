@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -10,7 +11,9 @@
 #include "core/corpus/fuzz/mutators.h"
 #include "core/corpus/fuzz/packet_walk.h"
 #include "core/corpus/fuzz/ring_walk.h"
+#include "core/memtrace/byte_io.h"
 #include "core/memtrace/packet_header.h"
+#include "core/memtrace/trace_reader.h"
 
 namespace mpo::corpus::fuzz {
 namespace {
@@ -120,8 +123,10 @@ void Hammer(FuzzFormat format, const std::vector<SeedInput>& seeds, int rounds) 
   inputs.push_back({"magic", "", {0xc1, 0xfc, 0xc1, 0xc1, 0x10, 0x02, 0, 0}});
   for (const NamedMutator& m : MutatorsFor(format)) {
     std::size_t applied = 0;
+    // A rewrite reads and writes the whole trace: a few rounds on every seed.
+    const int n = m.rewrites ? std::min(rounds, 3) : rounds;
     for (std::size_t s = 0; s < inputs.size(); ++s) {
-      for (int r = 0; r < rounds; ++r) {
+      for (int r = 0; r < n; ++r) {
         FuzzRng rng(s, static_cast<std::uint64_t>(r));
         std::vector<std::uint8_t> bytes = inputs[s].bytes;
         const std::size_t max = MaxMutantSize(bytes.size());
@@ -142,6 +147,98 @@ void Hammer(FuzzFormat format, const std::vector<SeedInput>& seeds, int rounds) 
 TEST(Mutators, MemtraceMutatorsStayInBounds) { Hammer(FuzzFormat::kMemtrace, MemtraceSeeds(), 40); }
 
 TEST(Mutators, RingMutatorsStayInBounds) { Hammer(FuzzFormat::kRing, RingSeeds(), 10); }
+
+const SeedInput& Seed(const std::string& name) {
+  for (const SeedInput& s : MemtraceSeeds())
+    if (s.name == name) return s;
+  ADD_FAILURE() << "no seed " << name;
+  return MemtraceSeeds().front();
+}
+
+// The allocs' backtrace lengths of a trace the strict reader reads to its end, with its
+// version; fails the test where it does not.
+std::vector<std::size_t> ReadAllocs(const std::vector<std::uint8_t>& bytes, int* version) {
+  std::vector<std::size_t> out;
+  auto r = memtrace::TraceReader::Open(memtrace::MemorySource(bytes));
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  if (!r.ok()) return out;
+  *version = (*r)->version();
+  while (const memtrace::Event* e = (*r)->NextEvent())
+    if (e->kind == memtrace::EventKind::kAlloc) out.push_back(e->backtrace.size());
+  EXPECT_TRUE((*r)->status().ok()) << (*r)->status().ToString();
+  return out;
+}
+
+std::vector<std::uint8_t> Apply(Mutator m, const SeedInput& seed, std::uint64_t round,
+                                std::string* note) {
+  std::vector<std::uint8_t> bytes = seed.bytes;
+  FuzzRng rng(99, round);
+  MutationContext c{bytes, rng, MemtraceSeeds(), FuzzFormat::kMemtrace, MaxMutantSize(bytes.size()),
+                    {}};
+  EXPECT_TRUE(m(c)) << seed.name;
+  *note = c.note;
+  return bytes;
+}
+
+TEST(Mutators, RewriteVersionWritesV3AsV2AndOlderAsV3) {
+  std::string note;
+  int version = 0;
+  const auto v2 = Apply(RewriteVersion, Seed("v3_multidomain"), 1, &note);
+  EXPECT_EQ(note, "v3 as v2");
+  const auto allocs = ReadAllocs(v2, &version);
+  EXPECT_EQ(version, 2);
+  EXPECT_EQ(allocs.size(), 36u);  // 3 domains x 12 rounds, merged into one stream
+  const auto v3 = Apply(RewriteVersion, Seed("v1_event_forms"), 1, &note);
+  EXPECT_EQ(note, "v1 as v3");
+  int before = 0;
+  EXPECT_EQ(ReadAllocs(v3, &version), ReadAllocs(Seed("v1_event_forms").bytes, &before));
+  EXPECT_EQ(version, 3);
+  // A trace the reader cannot open is declined, unchanged.
+  std::vector<std::uint8_t> junk = {1, 2, 3};
+  FuzzRng rng(1, 1);
+  MutationContext c{junk, rng, MemtraceSeeds(), FuzzFormat::kMemtrace, 1 << 16, {}};
+  EXPECT_FALSE(RewriteVersion(c));
+  EXPECT_EQ(junk, (std::vector<std::uint8_t>{1, 2, 3}));
+}
+
+TEST(Mutators, HitNRunAddsARunOfTheLengthItNames) {
+  std::set<int> lengths;
+  for (std::uint64_t round = 0; round < 12; ++round) {
+    std::string note;
+    int version = 0;
+    const SeedInput& seed = Seed(round % 2 == 0 ? "v2_event_forms" : "v3_empty");
+    const auto out = Apply(HitNRun, seed, round, &note);
+    ASSERT_EQ(note.rfind("run of ", 0), 0u) << note;
+    const int n = std::stoi(note.substr(7));
+    lengths.insert(n);
+    int seed_version = 0;
+    const auto allocs = ReadAllocs(out, &version);
+    const auto before = ReadAllocs(seed.bytes, &seed_version);
+    EXPECT_EQ(version, 2 + (seed.name[1] == '3'));
+    // The run of n + 1 frames written whole twice, and once more as its only piece of
+    // misses when it fits in one (300 frames).
+    const std::size_t frames = static_cast<std::size_t>(n) + 1;
+    EXPECT_EQ(std::count(allocs.begin(), allocs.end(), frames),
+              std::count(before.begin(), before.end(), frames) + 2 + (frames <= 300 ? 1 : 0))
+        << n;
+    EXPECT_EQ(allocs.size(), before.size() + 3 + (frames + 299) / 300) << n;
+  }
+  EXPECT_GT(lengths.size(), 4u);
+  EXPECT_TRUE(std::any_of(lengths.begin(), lengths.end(), [](int n) { return n > 255; }));
+}
+
+TEST(Mutators, MtfRefsAddsLocationsTheReaderResolves) {
+  for (std::uint64_t round = 0; round < 6; ++round) {
+    std::string note;
+    int version = 0, seed_version = 0;
+    const SeedInput& seed = Seed(round % 2 == 0 ? "v1_mtf_every_slot" : "v3_event_forms");
+    const auto out = Apply(MtfRefs, seed, round, &note);
+    const std::size_t count = std::stoul(note);
+    EXPECT_EQ(ReadAllocs(out, &version).size(),
+              ReadAllocs(seed.bytes, &seed_version).size() + count)
+        << note;
+  }
+}
 
 TEST(Mutators, PacketMutatorsMoveWholePackets) {
   for (const SeedInput& s : MemtraceSeeds()) {

@@ -29,6 +29,9 @@ using Mutator = bool (*)(MutationContext&);
 struct NamedMutator {
   const char* name;
   Mutator apply;
+  // Reads the trace and writes it again (rewrite_mutators.cc): far costlier than a byte
+  // edit, so tests run it fewer times.
+  bool rewrites = false;
 };
 
 std::span<const NamedMutator> MutatorsFor(FuzzFormat format);
@@ -57,6 +60,12 @@ bool PacketSwap(MutationContext& c);
 bool PacketDuplicate(MutationContext& c);
 bool HeaderField(MutationContext& c);
 bool VarintEdit(MutationContext& c);
+// Read as events and written again: v3 as v2 and v1/v2 as v3; a backtrace-cache hit run
+// of a chosen length (the count byte's edges, runs past 255); locations naming chosen
+// slots of the filename and defname move-to-front tables, evictions included.
+bool RewriteVersion(MutationContext& c);
+bool HitNRun(MutationContext& c);
+bool MtfRefs(MutationContext& c);
 
 // Ring.
 bool RingMetadata(MutationContext& c);

@@ -2,12 +2,17 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
+#include <set>
 #include <span>
 
+#include "core/base/text_sink.h"
 #include "core/corpus/cases.h"
 #include "core/corpus/decode.h"
 #include "core/corpus/fuzz/packet_walk.h"
 #include "core/corpus/read_file.h"
+#include "core/corpus/tags.h"
+#include "core/memtrace/byte_io.h"
 #include "core/ring/event_names.h"
 
 namespace mpo::corpus::fuzz {
@@ -38,8 +43,16 @@ bool Judged(const std::string& suffix, std::span<const std::uint8_t> bytes, Verd
   return packets.empty() || packets.front().version <= rules.max_version;
 }
 
+// A seed before selection: what --only/--skip match and the tags it gets.
+struct Candidate {
+  SeedInput input;
+  std::string match_name;  // "memtrace/CASE", "ring/CASE" or the file's path
+  std::string tag_name, tag_file;
+  bool declared = false;
+};
+
 Status AddFiles(const std::string& path, FuzzFormat format, Verdicts verdicts,
-                std::vector<SeedInput>& seeds) {
+                std::vector<Candidate>& seeds) {
   std::error_code ec;
   std::vector<std::string> files;
   if (fs::is_directory(path, ec)) {
@@ -52,35 +65,117 @@ Status AddFiles(const std::string& path, FuzzFormat format, Verdicts verdicts,
     return Status(ErrorCode::kIo, "no such file or folder").WithField(path);
   }
   std::sort(files.begin(), files.end());
+  const std::string kind = format == FuzzFormat::kMemtrace ? "memtrace/" : "ring/";
   for (const std::string& f : files) {
     const std::string suffix = SuffixOf(f, format);
     if (suffix.empty()) continue;
     auto bytes = ReadWholeFile(f, FileBudget{"fuzz seed", kMaxSeedBytes});
     if (!bytes.ok()) return bytes.status();
     std::vector<std::uint8_t> data(bytes->begin(), bytes->end());
-    if (Judged(suffix, data, verdicts)) seeds.push_back({f, suffix, std::move(data)});
+    if (!Judged(suffix, data, verdicts)) continue;
+    const std::string base = fs::path(f).filename().string();
+    seeds.push_back({{f, suffix, std::move(data)}, f, kind + base, base, false});
   }
   return Status::Ok();
 }
 
+// The oracle's strict verdict on a seed.
+bool Rejected(const SeedInput& s, FuzzFormat format) {
+  struct Discard : TextSink {
+    void Write(std::string_view) override {}
+  } sink;
+  if (format == FuzzFormat::kMemtrace) {
+    auto source = memtrace::MemorySource(s.bytes);
+    return !DecodeMemtrace(*source, DecodeForm::kJsonLines, sink).ok();
+  }
+  const auto version = ring::OcamlVersionOfFileName(s.suffix).value_or(ring::kDefaultOcamlVersion);
+  return !DecodeRing(s.bytes, version, DecodeForm::kJsonLines, sink).ok();
+}
+
+std::vector<std::string> TagsOf(const Candidate& c, FuzzFormat format, bool verdict) {
+  std::optional<bool> rejected;
+  if (verdict) rejected = Rejected(c.input, format);
+  std::vector<std::string> tags = DeriveTags(c.tag_name, c.tag_file, rejected, c.declared);
+  // A file's name need not state its version; its first packet does.
+  if (format == FuzzFormat::kMemtrace && VersionTag(tags).empty()) {
+    const auto packets = WalkPackets(c.input.bytes);
+    if (!packets.empty() && packets.front().version >= 1 && packets.front().version <= 3)
+      tags.insert(tags.begin() + 1, "v" + std::to_string(packets.front().version));
+  }
+  return tags;
+}
+
+Result<SeedSet> Select(std::vector<Candidate> candidates, FuzzFormat format,
+                       const SeedSelection& sel) {
+  SeedSet out;
+  if (sel.empty()) {
+    for (Candidate& c : candidates) out.seeds.push_back(std::move(c.input));
+    return out;
+  }
+  auto supports = ParseSupports(sel.supports);
+  if (!supports.ok()) return supports.status();
+  const bool patterns = !sel.only.empty() || !sel.skip.empty();
+  std::vector<std::vector<std::string>> tags;
+  std::set<std::string> known;
+  for (const Candidate& c : candidates) {
+    tags.push_back(TagsOf(c, format, patterns));
+    known.insert(tags.back().begin(), tags.back().end());
+  }
+  // A tag no seed has would select (or skip) nothing without a word: refused.
+  for (const auto* list : {&sel.only, &sel.skip}) {
+    for (const std::string& p : *list) {
+      if (p.rfind("tag:", 0) != 0 || known.count(p.substr(4)) != 0) continue;
+      std::string names;
+      for (const std::string& t : known) names += (names.empty() ? "" : ", ") + t;
+      return Status(ErrorCode::kInvalidArgument,
+                    "no seed has the tag \"" + p.substr(4) + "\" (tags: " + names + ")")
+          .WithField(list == &sel.only ? "--only" : "--skip");
+    }
+  }
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    auto any = [&](const std::vector<std::string>& list) {
+      return std::any_of(list.begin(), list.end(), [&](const std::string& p) {
+        return MatchesPattern(candidates[i].match_name, tags[i], p);
+      });
+    };
+    const bool keep =
+        (sel.only.empty() || any(sel.only)) && !any(sel.skip) && supports->Covers(tags[i]);
+    if (keep)
+      out.seeds.push_back(std::move(candidates[i].input));
+    else
+      ++out.left_out;
+  }
+  if (out.seeds.empty())
+    return Status(ErrorCode::kInvalidArgument,
+                  "--only, --skip and --supports leave no seed of this format (" +
+                      std::to_string(out.left_out) + " left out)")
+        .WithField("--seeds");
+  return out;
+}
+
 }  // namespace
 
-Result<std::vector<SeedInput>> LoadSeeds(FuzzFormat format, Verdicts verdicts,
-                                         const std::vector<std::string>& paths,
-                                         const std::string& scratch_dir) {
+Result<SeedSet> LoadSeeds(FuzzFormat format, Verdicts verdicts,
+                          const std::vector<std::string>& paths, const std::string& scratch_dir,
+                          const SeedSelection& selection) {
   auto cases = format == FuzzFormat::kMemtrace ? MemtraceCases() : RingCases(scratch_dir);
   if (!cases.ok()) return cases.status();
-  std::vector<SeedInput> seeds;
+  const std::string kind = format == FuzzFormat::kMemtrace ? "memtrace/" : "ring/";
+  std::vector<Candidate> seeds;
   for (CaseInput& c : *cases) {
     const std::string suffix = SuffixOf(c.file_name, format);
     if (suffix.empty() || !Judged(suffix, c.bytes, verdicts)) continue;
-    seeds.push_back({c.name, suffix, std::move(c.bytes)});
+    seeds.push_back({{c.name, suffix, std::move(c.bytes)},
+                     kind + c.name,
+                     kind + c.name,
+                     kind + c.file_name,
+                     !c.declared.empty()});
   }
   for (const std::string& p : paths)
     if (Status s = AddFiles(p, format, verdicts, seeds); !s.ok()) return s;
   if (seeds.empty())
     return Status(ErrorCode::kInvalidArgument, "no seed of this format").WithField("--seeds");
-  return seeds;
+  return Select(std::move(seeds), format, selection);
 }
 
 }  // namespace mpo::corpus::fuzz
