@@ -4,11 +4,17 @@
 # runtime, reads each ring with that release's consumer (ring_text.ml, compiled by the
 # release) and with `memprof-oracle events dump FILE --as MODE`, and compares the text.
 #
-#   bash conformance/releases/run_releases.sh [--oracle BIN] [--out FILE.md] [RELEASE...]
+#   bash conformance/releases/run_releases.sh [--oracle BIN] [--replay BIN] [--out FILE.md]
+#                                             [RELEASE...]
 #
 # RELEASE: ocaml-5.0.0 ocaml-5.1.1 ocaml-5.2.0 ocaml-5.3 ocaml-trunk (the default: all).
 # --oracle: a memprof-oracle binary (default: bazel build //tools:memprof-oracle).
+# --replay: conformance/runtime's memprof_replay (default: bazel build
+#   //conformance/runtime:memprof_replay). With it, the releases that have Gc.Memprof (5.3
+#   and trunk) also run conformance/runtime/memprof_real_test.sh: real Gc.Memprof against
+#   the oracle's sampler and engine.
 # --out: where the Markdown results table goes (default: stdout only).
+# --keep: keep the work folder (rings, both texts, logs) and print its path.
 #
 # Rings per release (conformance/runtime/events_workload.ml, user_workload.ml here):
 #   one_domain     30 rounds in 1 domain (3 full majors)
@@ -30,12 +36,16 @@ set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 here="$repo/conformance/releases"
 oracle=""
+replay=""
 out=""
+keep=0
 releases=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --oracle) oracle=$2; shift 2 ;;
+    --replay) replay=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --keep) keep=1; shift ;;
     -h | --help) sed -n '2,25p' "$0"; exit 0 ;;
     ocaml-5.0.0 | ocaml-5.1.1 | ocaml-5.2.0 | ocaml-5.3 | ocaml-trunk) releases+=("$1"); shift ;;
     *) echo "run_releases: unknown argument $1" >&2; exit 2 ;;
@@ -49,9 +59,17 @@ if [ -z "$oracle" ]; then
   [ -x "$oracle" ] || oracle="$(cd "$repo" && bazel info bazel-bin 2>/dev/null)/tools/memprof-oracle"
 fi
 [ -x "$oracle" ] || { echo "run_releases: no oracle binary at $oracle" >&2; exit 2; }
+if [ -z "$replay" ]; then
+  (cd "$repo" && bazel build --noshow_progress //conformance/runtime:memprof_replay >&2) || exit 2
+  replay="$(cd "$repo" && bazel info bazel-bin 2>/dev/null)/conformance/runtime/memprof_replay"
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mpo-releases.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+if [ "$keep" = 1 ]; then
+  echo "run_releases: work folder $work" >&2
+else
+  trap 'rm -rf "$work"' EXIT
+fi
 rows=()
 failed=0
 
@@ -189,6 +207,20 @@ for release in "${releases[@]}"; do
   mode=ocaml-5.$minor
   [ "$minor" -ge 4 ] && mode=ocaml-5.3
   record_and_compare "$release" "$prefix" "$minor" "$mode" "$bin"
+  if [ "$minor" -ge 3 ]; then
+    mkdir -p "$work/$release/memprof"
+    log="$work/$release/memprof.log"
+    if MPO_OCAML_RELEASE=$release MPO_PEERS_DIR=$peers TEST_TMPDIR="$work/$release/memprof" \
+      bash "$repo/conformance/runtime/memprof_real_test.sh" "$replay" \
+      "$repo/conformance/runtime/memprof_samples.ml" >"$log" 2>&1; then
+      status=agree
+    else
+      status=differ
+      failed=1
+    fi
+    rows+=("| $release | Gc.Memprof (\`conformance/runtime/memprof_real_test.sh\`) | — | $status | $(tail -1 "$log") |")
+    echo "run_releases: $release Gc.Memprof: $status" >&2
+  fi
 done
 
 {

@@ -42,8 +42,9 @@ constexpr RingRules kOcaml53Rules{
 
 // 5.0.0, 5.1.1 and 5.2.0 read rings with 5.3's consumer code for every class of
 // VERDICTS.md, as far as their runtimes' own rings show (conformance/releases/); 5.0.0's
-// binding alone returns a poll's count through Int_val. Their other difference (the data
-// of a 2-word ring_stop, read from stale buffer memory) is declared, not copied.
+// binding alone returns a poll's count through Int_val (n >> 2 once OCaml reads it). Their other
+// difference (the data of a 2-word ring_stop, read from stale buffer memory) is declared, not
+// copied.
 constexpr RingRules kOcaml51Rules = kOcaml53Rules;
 constexpr RingRules kOcaml50Rules = [] {
   RingRules r = kOcaml53Rules;
@@ -88,7 +89,7 @@ constexpr std::array<VerdictMode, 7> kModes = {{
      .reference = "OCaml 5.0.0's runtime_events consumer",
      .judges = "ring files",
      .gives = "the events OCaml 5.0.0's consumer delivers and the count its `read_poll` "
-              "returns (halved); malformed files as `ocaml-5.3`",
+              "returns (a quarter); malformed files as `ocaml-5.3`",
      .memtrace = false,
      .ring = true,
      .sampler = false,

@@ -75,9 +75,10 @@ struct RingRules {
   // (ring_protocol.h ReadRules).
   bool message_within_tail = true;
   bool tail_within_lap = true;
-  // A poll returns the count of events it consumed as OCaml 5.0's binding does: read
-  // through Int_val instead of Val_int, so halved (1 event reads as 0, and a program
-  // polling until 0 stops there).
+  // A poll returns the count of events it consumed as OCaml 5.0.0's binding hands it
+  // over: `CAMLreturn(Int_val(n))` returns the untagged n >> 1 as an OCaml value, which
+  // OCaml reads back as the int n >> 2 (so a poll of 1 to 3 events reads as 0, and a
+  // program polling until 0 stops there).
   bool poll_count_as_int_val = false;
 };
 

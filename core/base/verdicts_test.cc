@@ -34,8 +34,8 @@ TEST(Verdicts, EachReferenceJudgesItsOwnFormatOnly) {
   }
 }
 
-// Only 5.0.0's binding halves a poll's count (Int_val where 5.1 has Val_int).
-TEST(Verdicts, OnlyOcaml50HalvesThePollCount) {
+// Only 5.0.0's binding misreturns a poll's count (Int_val where 5.1 has Val_int).
+TEST(Verdicts, OnlyOcaml50MisreturnsThePollCount) {
   for (Verdicts v : AllVerdicts())
     EXPECT_EQ(RulesOf(v).ring.poll_count_as_int_val, v == Verdicts::kOcaml50) << VerdictsName(v);
 }

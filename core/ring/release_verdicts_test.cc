@@ -1,7 +1,8 @@
 // The verdict modes of OCaml 5.0.0, 5.1.1 and 5.2.0's consumers on rings their runtimes
-// write (conformance/VERDICTS.md, conformance/releases/): 5.0.0's read_poll returns its
-// count through Int_val (halved); a 2-word ring_stop is delivered with no data in every
-// mode, though those releases read a third word from stale buffer memory (declared).
+// write (conformance/VERDICTS.md, conformance/releases/): 5.0.0's read_poll returns
+// Int_val(count) as a value, which OCaml reads as count >> 2; a 2-word ring_stop is delivered with
+// no data in every mode, though those releases read a third word from stale buffer memory
+// (declared).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -73,24 +74,28 @@ Polled PollUntilZero(const std::vector<std::byte>& b, Verdicts v, std::uint64_t 
   return p;
 }
 
-TEST(ReleaseVerdicts, Ocaml50ReturnsHalfThePollsCount) {
+TEST(ReleaseVerdicts, Ocaml50ReturnsAQuarterOfThePollsCount) {
   const auto b = Image(6, false);  // 7 events
-  EXPECT_EQ(PollUntilZero(b, Verdicts::kOcaml50).counts, (std::vector<std::uint64_t>{3, 0}));
+  EXPECT_EQ(PollUntilZero(b, Verdicts::kOcaml50).counts, (std::vector<std::uint64_t>{1, 0}));
+  EXPECT_EQ(PollUntilZero(Image(10, false), Verdicts::kOcaml50).counts,
+            (std::vector<std::uint64_t>{2, 0}));
   for (Verdicts v : {Verdicts::kStrict, Verdicts::kOcaml51, Verdicts::kOcaml52, Verdicts::kOcaml53})
     EXPECT_EQ(PollUntilZero(b, v).counts, (std::vector<std::uint64_t>{7, 0})) << VerdictsName(v);
 }
 
-// One event consumed reads as 0: a program polling until 0 stops after it, even in
-// batches of one with events left (5.0.0's Int_val(1) is 0).
-TEST(ReleaseVerdicts, Ocaml50PollOfOneEventReturnsZero) {
+// A poll of 1 to 3 events reads as 0: a program polling until 0 stops after it, even
+// with events left.
+TEST(ReleaseVerdicts, Ocaml50PollOfFewerThanFourEventsReturnsZero) {
   const auto b = Image(3, false);
   const Polled p = PollUntilZero(b, Verdicts::kOcaml50, 1);
   EXPECT_EQ(p.counts, (std::vector<std::uint64_t>{0}));
   EXPECT_EQ(p.lifecycles, (std::vector<std::string>{"0:525252"}));  // ring_start was delivered
   EXPECT_EQ(PollUntilZero(b, Verdicts::kOcaml53, 1).counts,
             (std::vector<std::uint64_t>{1, 1, 1, 1}));
-  // Batches of two: Int_val(2) is 1, so polling goes on.
-  EXPECT_EQ(PollUntilZero(b, Verdicts::kOcaml50, 2).counts, (std::vector<std::uint64_t>{1, 1, 0}));
+  EXPECT_EQ(PollUntilZero(b, Verdicts::kOcaml50, 3).counts, (std::vector<std::uint64_t>{0}));
+  // Batches of four read as 1, so polling goes on until fewer are left.
+  const auto more = Image(6, false);  // 7 events: a poll of 4, then of 3
+  EXPECT_EQ(PollUntilZero(more, Verdicts::kOcaml50, 4).counts, (std::vector<std::uint64_t>{1, 0}));
 }
 
 // The 2-word ring_stop carries no data; 5.0.0 to 5.2.0 hand their callback a third word
