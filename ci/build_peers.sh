@@ -18,7 +18,7 @@
 # Only the path goes to stdout; progress and build.sh's own messages go to stderr.
 # Cost measured here (2026-11-22, 2 cores at load ~8): memtrace-0.2.3 30 s including apt,
 # ocaml-5.3 (with memtrace HEAD) 844 s; both together take 1.1 GB; a rerun takes 0.1 s.
-# ocaml-5.0.0 took 2125 s (2026-11-28, under the load of three other developers' builds).
+# ocaml-5.0.0 took 2125 s, ocaml-5.1.1 1829 s (2026-11-28, with three other developers' builds).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
