@@ -2,7 +2,8 @@
 # Builds the real reference implementations (the "peers") from ../shared/peers, once per
 # version of their sources, and prints the folder that holds them.
 #
-#   bash ci/build_peers.sh [memtrace-0.2.3] [ocaml-5.3]        (no target: memtrace-0.2.3)
+#   bash ci/build_peers.sh [memtrace-0.2.3] [ocaml-5.3] [ocaml-5.0.0] [ocaml-5.1.1]
+#                          [ocaml-5.2.0] [ocaml-trunk]          (no target: memtrace-0.2.3)
 #
 # The build lives in $HOME/.cache/memprof-oracle-peers/<key>/, where <key> is the SHA-256
 # of the source archives and of build.sh: a finished build is reused as long as none of them
@@ -17,6 +18,7 @@
 # Only the path goes to stdout; progress and build.sh's own messages go to stderr.
 # Cost measured here (2026-11-22, 2 cores at load ~8): memtrace-0.2.3 30 s including apt,
 # ocaml-5.3 (with memtrace HEAD) 844 s; both together take 1.1 GB; a rerun takes 0.1 s.
+# ocaml-5.0.0 took 2125 s, ocaml-5.1.1 1829 s (2026-11-28, with three other developers' builds).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,9 +26,10 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(memtrace-0.2.3)
 for t in "${targets[@]}"; do
   case "$t" in
-    memtrace-0.2.3 | ocaml-5.3) ;;
+    memtrace-0.2.3 | ocaml-5.3 | ocaml-5.0.0 | ocaml-5.1.1 | ocaml-5.2.0 | ocaml-trunk) ;;
     *)
-      echo "build_peers: unknown target '$t' (known: memtrace-0.2.3, ocaml-5.3)" >&2
+      echo "build_peers: unknown target '$t' (known: memtrace-0.2.3, ocaml-5.3," \
+        "ocaml-5.0.0, ocaml-5.1.1, ocaml-5.2.0, ocaml-trunk)" >&2
       exit 2
       ;;
   esac
@@ -71,8 +74,16 @@ need_packages() {
 }
 
 # Waits for any other run building into the same folder; the lock is released on exit.
-exec 9>"$dest.lock"
-flock 9
+# A run whose targets are all built already takes no lock, so that it does not wait for
+# another run building other targets (the other OCaml releases take an hour together).
+all_done=1
+for t in "${targets[@]}"; do
+  [ -f "$dest/.done-$t" ] || all_done=0
+done
+if [ "$all_done" = 0 ]; then
+  exec 9>"$dest.lock"
+  flock 9
+fi
 
 for t in "${targets[@]}"; do
   if [ -f "$dest/.done-$t" ]; then
@@ -81,7 +92,7 @@ for t in "${targets[@]}"; do
   fi
   case "$t" in
     memtrace-0.2.3) need_packages ocamlopt=ocaml-nox dune=ocaml-dune ;;
-    ocaml-5.3) need_packages gcc=gcc make=make ;;
+    ocaml-*) need_packages gcc=gcc make=make ;;
   esac
   echo "build_peers: building $t into $dest (build.sh from $peers)" >&2
   start=$SECONDS

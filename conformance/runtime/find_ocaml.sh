@@ -1,12 +1,15 @@
 # Finds OCaml 5.3 built by ci/build_peers.sh for the real-runtime tests (sourced).
+# MPO_OCAML_RELEASE names another release ci/build_peers.sh builds (ocaml-trunk, ...):
+# conformance/releases/run_releases.sh runs a test with it; CI never sets it.
 #
 # find_ocaml prints the peers folder, or nothing. It looks, never builds (that takes
 # ~15 minutes): $MPO_PEERS_DIR (a folder ci/build_peers.sh prints), else
 # $HOME/.cache/memprof-oracle-peers/*/ (also the home of the user running the test, since
 # Bazel gives tests a HOME of their own). A folder counts only once marked .done-ocaml-5.3.
+ocaml_release=${MPO_OCAML_RELEASE:-ocaml-5.3}
 find_ocaml() {
   local homes=() real_home d h
-  if [ -n "${MPO_PEERS_DIR:-}" ] && [ -f "$MPO_PEERS_DIR/.done-ocaml-5.3" ]; then
+  if [ -n "${MPO_PEERS_DIR:-}" ] && [ -f "$MPO_PEERS_DIR/.done-$ocaml_release" ]; then
     echo "$MPO_PEERS_DIR"
     return
   fi
@@ -15,7 +18,7 @@ find_ocaml() {
   [ -n "$real_home" ] && homes+=("$real_home")
   for h in ${homes[@]+"${homes[@]}"}; do
     for d in "$h"/.cache/memprof-oracle-peers/*/; do
-      if [ -f "$d.done-ocaml-5.3" ] && [ -x "$d/ocaml-5.3/bin/ocamlopt" ]; then
+      if [ -f "$d.done-$ocaml_release" ] && [ -x "$d/$ocaml_release/bin/ocamlopt" ]; then
         echo "${d%/}"
         return
       fi
@@ -29,13 +32,13 @@ find_ocaml() {
 compile_ocaml_program() {
   peers=$(find_ocaml || true)
   if [ -z "$peers" ]; then
-    echo "SKIPPED: OCaml 5.3 not built (bash ci/build_peers.sh ocaml-5.3, or set MPO_PEERS_DIR)"
+    echo "SKIPPED: $ocaml_release not built (bash ci/build_peers.sh $ocaml_release, or set MPO_PEERS_DIR)"
     exit 0
   fi
-  echo "OCaml 5.3 from $peers"
+  echo "$ocaml_release from $peers"
   work=${TEST_TMPDIR:-$(mktemp -d)}
   cp "$1" "$work/$2.ml"
   local name=$2
   shift 2
-  (cd "$work" && "$peers/ocaml-5.3/bin/ocamlopt" "$@" "$name.ml" -o "$name")
+  (cd "$work" && "$peers/$ocaml_release/bin/ocamlopt" "$@" "$name.ml" -o "$name")
 }

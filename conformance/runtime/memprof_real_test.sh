@@ -43,5 +43,5 @@ for seed in 7 20261121; do
     fi
   done
 done
-echo "memprof against OCaml 5.3: $checked runs agree, $failed differ"
+echo "memprof against $ocaml_release: $checked runs agree, $failed differ"
 [ "$failed" -eq 0 ]

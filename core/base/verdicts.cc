@@ -40,9 +40,21 @@ constexpr RingRules kOcaml53Rules{
     .tail_within_lap = false,
 };
 
+// 5.0.0, 5.1.1 and 5.2.0 read rings with 5.3's consumer code for every class of
+// VERDICTS.md, as far as their runtimes' own rings show (conformance/releases/); 5.0.0's
+// binding alone returns a poll's count through Int_val (n >> 2 once OCaml reads it). Their other
+// difference (the data of a 2-word ring_stop, read from stale buffer memory) is declared, not
+// copied.
+constexpr RingRules kOcaml51Rules = kOcaml53Rules;
+constexpr RingRules kOcaml50Rules = [] {
+  RingRules r = kOcaml53Rules;
+  r.poll_count_as_int_val = true;
+  return r;
+}();
+
 // Rows in enumerator order. A mode that does not judge a format reads it by kStrict's
 // rules (the value-initialised half of its VerdictRules).
-constexpr std::array<VerdictMode, 4> kModes = {{
+constexpr std::array<VerdictMode, 7> kModes = {{
     {.id = Verdicts::kStrict,
      .name = "strict",
      .reference = "",
@@ -72,6 +84,34 @@ constexpr std::array<VerdictMode, 4> kModes = {{
      .ring = false,
      .sampler = false,
      .rules = {.memtrace = kMemtraceHeadRules, .ring = {}}},
+    {.id = Verdicts::kOcaml50,
+     .name = "ocaml-5.0",
+     .reference = "OCaml 5.0.0's runtime_events consumer",
+     .judges = "ring files",
+     .gives = "the events OCaml 5.0.0's consumer delivers and the count its `read_poll` "
+              "returns (a quarter); malformed files as `ocaml-5.3`",
+     .memtrace = false,
+     .ring = true,
+     .sampler = false,
+     .rules = {.memtrace = {}, .ring = kOcaml50Rules}},
+    {.id = Verdicts::kOcaml51,
+     .name = "ocaml-5.1",
+     .reference = "OCaml 5.1.1's runtime_events consumer",
+     .judges = "ring files",
+     .gives = "the events OCaml 5.1.1's consumer delivers; malformed files as `ocaml-5.3`",
+     .memtrace = false,
+     .ring = true,
+     .sampler = false,
+     .rules = {.memtrace = {}, .ring = kOcaml51Rules}},
+    {.id = Verdicts::kOcaml52,
+     .name = "ocaml-5.2",
+     .reference = "OCaml 5.2.0's runtime_events consumer",
+     .judges = "ring files",
+     .gives = "the events OCaml 5.2.0's consumer delivers; malformed files as `ocaml-5.3`",
+     .memtrace = false,
+     .ring = true,
+     .sampler = false,
+     .rules = {.memtrace = {}, .ring = kOcaml51Rules}},
     {.id = Verdicts::kOcaml53,
      .name = "ocaml-5.3",
      .reference = "OCaml 5.3's runtime_events consumer",

@@ -29,6 +29,9 @@ enum class Verdicts : std::uint8_t {
   kStrict,
   kMemtrace023,   // janestreet/memtrace 0.2.3's reader: traces v1 and v2
   kMemtraceHead,  // janestreet/memtrace HEAD (a88470c)'s reader: traces v1 to v3
+  kOcaml50,       // OCaml 5.0.0's runtime_events consumer: ring files
+  kOcaml51,       // OCaml 5.1.1's
+  kOcaml52,       // OCaml 5.2.0's
   kOcaml53,       // OCaml 5.3's runtime_events consumer: ring files
 };
 
@@ -72,6 +75,11 @@ struct RingRules {
   // (ring_protocol.h ReadRules).
   bool message_within_tail = true;
   bool tail_within_lap = true;
+  // A poll returns the count of events it consumed as OCaml 5.0.0's binding hands it
+  // over: `CAMLreturn(Int_val(n))` returns the untagged n >> 1 as an OCaml value, which
+  // OCaml reads back as the int n >> 2 (so a poll of 1 to 3 events reads as 0, and a
+  // program polling until 0 stops there).
+  bool poll_count_as_int_val = false;
 };
 
 struct VerdictRules {
@@ -95,7 +103,7 @@ std::span<const VerdictMode> VerdictModes();
 const VerdictMode& ModeOf(Verdicts v);
 const VerdictRules& RulesOf(Verdicts v);
 
-// "strict", "memtrace-0.2.3", "memtrace-head", "ocaml-5.3".
+// "strict", "memtrace-0.2.3", "memtrace-head", "ocaml-5.0", ..., "ocaml-5.3".
 std::string_view VerdictsName(Verdicts v);
 std::optional<Verdicts> ParseVerdicts(std::string_view name);
 // Every mode, kStrict first.

@@ -16,7 +16,7 @@ TEST(Verdicts, NamesRoundTrip) {
     EXPECT_EQ(*parsed, v);
     EXPECT_NE(VerdictsNames().find(VerdictsName(v)), std::string_view::npos);
   }
-  EXPECT_FALSE(ParseVerdicts("ocaml-5.2").has_value());
+  EXPECT_FALSE(ParseVerdicts("ocaml-5.4").has_value());
   EXPECT_FALSE(ParseVerdicts("").has_value());
   EXPECT_EQ(AllVerdicts().front(), Verdicts::kStrict);
 }
@@ -28,6 +28,16 @@ TEST(Verdicts, EachReferenceJudgesItsOwnFormatOnly) {
   EXPECT_TRUE(VerdictsJudge(Verdicts::kMemtraceHead, VerdictFormat::kMemtrace));
   EXPECT_TRUE(VerdictsJudge(Verdicts::kOcaml53, VerdictFormat::kRing));
   EXPECT_FALSE(VerdictsJudge(Verdicts::kOcaml53, VerdictFormat::kMemtrace));
+  for (Verdicts v : {Verdicts::kOcaml50, Verdicts::kOcaml51, Verdicts::kOcaml52}) {
+    EXPECT_TRUE(VerdictsJudge(v, VerdictFormat::kRing)) << VerdictsName(v);
+    EXPECT_FALSE(VerdictsJudge(v, VerdictFormat::kMemtrace)) << VerdictsName(v);
+  }
+}
+
+// Only 5.0.0's binding misreturns a poll's count (Int_val where 5.1 has Val_int).
+TEST(Verdicts, OnlyOcaml50MisreturnsThePollCount) {
+  for (Verdicts v : AllVerdicts())
+    EXPECT_EQ(RulesOf(v).ring.poll_count_as_int_val, v == Verdicts::kOcaml50) << VerdictsName(v);
 }
 
 TEST(Verdicts, RowsFollowTheEnumerators) {
@@ -43,7 +53,8 @@ TEST(Verdicts, RowsFollowTheEnumerators) {
     EXPECT_EQ(m.reference.empty(), m.id == Verdicts::kStrict) << m.name;
     EXPECT_TRUE(m.memtrace || m.ring || m.sampler) << m.name;
   }
-  EXPECT_EQ(VerdictsNames(), "strict, memtrace-0.2.3, memtrace-head, ocaml-5.3");
+  EXPECT_EQ(VerdictsNames(),
+            "strict, memtrace-0.2.3, memtrace-head, ocaml-5.0, ocaml-5.1, ocaml-5.2, ocaml-5.3");
 }
 
 // kStrict's rules are the value-initialised ones: the decoders' defaults are strict.
@@ -57,7 +68,7 @@ TEST(Verdicts, StrictRulesAreTheDefaults) {
                s.memtrace.body_within_buffer);
   EXPECT_FALSE(s.ring.lenient_metadata || s.ring.lost_words_as_c_int ||
                s.ring.extra_alloc_buckets_dropped || s.ring.unterminated_name_refused ||
-               s.ring.nameless_custom_dropped);
+               s.ring.nameless_custom_dropped || s.ring.poll_count_as_int_val);
   EXPECT_TRUE(s.ring.message_within_tail && s.ring.tail_within_lap);
   // A mode that does not judge a format reads it by strict's rules.
   EXPECT_TRUE(RulesOf(Verdicts::kMemtrace023).ring.tail_within_lap);

@@ -128,7 +128,8 @@ class Cursor {
 
   // Delivers events of every ring, round robin from where the last poll stopped, at
   // most `max_events` (0: no limit). Returns the number of events counted as OCaml
-  // counts them (user unit events are not: header::IsCounted).
+  // counts them (user unit events are not: header::IsCounted); n >> 2 under
+  // RingRules::poll_count_as_int_val, as OCaml 5.0.0's read_poll returns it.
   // Differences from OCaml, each on purpose: a ring is read up to the tail seen when
   // the visit starts, so a poll ends even if the producer never stops (OCaml re-reads
   // the tail after every message); once max_events is reached no further ring is

@@ -215,6 +215,13 @@ check "bad version, strict" 1 "$bin" events dump "$tmp/version.events" --json
 check "bad version --as ocaml-5.3" 0 "$bin" events dump "$tmp/version.events" --json --as ocaml-5.3
 cmp -s "$out" "$tmp/single.jsonl" || fail "--as ocaml-5.3: not the valid file's stream"
 check "bad version --as ocaml-5.3, text" 0 "$bin" events dump "$tmp/version.events" --as ocaml-5.3
+# --as ocaml-5.0: the same events; 5.0.0's read_poll returns Int_val(count), read as count >> 2.
+check "dump --as ocaml-5.0" 0 "$bin" events dump "$tmp/single/3995.events" --as ocaml-5.0 "${tags[@]}"
+cmp -s <(grep -v '^#' "$out") <(grep -v '^#' "testdata/ring/single/consumer_dump.txt") ||
+  fail "--as ocaml-5.0: not OCaml's events"
+total=$(sed -n 's/^# read_poll calls=2 total_events=\([0-9]*\)$/\1/p' "testdata/ring/single/consumer_dump.txt")
+grep -qx "# read_poll calls=2 total_events=$((total / 4))" "$out" ||
+  { fail "--as ocaml-5.0: total_events not a quarter"; tail -1 "$out"; }
 check "--as a mode that does not judge rings" 2 "$bin" events dump "$tmp/version.events" --as memtrace-0.2.3
 check "missing file --json" 2 "$bin" events dump "$tmp/absent.events" --json
 [ -s "$out" ] && fail "missing file --json: a stream for no input"
