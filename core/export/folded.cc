@@ -158,8 +158,8 @@ class FrameNames {
 // Lines sorted by their stack text (folded_order.h).
 // Counts are written times `scale` (1 but for estimated bytes), rounded; a stack whose
 // written count is 0 is left out.
-Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& out,
-                 const Limits& limits, double scale) {
+Status WriteTree(StackTree& tree, const FrameNames& names, TextSink& out, const Limits& limits,
+                 double scale) {
   auto& nodes = tree.nodes();
   std::uint64_t left = limits.max_output_bytes;
   std::string line;
@@ -204,8 +204,7 @@ Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& o
 
 }  // namespace
 
-Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o,
-                         memtrace::TextSink& out) {
+Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o, TextSink& out) {
   memtrace::ReaderOptions opts;
   opts.limits = o.limits;
   auto opened = memtrace::view::TraceView::Open(memtrace::BorrowSource(source), opts);
@@ -276,7 +275,7 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o,
   return WriteTree(tree, names, out, o.limits, scale);
 }
 
-Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memtrace::TextSink& out,
+Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, TextSink& out,
                          const Limits& limits) {
   FoldedOptions o;
   o.weight = weight;
@@ -286,7 +285,7 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memt
 
 Result<std::string> FoldedStacks(std::unique_ptr<memtrace::ByteSource> source, FoldedWeight weight,
                                  const Limits& limits) {
-  memtrace::StringTextSink out;
+  StringTextSink out;
   MPO_RETURN_IF_ERROR(WriteFoldedStacks(*source, weight, out, limits));
   return std::move(out.text);
 }

@@ -7,7 +7,6 @@
 
 #include "core/base/splitmix64.h"
 #include "core/memtrace/site_name.h"
-#include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/view/event_names.h"
 #include "core/memtrace/view/trace_view.h"
