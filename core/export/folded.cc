@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "core/base/splitmix64.h"
-#include "core/export/collapse_recursion.h"
-#include "core/export/folded_order.h"
 #include "core/memtrace/analysis/backtrace_frames.h"
+#include "core/memtrace/analysis/collapse_recursion.h"
+#include "core/memtrace/analysis/folded_order.h"
 #include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/location_codec.h"
 #include "core/memtrace/trace_reader.h"
@@ -192,7 +192,7 @@ Status WriteTree(StackTree& tree, const FrameNames& names, TextSink& out, const 
     out.Write(line);
     return Status::Ok();
   };
-  return WalkFoldedLines(
+  return memtrace::analysis::WalkFoldedLines(
       kRoot,
       [&](std::uint32_t node, auto f) {
         for (std::uint32_t c = nodes[node].first_child; c != kNone; c = nodes[c].next_sibling) f(c);
@@ -235,7 +235,7 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o, T
       std::uint32_t node = path.empty() ? kRoot : path.back();
       for (std::uint32_t f : *frames) {
         const std::uint32_t* caller = node == kRoot ? nullptr : &tree.nodes()[node].frame;
-        if (o.collapse_recursion && DroppedAsRecursion(caller, f)) continue;
+        if (o.collapse_recursion && memtrace::analysis::DroppedAsRecursion(caller, f)) continue;
         node = tree.Child(node, f, max_nodes);
         if (node == kNone)
           return LimitExceeded("folded stack tree nodes", o.limits.max_held_frames,

@@ -3,8 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/memtrace/analysis/trace_stats.h"
 #include "core/memtrace/byte_io.h"
-#include "core/memtrace/trace_stats.h"
 #include "fuzz/memtrace/tool_limits.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
