@@ -1,4 +1,4 @@
-// `memtrace diff` (core/memtrace/trace_diff) over arbitrary bytes: the input against
+// `memtrace diff` (core/memtrace/analysis/trace_diff) over arbitrary bytes: the input against
 // itself (must agree, or fail on the first side) and its two halves against each other.
 #include <cstddef>
 #include <cstdint>

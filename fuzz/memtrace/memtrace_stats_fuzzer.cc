@@ -1,4 +1,4 @@
-// `memtrace stats` (core/memtrace/trace_stats) over arbitrary bytes: a typed error or a
+// `memtrace stats` (core/memtrace/analysis/trace_stats) over arbitrary bytes: a typed error or a
 // report, never a crash, UB or unbounded work.
 #include <cstddef>
 #include <cstdint>
