@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# clang-tidy (checks in .clang-tidy) and clang-format over the library code in core/.
+# CI's lint stage: core/'s layering (ci/layering.py), then clang-tidy (checks in
+# .clang-tidy) and clang-format over the library code in core/.
 # clang-tidy runs MPO_TIDY_JOBS files at a time (default: nproc).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 rc=0
+python3 ci/layering.py || rc=1
 if ! clang-format --dry-run --Werror $(git ls-files 'core/*.cc' 'core/*.h' 'tools/*.cc' 'tools/*.h'); then
   echo "clang-format: files above need formatting"; rc=1
 fi

@@ -18,8 +18,8 @@
 
 #include "core/base/text_sink.h"
 #include "core/ring/cursor.h"
-#include "core/ring/dump_format.h"
 #include "core/ring/producer.h"
+#include "core/ring/view/dump_format.h"
 #include "core/ring/view/json_view.h"
 
 namespace mpo::ring {

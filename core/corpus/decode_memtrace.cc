@@ -1,8 +1,8 @@
 // memtrace cases: the one memtrace view, with the options `memtrace dump --json` uses,
 // so that the two print the same bytes.
 #include "core/corpus/decode.h"
-#include "core/memtrace/text_dump.h"
 #include "core/memtrace/view/json_view.h"
+#include "core/memtrace/view/text_dump.h"
 
 namespace mpo::corpus {
 

@@ -2,7 +2,7 @@
 // consumer lines, each from one poll of a fresh cursor: the file has no live producer.
 #include "core/corpus/decode.h"
 #include "core/ring/cursor.h"
-#include "core/ring/dump_format.h"
+#include "core/ring/view/dump_format.h"
 #include "core/ring/view/json_view.h"
 
 namespace mpo::corpus {

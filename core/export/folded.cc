@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "core/base/splitmix64.h"
-#include "core/export/collapse_recursion.h"
-#include "core/export/folded_order.h"
 #include "core/memtrace/analysis/backtrace_frames.h"
+#include "core/memtrace/analysis/collapse_recursion.h"
+#include "core/memtrace/analysis/folded_order.h"
 #include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/location_codec.h"
 #include "core/memtrace/trace_reader.h"
@@ -158,8 +158,8 @@ class FrameNames {
 // Lines sorted by their stack text (folded_order.h).
 // Counts are written times `scale` (1 but for estimated bytes), rounded; a stack whose
 // written count is 0 is left out.
-Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& out,
-                 const Limits& limits, double scale) {
+Status WriteTree(StackTree& tree, const FrameNames& names, TextSink& out, const Limits& limits,
+                 double scale) {
   auto& nodes = tree.nodes();
   std::uint64_t left = limits.max_output_bytes;
   std::string line;
@@ -192,7 +192,7 @@ Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& o
     out.Write(line);
     return Status::Ok();
   };
-  return WalkFoldedLines(
+  return memtrace::analysis::WalkFoldedLines(
       kRoot,
       [&](std::uint32_t node, auto f) {
         for (std::uint32_t c = nodes[node].first_child; c != kNone; c = nodes[c].next_sibling) f(c);
@@ -204,8 +204,7 @@ Status WriteTree(StackTree& tree, const FrameNames& names, memtrace::TextSink& o
 
 }  // namespace
 
-Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o,
-                         memtrace::TextSink& out) {
+Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o, TextSink& out) {
   memtrace::ReaderOptions opts;
   opts.limits = o.limits;
   auto opened = memtrace::view::TraceView::Open(memtrace::BorrowSource(source), opts);
@@ -236,7 +235,7 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o,
       std::uint32_t node = path.empty() ? kRoot : path.back();
       for (std::uint32_t f : *frames) {
         const std::uint32_t* caller = node == kRoot ? nullptr : &tree.nodes()[node].frame;
-        if (o.collapse_recursion && DroppedAsRecursion(caller, f)) continue;
+        if (o.collapse_recursion && memtrace::analysis::DroppedAsRecursion(caller, f)) continue;
         node = tree.Child(node, f, max_nodes);
         if (node == kNone)
           return LimitExceeded("folded stack tree nodes", o.limits.max_held_frames,
@@ -276,7 +275,7 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o,
   return WriteTree(tree, names, out, o.limits, scale);
 }
 
-Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memtrace::TextSink& out,
+Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, TextSink& out,
                          const Limits& limits) {
   FoldedOptions o;
   o.weight = weight;
@@ -286,7 +285,7 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memt
 
 Result<std::string> FoldedStacks(std::unique_ptr<memtrace::ByteSource> source, FoldedWeight weight,
                                  const Limits& limits) {
-  memtrace::StringTextSink out;
+  StringTextSink out;
   MPO_RETURN_IF_ERROR(WriteFoldedStacks(*source, weight, out, limits));
   return std::move(out.text);
 }

@@ -44,10 +44,10 @@
 #include <string>
 
 #include "core/base/status.h"
+#include "core/base/text_sink.h"
 #include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/limits.h"
-#include "core/memtrace/text_dump.h"
 
 namespace mpo::exporter {
 
@@ -65,9 +65,8 @@ struct FoldedOptions {
 };
 
 // Writes the folded text of the trace in `source` to `out`.
-Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& options,
-                         memtrace::TextSink& out);
-Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, memtrace::TextSink& out,
+Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& options, TextSink& out);
+Status WriteFoldedStacks(memtrace::ByteSource& source, FoldedWeight weight, TextSink& out,
                          const memtrace::Limits& limits = {});
 
 // The same, as one string (tests and small traces).

@@ -122,7 +122,7 @@ std::vector<std::uint8_t> RecursiveTrace() {
 }
 
 Result<std::string> Folded(const std::vector<std::uint8_t>& bytes, const FoldedOptions& o) {
-  memtrace::StringTextSink out;
+  StringTextSink out;
   MPO_RETURN_IF_ERROR(WriteFoldedStacks(*MemorySource(bytes), o, out));
   return std::move(out.text);
 }
@@ -198,13 +198,13 @@ TEST(Folded, StopsAtDamage) {
   EXPECT_TRUE((*w)->PutAlloc(0, 1002, 4, 2, AllocationSource::kMinor, bt, lookup).ok());
   EXPECT_TRUE((*w)->Flush().ok());
   sink.data.resize(sink.data.size() - 2);
-  memtrace::StringTextSink refused;
+  StringTextSink refused;
   FoldedOptions o;
   EXPECT_EQ(WriteFoldedStacks(*MemorySource(sink.data), o, refused).code(), ErrorCode::kTruncated);
   EXPECT_EQ(refused.text, "");
   std::optional<memtrace::analysis::Damage> damage;
   o.damage = &damage;
-  memtrace::StringTextSink out;
+  StringTextSink out;
   ASSERT_TRUE(WriteFoldedStacks(*MemorySource(sink.data), o, out).ok());
   EXPECT_EQ(out.text, "Main.run (main.ml:3) 5\n");
   ASSERT_TRUE(damage.has_value());

@@ -1,10 +1,10 @@
-// `memtrace diff` (core/memtrace/trace_diff) over arbitrary bytes: the input against
+// `memtrace diff` (core/memtrace/analysis/trace_diff) over arbitrary bytes: the input against
 // itself (must agree, or fail on the first side) and its two halves against each other.
 #include <cstddef>
 #include <cstdint>
 
+#include "core/memtrace/analysis/trace_diff.h"
 #include "core/memtrace/byte_io.h"
-#include "core/memtrace/trace_diff.h"
 #include "fuzz/memtrace/tool_limits.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -10,9 +10,9 @@
 #include <string_view>
 
 #include "core/memtrace/byte_io.h"
-#include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/view/json_view.h"
+#include "core/memtrace/view/text_dump.h"
 #include "core/memtrace/view/trace_view.h"
 
 namespace {

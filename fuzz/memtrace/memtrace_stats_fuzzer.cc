@@ -1,10 +1,10 @@
-// `memtrace stats` (core/memtrace/trace_stats) over arbitrary bytes: a typed error or a
+// `memtrace stats` (core/memtrace/analysis/trace_stats) over arbitrary bytes: a typed error or a
 // report, never a crash, UB or unbounded work.
 #include <cstddef>
 #include <cstdint>
 
+#include "core/memtrace/analysis/trace_stats.h"
 #include "core/memtrace/byte_io.h"
-#include "core/memtrace/trace_stats.h"
 #include "fuzz/memtrace/tool_limits.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

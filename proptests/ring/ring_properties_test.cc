@@ -15,10 +15,10 @@
 
 #include "core/base/ocaml_quoted.h"
 #include "core/ring/cursor.h"
-#include "core/ring/dump_format.h"
 #include "core/ring/mapped_ring.h"
 #include "core/ring/producer.h"
 #include "core/ring/ring_protocol.h"
+#include "core/ring/view/dump_format.h"
 #include "core/ring/view/json_view.h"
 #include "core/sync/std_platform.h"
 

@@ -8,7 +8,7 @@
 #include "core/export/folded.h"
 #include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/byte_io.h"
-#include "core/memtrace/text_dump.h"
+#include "core/memtrace/view/text_dump.h"
 #include "tools/exit_code.h"
 #include "tools/memtrace/limit_options.h"
 #include "tools/memtrace/progress_source.h"

@@ -17,14 +17,14 @@
 #include "core/memtrace/analysis/leaks.h"
 #include "core/memtrace/analysis/site_compare.h"
 #include "core/memtrace/analysis/trace_analysis.h"
+#include "core/memtrace/analysis/trace_diff.h"
+#include "core/memtrace/analysis/trace_stats.h"
 #include "core/memtrace/byte_io.h"
-#include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_copy.h"
-#include "core/memtrace/trace_diff.h"
 #include "core/memtrace/trace_reader.h"
-#include "core/memtrace/trace_stats.h"
 #include "core/memtrace/trace_writer.h"
 #include "core/memtrace/view/json_view.h"
+#include "core/memtrace/view/text_dump.h"
 #include "core/memtrace/view/trace_view.h"
 #include "tools/exit_code.h"
 #include "tools/export/folded_command.h"
@@ -532,7 +532,7 @@ void AddStats(CLI::App& mt) {
       "(samples / sample rate * word size / 8); a site is the innermost frame of the backtrace "
       "(inlined frames expanded). Lifetime median and p90 are exact up to 65,536 collections, then "
       "within 0.4% "
-      "(printed ~N). --json prints one document (members: core/memtrace/trace_stats.h)");
+      "(printed ~N). --json prints one document (members: core/memtrace/analysis/trace_stats.h)");
   st->add_option("file", stats->file, "trace file")->required();
   st->add_option("--by", stats->by, "rank sites by estimated bytes (default) or sampled words")
       ->check(CLI::IsMember({"bytes", "words"}));

@@ -2,7 +2,7 @@
 //
 //   memtrace dump FILE [--json] [--no-backtraces] [--oracle]
 //       memtrace 0.2.3's dump_trace text by default; --json: JSON lines (schema in
-//       core/memtrace/text_dump.h); --oracle: the golden oracle_dump format.
+//       core/memtrace/view/text_dump.h); --oracle: the golden oracle_dump format.
 //   memtrace check FILE [--keep-going]
 //       decodes everything; exit 0, or prints the typed error with its offset and exits 1.
 //       --keep-going reports every bad packet and how many events were recoverable.

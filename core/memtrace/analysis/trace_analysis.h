@@ -57,7 +57,7 @@
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/event.h"
 #include "core/memtrace/limits.h"
-#include "core/memtrace/text_dump.h"
+#include "core/memtrace/progress.h"
 #include "core/memtrace/trace_reader.h"
 
 namespace mpo::memtrace::analysis {

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "core/base/splitmix64.h"
-#include "core/export/collapse_recursion.h"
-#include "core/export/folded_order.h"
+#include "core/memtrace/analysis/collapse_recursion.h"
+#include "core/memtrace/analysis/folded_order.h"
 
 namespace mpo::memtrace::report {
 namespace {
@@ -66,7 +66,7 @@ StackTrie Collapsed(const FlameTree& tree) {
       own -= tree.nodes[c].value;
       const std::uint32_t p = at[i];
       const std::uint32_t* caller = p == 0 ? nullptr : &trie.name[p];
-      at[c] = exporter::DroppedAsRecursion(caller, tree.nodes[c].name)
+      at[c] = analysis::DroppedAsRecursion(caller, tree.nodes[c].name)
                   ? p
                   : trie.Child(p, tree.nodes[c].name);
     }
@@ -77,7 +77,7 @@ StackTrie Collapsed(const FlameTree& tree) {
 
 // The trie's nodes numbered as FlameTreeBuilder numbers them when it reads folded's text
 // of the trie: lines sorted by stack text, a node numbered at the first line through it.
-// As folded's writer does, children are ordered by core/export/folded_order.h.
+// As folded's writer does, children are ordered by core/memtrace/analysis/folded_order.h.
 std::vector<std::uint32_t> BuilderOrder(const StackTrie& trie, const FlameTree& tree) {
   constexpr std::uint32_t kUnnumbered = 0xffffffff;
   std::vector<std::uint32_t> number(trie.name.size(), kUnnumbered);
@@ -94,7 +94,7 @@ std::vector<std::uint32_t> BuilderOrder(const StackTrie& trie, const FlameTree& 
     return Status::Ok();
   };
   // Numbering has no error to report: the walk's status is always OK.
-  static_cast<void>(exporter::WalkFoldedLines(
+  static_cast<void>(analysis::WalkFoldedLines(
       0,
       [&](std::uint32_t node, auto f) {
         for (std::uint32_t c = trie.first_child[node]; c != StackTrie::kNone;

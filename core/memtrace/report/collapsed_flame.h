@@ -2,8 +2,8 @@
 // folded stacks as recorded (flame_tree.h) instead of a second pass over the trace.
 //
 // Every stack of the tree (a root-to-node path with a count of its own) is inserted again
-// with folded's collapse rule (core/export/collapse_recursion.h), so the result is the
-// tree FlameTreeBuilder makes from `folded --collapse-recursion`'s text: the same nodes,
+// with folded's collapse rule (core/memtrace/analysis/collapse_recursion.h), so the result
+// is the tree FlameTreeBuilder makes from `folded --collapse-recursion`'s text: the same nodes,
 // values and node order (ties in Bounded and AppendFlameJson follow node order). Linear in
 // the tree's nodes, plus sorting each node's children once.
 #pragma once

@@ -1,6 +1,6 @@
 // The one rule of "collapse recursion", shared by `folded --collapse-recursion`
-// (folded.h) and the report's collapsed flame tree (core/memtrace/report/collapsed_flame.h),
-// so that both draw the same stacks.
+// (core/export/folded.h) and the report's collapsed flame tree
+// (core/memtrace/report/collapsed_flame.h), so that both draw the same stacks.
 //
 // A stack is built caller first; a frame equal to the frame kept just before it (its
 // caller as written, compared by rendered name) is dropped, so direct recursion becomes
@@ -8,7 +8,7 @@
 // the caller.
 #pragma once
 
-namespace mpo::exporter {
+namespace mpo::memtrace::analysis {
 
 // Whether `frame` is dropped when pushed under `caller` (nullptr: the stack is empty,
 // and its first frame is always kept).
@@ -17,4 +17,4 @@ constexpr bool DroppedAsRecursion(const Frame* caller, const Frame& frame) {
   return caller != nullptr && *caller == frame;
 }
 
-}  // namespace mpo::exporter
+}  // namespace mpo::memtrace::analysis

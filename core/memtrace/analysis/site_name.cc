@@ -1,4 +1,4 @@
-#include "core/memtrace/site_name.h"
+#include "core/memtrace/analysis/site_name.h"
 
 #include "core/memtrace/location.h"
 

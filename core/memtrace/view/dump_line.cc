@@ -1,4 +1,4 @@
-#include "core/memtrace/dump_line.h"
+#include "core/memtrace/view/dump_line.h"
 
 #include <charconv>
 

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "core/base/text_sink.h"
-#include "core/memtrace/dump_line.h"
+#include "core/memtrace/view/dump_line.h"
 
 namespace mpo::memtrace {
 

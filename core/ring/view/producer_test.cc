@@ -19,8 +19,8 @@
 
 #include "core/base/ocaml_quoted.h"
 #include "core/ring/cursor.h"
-#include "core/ring/dump_format.h"
 #include "core/ring/ring_test_util.h"
+#include "core/ring/view/dump_format.h"
 
 namespace mpo::ring {
 namespace {

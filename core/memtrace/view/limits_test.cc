@@ -8,11 +8,11 @@
 
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/internal/bombs.h"
-#include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_copy.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/trace_writer.h"
 #include "core/memtrace/view/json_view.h"
+#include "core/memtrace/view/text_dump.h"
 
 namespace mpo::memtrace {
 namespace {

@@ -1,4 +1,4 @@
-#include "core/memtrace/dump_pipeline.h"
+#include "core/memtrace/view/dump_pipeline.h"
 
 #include <algorithm>
 #include <system_error>

@@ -1,4 +1,4 @@
-#include "core/memtrace/trace_stats.h"
+#include "core/memtrace/analysis/trace_stats.h"
 
 #include <algorithm>
 #include <cinttypes>

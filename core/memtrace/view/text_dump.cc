@@ -1,4 +1,4 @@
-#include "core/memtrace/text_dump.h"
+#include "core/memtrace/view/text_dump.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "core/memtrace/common_prefix.h"
-#include "core/memtrace/dump_line.h"
-#include "core/memtrace/dump_pipeline.h"
 #include "core/memtrace/packet_header.h"
+#include "core/memtrace/view/dump_line.h"
+#include "core/memtrace/view/dump_pipeline.h"
 #include "core/memtrace/view/event_names.h"
 
 namespace mpo::memtrace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/memtrace/byte_io.h"
-#include "core/memtrace/text_dump.h"
 #include "core/memtrace/trace_writer.h"
+#include "core/memtrace/view/text_dump.h"
 #include "testing/shared_testdata.h"
 
 namespace mpo::memtrace {

@@ -1,4 +1,4 @@
-#include "core/ring/dump_format.h"
+#include "core/ring/view/dump_format.h"
 
 #include "core/base/ocaml_quoted.h"
 

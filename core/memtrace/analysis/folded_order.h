@@ -1,6 +1,6 @@
-// The order of folded stacks' lines, shared by folded's writer (folded.h) and the report's
-// collapsed flame tree (core/memtrace/report/collapsed_flame.h), which numbers its nodes
-// as a reader of folded's text would.
+// The order of folded stacks' lines, shared by folded's writer (core/export/folded.h) and
+// the report's collapsed flame tree (core/memtrace/report/collapsed_flame.h), which
+// numbers its nodes as a reader of folded's text would.
 //
 // Within one node each child gives two sort keys: its own line (its name) and its
 // descendants' lines (its name followed by ';'). Names hold no ';', so comparing these
@@ -16,7 +16,7 @@
 
 #include "core/base/status.h"
 
-namespace mpo::exporter {
+namespace mpo::memtrace::analysis {
 
 // Whether key (x, x_descendants) sorts before key (y, y_descendants).
 inline bool FoldedKeyLess(std::string_view x, bool x_descendants, std::string_view y,
@@ -85,4 +85,4 @@ Status WalkFoldedLines(std::uint32_t root, ForEachChild for_each_child, HasChild
   return Status::Ok();
 }
 
-}  // namespace mpo::exporter
+}  // namespace mpo::memtrace::analysis

@@ -1,4 +1,4 @@
-#include "core/memtrace/trace_diff.h"
+#include "core/memtrace/analysis/trace_diff.h"
 
 #include <gtest/gtest.h>
 

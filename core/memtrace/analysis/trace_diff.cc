@@ -1,4 +1,4 @@
-#include "core/memtrace/trace_diff.h"
+#include "core/memtrace/analysis/trace_diff.h"
 
 #include <bit>
 #include <cstdint>
@@ -6,8 +6,7 @@
 #include <unordered_set>
 
 #include "core/base/splitmix64.h"
-#include "core/memtrace/site_name.h"
-#include "core/memtrace/text_dump.h"
+#include "core/memtrace/analysis/site_name.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/view/event_names.h"
 #include "core/memtrace/view/trace_view.h"

@@ -14,7 +14,6 @@
 #pragma once
 
 #include <cstdio>
-#include <functional>
 #include <string>
 #include <string_view>
 
@@ -22,6 +21,7 @@
 #include "core/base/status.h"
 #include "core/base/text_sink.h"
 #include "core/memtrace/byte_io.h"
+#include "core/memtrace/progress.h"
 #include "core/memtrace/trace_reader.h"
 
 namespace mpo::memtrace {
@@ -30,9 +30,6 @@ namespace mpo::memtrace {
 using mpo::FileTextSink;
 using mpo::StringTextSink;
 using mpo::TextSink;
-
-// Called now and then with (bytes decoded so far, file size), for progress bars.
-using ProgressFn = std::function<void(std::uint64_t, std::uint64_t)>;
 
 // `source` is read twice (raw header walk, then decoding); it is not owned.
 Status WriteOracleDump(ByteSource& source, TextSink& out, const ProgressFn& progress = {},

@@ -1,6 +1,6 @@
 // DumpLineWriter's headers are printf's, for the formats memtrace's dump_trace uses, on
 // edge values (negative, INT64_MIN/MAX, widths just reached or passed) and random ones.
-#include "core/memtrace/dump_line.h"
+#include "core/memtrace/view/dump_line.h"
 
 #include <gtest/gtest.h>
 

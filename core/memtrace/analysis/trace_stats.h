@@ -39,7 +39,7 @@
 #include "core/memtrace/byte_io.h"
 #include "core/memtrace/event.h"
 #include "core/memtrace/limits.h"
-#include "core/memtrace/text_dump.h"
+#include "core/memtrace/progress.h"
 
 namespace mpo::memtrace {
 
