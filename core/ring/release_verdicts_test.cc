@@ -30,7 +30,9 @@ std::vector<std::byte> Image(unsigned counters, bool stop) {
   EXPECT_TRUE(ev.Start().ok());
   for (unsigned i = 0; i < counters; ++i) EXPECT_TRUE(ev.Counter(0, 4, 120 + i).ok());
   const std::string path = ev.path();  // Stop forgets it
-  if (stop) EXPECT_TRUE(ev.Stop().ok());
+  if (stop) {
+    EXPECT_TRUE(ev.Stop().ok());
+  }
   std::vector<std::byte> bytes;
   FILE* f = std::fopen(path.c_str(), "rb");
   EXPECT_NE(f, nullptr);

@@ -361,7 +361,9 @@ TEST(RingVerdicts, CustomPayloadBeyond1024BytesIsAnErrorInEveryMode) {
       EventCallbacks ignore;
       auto r = c->ReadPoll(ignore);
       EXPECT_EQ(r.ok(), payload == kMaxCustomPayloadWords) << payload;
-      if (!r.ok()) EXPECT_EQ(r.status().field(), "ring 0: custom event");
+      if (!r.ok()) {
+        EXPECT_EQ(r.status().field(), "ring 0: custom event");
+      }
     }
   }
 }
@@ -393,7 +395,9 @@ TEST(RingVerdicts, AllocBucketCounts) {
       auto r = cursor->ReadPoll(cb);
       EXPECT_EQ(r.ok(), v == Verdicts::kStrict ? c.strict_ok : c.ocaml_ok) << c.buckets;
       // The field names the kind: a declared difference can single out short allocs.
-      if (!r.ok()) EXPECT_EQ(r.status().field(), "ring 0: alloc event") << c.buckets;
+      if (!r.ok()) {
+        EXPECT_EQ(r.status().field(), "ring 0: alloc event") << c.buckets;
+      }
       if (r.ok()) {
         ASSERT_EQ(cb.got.size(), kAllocBuckets);
         EXPECT_EQ(cb.got.back(), kAllocBuckets - 1);

@@ -107,6 +107,14 @@ check "reworded errors, --exact-errors" 1 "$BIN" corpus check "$T/a" --impl "$T/
   -q --exact-errors --only tag:rejected
 tail -1 "$out" | grep -qx "0 passed, $rejected failed; errors compared exactly" \
   || fail "reworded --exact-errors: $(tail -1 "$out")"
+# Cases judged at once report as one at a time would, line for line.
+cp "$out" "$T/exact-default.out"
+for j in 1 3; do
+  check "reworded errors, --exact-errors -j $j" 1 "$BIN" corpus check "$T/a" -j "$j" \
+    --impl "$T/reworded.sh {file}" -q --exact-errors --only tag:rejected
+  cmp -s "$out" "$T/exact-default.out" || fail "-j $j reports otherwise: $(diff "$out" "$T/exact-default.out" | head)"
+done
+check "jobs 0" 2 "$BIN" corpus check "$T/a" --impl "cat {file}" -j 0
 
 # A decoder that gives up midway on a valid input: its exit status, its first wrong
 # record and its stderr are in the report.
@@ -203,6 +211,9 @@ check "kills its supervisor" 1 "$BIN" corpus check "$T/a" --only v2_empty,v3_emp
   --impl 'kill -9 $PPID; sleep 20 # {file}'
 grep -q "^FAIL memtrace/v3_empty: killed by signal 9" "$out" || fail "supervisor"
 tail -1 "$out" | grep -q '^0 passed, 2 failed$' || fail "supervisor summary"
+check "kills its supervisor, two at once" 1 "$BIN" corpus check "$T/a" --only v2_empty,v3_empty \
+  -j 2 --impl 'kill -9 $PPID; sleep 20 # {file}'
+[ "$(grep -c '^FAIL memtrace/v[23]_empty: killed by signal 9' "$out")" = 2 ] || fail "supervisors, -j 2: $(cat "$out")"
 check "batch: fuzz" 0 "$BIN" corpus fuzz --batch --impl "$BIN corpus decode --batch" --seed 3 \
   --max-mutants 40
 grep -q '^40 passed, 0 failed' "$out" || fail "batch fuzz: $(tail -1 "$out")"

@@ -157,12 +157,20 @@ cat >"$W/MANIFEST.json" <<'M'
 M
 cmp -s "$W/sampler/a.sampler.json.expected.jsonl" "$W/sampler/b.sampler.json.expected.jsonl" &&
   fail "the two cases have the same expected stream"
-check "impl rewriting expected files" 1 run corpus check "$W" --impl \
+# One case at a time, so that b's expected file is read after a's run rewrote it.
+check "impl rewriting expected files" 1 run corpus check "$W" -j 1 --impl \
   "cat $W/sampler/a.sampler.json.expected.jsonl >$W/sampler/b.sampler.json.expected.jsonl; cat $W/sampler/a.sampler.json.expected.jsonl # {file}"
 grep -q "^FAIL sampler/b: expected file sampler/b.sampler.json.expected.jsonl changed during the run" "$out" ||
   fail "a rewritten expected file was trusted: $(cat "$out")"
 grep -q "b.sampler.json.expected.jsonl changed during the run" "$err" ||
   fail "the changed corpus is not reported: $(cat "$err")"
+# At once, b may be judged by the file as it was: b fails either way, and the run says so.
+"$BIN" corpus decode "$W/sampler/b.sampler.json" >"$W/sampler/b.sampler.json.expected.jsonl"
+check "impl rewriting expected files, -j 2" 1 run corpus check "$W" -j 2 --impl \
+  "cat $W/sampler/a.sampler.json.expected.jsonl >$W/sampler/b.sampler.json.expected.jsonl; cat $W/sampler/a.sampler.json.expected.jsonl # {file}"
+grep -q "^FAIL sampler/b: " "$out" || fail "-j 2: a rewritten expected file was trusted: $(cat "$out")"
+grep -q "b.sampler.json.expected.jsonl changed during the run" "$err" ||
+  fail "-j 2: the changed corpus is not reported: $(cat "$err")"
 start=$(date +%s)
 check "a child holding stdout" 0 run corpus check "$C" --timeout 10 \
   --impl "sleep 300 & cat {file}.expected.jsonl"

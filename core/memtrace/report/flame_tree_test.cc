@@ -77,7 +77,9 @@ TEST(FlameTree, BoundedIsATrueBound) {
         for (std::uint32_t c : node.children) sum += b.nodes[c].value;
         EXPECT_LE(sum, node.value);
       }
-      if (t.nodes.size() <= n) EXPECT_EQ(b.nodes.size(), t.nodes.size());
+      if (t.nodes.size() <= n) {
+        EXPECT_EQ(b.nodes.size(), t.nodes.size());
+      }
     }
   }
 }
