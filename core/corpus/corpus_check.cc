@@ -12,6 +12,7 @@
 #include "core/corpus/decode.h"
 #include "core/corpus/impl_runner.h"
 #include "core/corpus/jsonl_diff.h"
+#include "core/corpus/kit_guard.h"
 #include "core/corpus/manifest.h"
 #include "core/corpus/ordered_parallel.h"
 #include "core/corpus/read_file.h"
@@ -152,21 +153,6 @@ Status CheckTagPatterns(const std::vector<ManifestCase>& cases, const CheckOptio
   return Status::Ok();
 }
 
-// RunCase on a worker thread: the exceptions Check turns into errors, caught where they
-// are thrown.
-Result<CaseVerdict> RunCaseGuarded(const fs::path& root, const ManifestCase& c,
-                                   const CheckOptions& options,
-                                   const std::vector<IgnoredField>& ignored,
-                                   const ExpectedDigests& digests, ImplRunner& runner) {
-  try {
-    return RunCase(root, c, options, ignored, digests, runner);
-  } catch (const std::bad_alloc&) {
-    return Status(ErrorCode::kResourceExhausted, "out of memory").WithField("corpus check");
-  } catch (const nlohmann::json::exception& e) {
-    return Status(ErrorCode::kInternal, std::string("JSON: ") + e.what()).WithField("corpus check");
-  }
-}
-
 Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& options,
                                     const std::function<void(const CaseResult&)>& on_case) {
   const ImplCommand impl{options.impl, options.batch, options.timeout_seconds,
@@ -222,7 +208,9 @@ Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& 
       results.size(), jobs,
       [&](std::size_t worker, std::size_t i) -> Result<CaseVerdict> {
         if (to_run[i] == nullptr) return CaseVerdict{};
-        return RunCaseGuarded(root, *to_run[i], options, ignored, digests, runners[worker]);
+        return GuardKit("corpus check", [&] {
+          return RunCase(root, *to_run[i], options, ignored, digests, runners[worker]);
+        });
       },
       [&](std::size_t i, Result<CaseVerdict> verdict) {
         if (!verdict.ok()) {
@@ -254,16 +242,9 @@ Result<CheckSummary> CheckUnguarded(const std::string& dir, const CheckOptions& 
 
 }  // namespace
 
-// nlohmann::json throws on misuse and on memory exhaustion; neither may leave the kit.
 Result<CheckSummary> Check(const std::string& dir, const CheckOptions& options,
                            const std::function<void(const CaseResult&)>& on_case) {
-  try {
-    return CheckUnguarded(dir, options, on_case);
-  } catch (const std::bad_alloc&) {
-    return Status(ErrorCode::kResourceExhausted, "out of memory").WithField("corpus check");
-  } catch (const nlohmann::json::exception& e) {
-    return Status(ErrorCode::kInternal, std::string("JSON: ") + e.what()).WithField("corpus check");
-  }
+  return GuardKit("corpus check", [&] { return CheckUnguarded(dir, options, on_case); });
 }
 
 }  // namespace mpo::corpus

@@ -9,6 +9,7 @@
 #include "core/base/version.h"
 #include "core/corpus/cases.h"
 #include "core/corpus/corpus.h"
+#include "core/corpus/kit_guard.h"
 #include "core/corpus/manifest.h"
 #include "core/corpus/write_case.h"
 #include "core/io/cleanup_registry.h"
@@ -75,16 +76,9 @@ Result<GenerateSummary> GenerateUnguarded(const std::string& dir,
 
 }  // namespace
 
-// nlohmann::json throws on misuse and on memory exhaustion; neither may leave the kit.
 Result<GenerateSummary> Generate(const std::string& dir,
                                  const std::function<void(std::size_t)>& on_case) {
-  try {
-    return GenerateUnguarded(dir, on_case);
-  } catch (const std::bad_alloc&) {
-    return Status(ErrorCode::kResourceExhausted, "out of memory").WithField("corpus gen");
-  } catch (const nlohmann::json::exception& e) {
-    return Status(ErrorCode::kInternal, std::string("JSON: ") + e.what()).WithField("corpus gen");
-  }
+  return GuardKit("corpus gen", [&] { return GenerateUnguarded(dir, on_case); });
 }
 
 }  // namespace mpo::corpus

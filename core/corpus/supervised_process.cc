@@ -8,11 +8,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <vector>
 
 #include "core/corpus/run_command.h"
 
@@ -185,9 +189,44 @@ void CloseAllBut(int (&keep)[5]) {
   close_range(next, ~0u);
 }
 
-// Supervisors started and not yet stopped, in this process (several when cases run at
-// once).
-std::atomic<int> live_supervisors{0};
+// The kit's side: the supervisors started and not yet reaped. The kit is a subreaper, so
+// when a supervisor is killed from outside, its descendants become the kit's children;
+// every child of the kit that is not a registered supervisor is such an orphan. The lock
+// is held across fork and registration, so an orphan hunt never sees a supervisor that is
+// not registered yet.
+std::mutex registry_mutex;
+std::set<pid_t> live_supervisors;
+
+// Every child of this process: a child belongs to the thread that forked it, and orphans
+// to whichever thread the kernel chose, so each thread's list is read.
+std::vector<pid_t> KitChildren() {
+  std::vector<pid_t> children;
+  std::error_code ec;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+    std::ifstream in(task.path() / "children");
+    long pid = 0;
+    while (in >> pid) children.push_back(static_cast<pid_t>(pid));
+  }
+  return children;
+}
+
+// Kills and reaps every child of the kit but the live supervisors (their statuses are
+// their StopSupervised's), until none is left: an orphan's own children come to the kit
+// only once it has died. Called with registry_mutex held.
+void KillOrphans() {
+  for (int round = 0; round < 10000; ++round) {
+    bool any = false;
+    for (pid_t p : KitChildren()) {
+      if (live_supervisors.count(p) != 0) continue;
+      any = true;
+      ::kill(p, SIGKILL);
+      int status = 0;
+      ::waitpid(p, &status, WNOHANG);
+    }
+    if (!any) return;
+    SleepMs(1);
+  }
+}
 
 // A copy of `fd` numbered 3 or above, not close-on-exec (-1 for -1).
 int DupAbove2(int fd) { return fd < 0 ? -1 : ::fcntl(fd, F_DUPFD, 3); }
@@ -220,9 +259,9 @@ Result<SupervisedProcess> StartSupervised(const std::string& command, bool stdin
   // Orphans of a killed supervisor come to the kit, which kills them (StopSupervised).
   static const bool subreaper = ::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
   (void)subreaper;
+  std::unique_lock registry(registry_mutex);
   const pid_t supervisor = ::fork();
   if (supervisor < 0) return ImplIoError("fork");
-  if (supervisor > 0) live_supervisors.fetch_add(1);
   if (supervisor == 0) {
     // O_CLOEXEC would drop these in the implementation only: close the kit's ends here.
     ::close(out_r.get());
@@ -243,6 +282,8 @@ Result<SupervisedProcess> StartSupervised(const std::string& command, bool stdin
     CloseAllBut(keep);
     Supervise(command.c_str(), stdin_r, stdout_w, stderr_w, report_w.get(), control_r.get());
   }
+  live_supervisors.insert(supervisor);
+  registry.unlock();
   report_w.Reset();
   control_r.Reset();
   out_w.Reset();
@@ -267,24 +308,24 @@ void StopSupervised(SupervisedProcess& p) {
   p.in_w.Reset();
   p.control_w.Reset();
   if (p.supervisor <= 0) return;
+  // Waited for without reaping, then reaped under the lock: its pid cannot be reused (and
+  // registered again) before it leaves the registry.
+  siginfo_t info{};
+  while (::waitid(P_PID, static_cast<id_t>(p.supervisor), &info, WEXITED | WNOWAIT) < 0 &&
+         errno == EINTR) {
+  }
+  std::lock_guard registry(registry_mutex);
   int status = 0;
   while (::waitpid(p.supervisor, &status, 0) < 0 && errno == EINTR) {
   }
+  live_supervisors.erase(p.supervisor);
   p.supervisor = -1;
-  const bool others = live_supervisors.fetch_sub(1) > 1;
   // A supervisor that ended on its own exit(0) has killed everything. One killed from
   // outside has not: its group is killed here, and whatever left the group was
   // reparented to the kit (a subreaper) and is killed as the supervisor would have.
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
-  if (!others) return KillEverything(p.impl);
-  // Other cases run at the same time: the kit's children include their supervisors,
-  // which must not be killed or reaped here. The group dies and its leader (reparented
-  // to the kit) is reaped; a descendant that left the group lives on until it ends.
-  if (p.impl > 0) {
-    ::kill(-p.impl, SIGKILL);
-    while (::waitpid(p.impl, &status, 0) < 0 && errno == EINTR) {
-    }
-  }
+  if (p.impl > 0) ::kill(-p.impl, SIGKILL);
+  KillOrphans();
 }
 
 int ReadReport(SupervisedProcess& p, int& status) {

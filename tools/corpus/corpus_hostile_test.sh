@@ -143,6 +143,28 @@ grep -q "^FAIL sampler/a: the command killed the kit's supervisor process" "$out
 sleep 0.2
 pid=$(cat "$T/ks.pid" 2>/dev/null)
 if alive "$pid"; then fail "a child of an impl that killed the supervisor survived"; kill -9 "$pid"; fi
+# The same with two cases at once, and a descendant that left the group with setsid: the
+# kit kills every orphan but the other case's supervisor, whose case is still judged.
+P="$T/pair"
+make_corpus "$P"
+cp "$P/sampler/a.sampler.json" "$P/sampler/b.sampler.json"
+cp "$P/sampler/a.sampler.json.expected.jsonl" "$P/sampler/b.sampler.json.expected.jsonl"
+cat >"$P/MANIFEST.json" <<'M'
+{"schema":2,"cases":[{"name":"sampler/a","file":"sampler/a.sampler.json",
+ "expected_jsonl":"sampler/a.sampler.json.expected.jsonl"},
+ {"name":"sampler/b","file":"sampler/b.sampler.json",
+ "expected_jsonl":"sampler/b.sampler.json.expected.jsonl"}]}
+M
+check "impl kills the supervisor, -j 2, setsid escapee" 1 run corpus check "$P" -j 2 --impl \
+  "f={file}; case \$f in */a.*) setsid sh -c 'echo \$\$ > $T/esc.pid; exec sleep 300' </dev/null >/dev/null 2>&1 & sleep 0.3; kill -9 \$(awk '{print \$4}' /proc/\$PPID/stat); sleep 1;; *) sleep 1;; esac; cat \$f.expected.jsonl"
+grep -q "^FAIL sampler/a: the command killed the kit's supervisor process" "$out" ||
+  fail "-j 2 kill the supervisor: $(cat "$out" "$err")"
+grep -q "^PASS sampler/b" "$out" || grep -q "^1 passed, 1 failed" "$out" ||
+  fail "-j 2: the other case was not judged: $(cat "$out")"
+sleep 0.2
+pid=$(cat "$T/esc.pid" 2>/dev/null)
+[ -n "$pid" ] || fail "-j 2: the escapee never started"
+if alive "$pid"; then fail "-j 2: a setsid escapee of an impl that killed its supervisor survived"; kill -9 "$pid"; fi
 # An impl that rewrites the corpus: a decoder that always prints case a's stream, and
 # copies it over case b's expected file, must not pass b; the run says the corpus changed.
 W="$T/written"

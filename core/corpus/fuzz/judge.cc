@@ -10,6 +10,7 @@
 #include "core/corpus/impl_runner.h"
 #include "core/corpus/json_limits.h"
 #include "core/corpus/jsonl_diff.h"
+#include "core/corpus/kit_guard.h"
 #include "core/memtrace/byte_io.h"
 #include "core/ring/event_names.h"
 
@@ -174,16 +175,12 @@ ImplCommand RunnerCommand(const ImplConfig& impl) {
 Result<Judgement> Judge(std::span<const std::uint8_t> bytes, const std::string& path,
                         FuzzFormat format, const ImplConfig& impl, ImplRunner& runner) {
   if (Status s = WriteInput(bytes, path); !s.ok()) return s;
-  try {
+  return GuardKit("corpus fuzz", [&]() -> Result<Judgement> {
     const OracleRun oracle = RunOracle(bytes, path, format, impl.verdicts);
     auto run = runner.Run(path);
     if (!run.ok()) return run.status();
     return JudgeOutputs(oracle, *run, impl);
-  } catch (const std::bad_alloc&) {
-    return Status(ErrorCode::kResourceExhausted, "out of memory").WithField("corpus fuzz");
-  } catch (const nlohmann::json::exception& e) {
-    return Status(ErrorCode::kInternal, std::string("JSON: ") + e.what()).WithField("corpus fuzz");
-  }
+  });
 }
 
 }  // namespace mpo::corpus::fuzz
