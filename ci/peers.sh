@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Differential conformance against the real implementations (issue 12 item 1): the real
+# Differential conformance against the real implementations: the real
 # memtrace 0.2.3 reader, the real memtrace HEAD reader and OCaml 5.3's own runtime_events
 # consumer, each behind an adapter of conformance/peers/ that prints the corpus's schema 2,
 # are checked case by case against the oracle in the matching verdict mode.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI stage: the project against the real implementations of ../shared/peers (issue 12).
+# CI stage: the project against the real implementations of ../shared/peers.
 #   - ci/peers.sh: the real memtrace 0.2.3 and HEAD readers and OCaml 5.3's consumer, behind
 #     the adapters of conformance/peers/, checked case by case in each verdict mode;
 #   - conformance/peers/flamegraph_compare.sh: `memtrace folded` gives the stacks of memtrace

@@ -9,6 +9,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <system_error>
@@ -22,25 +23,32 @@ namespace mpo::corpus {
 // calling thread in the order of i. Once emit returns false, no item is started any
 // more; those already running finish and are dropped. work must not throw. With
 // jobs <= 1 (or if no thread can be started) everything runs on the calling thread.
+// At most `window` items (0: 4 * jobs; at least jobs) are started and not yet emitted, so memory
+// stays bounded however large n is and however long an emit takes.
 template <class R, class Work, class Emit>
-void RunOrdered(std::size_t n, std::size_t jobs, Work&& work, Emit&& emit) {
+void RunOrdered(std::size_t n, std::size_t jobs, Work&& work, Emit&& emit, std::size_t window = 0) {
+  if (window == 0) window = 4 * jobs;
+  if (window < jobs) window = jobs;
   std::mutex mu;
-  std::condition_variable ready;
-  std::vector<std::optional<R>> done(n);
+  std::condition_variable ready, room;
+  std::deque<std::optional<R>> done;  // items base, base + 1, ...
+  std::size_t base = 0;               // the next item to emit
   std::size_t next = 0;
   bool stop = false;
   auto worker = [&](std::size_t w) {
     while (true) {
       std::size_t i = 0;
       {
-        std::lock_guard<std::mutex> lock(mu);
+        std::unique_lock<std::mutex> lock(mu);
+        room.wait(lock, [&] { return stop || next == n || next < base + window; });
         if (stop || next == n) return;
         i = next++;
+        if (done.size() <= i - base) done.resize(i - base + 1);
       }
       R r = work(w, i);
       {
         std::lock_guard<std::mutex> lock(mu);
-        done[i].emplace(std::move(r));
+        done[i - base].emplace(std::move(r));
       }
       ready.notify_all();
     }
@@ -49,10 +57,18 @@ void RunOrdered(std::size_t n, std::size_t jobs, Work&& work, Emit&& emit) {
   // Joined however this function is left: the workers use its locals.
   struct Joiner {
     std::vector<std::thread>& threads;
+    std::mutex& mu;
+    bool& stop;
+    std::condition_variable& room;
     ~Joiner() {
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        stop = true;
+      }
+      room.notify_all();
       for (std::thread& t : threads) t.join();
     }
-  } joiner{threads};
+  } joiner{threads, mu, stop, room};
   const std::size_t wanted = jobs < n ? jobs : n;
   if (wanted > 1) {
     try {
@@ -68,15 +84,13 @@ void RunOrdered(std::size_t n, std::size_t jobs, Work&& work, Emit&& emit) {
   }
   for (std::size_t i = 0; i < n; ++i) {
     std::unique_lock<std::mutex> lock(mu);
-    ready.wait(lock, [&] { return done[i].has_value(); });
-    R r = std::move(*done[i]);
-    done[i].reset();
+    ready.wait(lock, [&] { return !done.empty() && done.front().has_value(); });
+    R r = std::move(*done.front());
+    done.pop_front();
+    ++base;
     lock.unlock();
-    if (!emit(i, std::move(r))) {
-      lock.lock();
-      stop = true;
-      return;
-    }
+    room.notify_all();
+    if (!emit(i, std::move(r))) return;
   }
 }
 

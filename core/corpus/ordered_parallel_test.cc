@@ -72,6 +72,30 @@ TEST(RunOrdered, StopsStartingItemsWhenEmitSaysSo) {
   EXPECT_LT(started.load(), 1000u);
 }
 
+// However slow the emits, no more than `window` items run ahead of them: a run of a
+// billion items holds a few results at a time.
+TEST(RunOrdered, NoMoreThanTheWindowRunsAheadOfEmit) {
+  for (std::size_t jobs : {1u, 2u, 3u}) {
+    std::atomic<std::size_t> started{0};
+    const std::size_t window = 5;
+    std::size_t emitted = 0;
+    RunOrdered<std::size_t>(
+        1000000, jobs,
+        [&](std::size_t, std::size_t i) {
+          started.fetch_add(1);
+          return i;
+        },
+        [&](std::size_t i, std::size_t) {
+          std::this_thread::sleep_for(std::chrono::microseconds(300));
+          EXPECT_LE(started.load(), i + 1 + window) << jobs;
+          return ++emitted < 40;
+        },
+        window);
+    EXPECT_EQ(emitted, 40u);
+    EXPECT_LE(started.load(), 40 + window) << jobs;
+  }
+}
+
 TEST(RunOrdered, NothingToDo) {
   bool called = false;
   RunOrdered<int>(

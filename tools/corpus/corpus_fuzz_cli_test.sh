@@ -82,16 +82,20 @@ exit 0
 SH
 chmod +x "$T/accept_all.sh"
 check "accept-all is caught" 1 run corpus fuzz --impl "$T/accept_all.sh {file}" --seed 6 "${DET[@]}" \
-  --max-mutants 25 --max-minimize-tests 40 --out "$T/acc"
+  --max-mutants 25 --max-minimize-tests 40 --out "$T/acc" -j 1
 grep -qE "^FAIL oracle=reject\(.*\) impl=accept " "$out" ||
   fail "accept-all: no reject/accept divergence: $(cat "$out")"
 ls "$T/acc"/divergence-*.txt > /dev/null 2>&1 || fail "accept-all: nothing saved"
-# The same seed finds the same classes in the same order.
-grep "^FAIL" "$out" | cut -d'(' -f1-2 > "$T/first_run"
-check "accept-all again" 1 run corpus fuzz --impl "$T/accept_all.sh {file}" --seed 6 "${DET[@]}" \
-  --max-mutants 25 --max-minimize-tests 40
-grep "^FAIL" "$out" | cut -d'(' -f1-2 > "$T/second_run"
-cmp -s "$T/first_run" "$T/second_run" || fail "accept-all: another run found other classes"
+# The same seed finds the same classes in the same order, minimized alike, whatever the
+# number of workers.
+same_run() { sed -e 's/, saved .*//' -e 's/ in [0-9.]* s, [0-9.]* mutants\/s//' "$out"; }
+same_run > "$T/first_run"
+check "accept-all again, -j 3" 1 run corpus fuzz --impl "$T/accept_all.sh {file}" --seed 6 \
+  "${DET[@]}" --max-mutants 25 --max-minimize-tests 40 -j 3
+same_run > "$T/second_run"
+grep -q "^FAIL" "$T/second_run" || fail "accept-all -j 3: no class: $(cat "$out")"
+cmp -s "$T/first_run" "$T/second_run" ||
+  fail "accept-all: -j 3 reported otherwise: $(diff "$T/first_run" "$T/second_run")"
 # Declared: the same divergences are reported, not failed.
 printf '# this decoder never rejects\noracle=reject(*) impl=accept   # it never rejects\n' \
   > "$T/declared.txt"
@@ -140,6 +144,7 @@ check "no {file}" 2 run corpus fuzz "${DET[@]}" --impl "cat" --max-mutants 1
 check "mode without that format" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --as ocaml-5.3 --format memtrace
 check "missing declared file" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --declared "$T/none"
 check "missing seeds" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --seeds "$T/none"
+check "zero jobs" 2 run corpus fuzz "${DET[@]}" --impl "$REF" -j 0
 check "zero mutants" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --max-mutants 0
 check "negative minimization budget" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --minimize-seconds -1
 check "bad format" 2 run corpus fuzz "${DET[@]}" --impl "$REF" --format sampler

@@ -1,10 +1,12 @@
 #include "tools/corpus/corpus_fuzz_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/base/version.h"
@@ -38,6 +40,7 @@ struct FuzzCliOptions {
   std::uint64_t max_output_mib = corpus::kDefaultMaxOutput >> 20;
   std::uint64_t max_minimize_tests = 400;
   double minimize_seconds = 1;
+  std::uint64_t jobs = 0;  // 0: the number of cores
   std::string declared;
   bool no_builtin_declared = false;
 };
@@ -89,6 +92,7 @@ void RunFuzz(const FuzzCliOptions& o) {
   fo.out_dir = o.out;
   fo.max_minimize_tests = static_cast<std::size_t>(o.max_minimize_tests);
   fo.minimize_seconds = o.minimize_seconds;
+  fo.jobs = o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   const std::string mode(VerdictsName(o.verdicts));
   if (!o.no_builtin_declared) fo.declared = corpus::fuzz::BuiltinDeclared(mode);
   const std::size_t builtin = fo.declared.size();
@@ -214,6 +218,11 @@ void AddCorpusFuzzCommand(CLI::App* corpus) {
                    "mutant of a class is minimized")
       ->check(SecondsIn(0.0, 3600.0))
       ->capture_default_str();
+  fuzz->add_option("--jobs,-j", o->jobs,
+                   "mutants judged at once, each worker with its own run of the command (with "
+                   "--batch, its own process), 1 to 256; the summary and the classes are the "
+                   "same whatever the number (default: the number of cores)")
+      ->check(UnsignedIn(1, 256));
   fuzz->add_option("--declared", o->declared,
                    "more declared differences, added to the built-in ones: one glob over the "
                    "divergence signature per line, `# why` after it, optionally `as=MODE,...` "

@@ -1,5 +1,5 @@
 #!/bin/bash
-# One view per format (issue 10): the user-facing dumps print the corpus's streams, so
+# One view per format: the user-facing dumps print the corpus's streams, so
 # `corpus check` passes every memtrace case with `memtrace dump --json`, every ring case
 # with `events dump --json`, and every case with `corpus decode`.
 set -eo pipefail

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
+#include <optional>
 #include <span>
 
 #include "core/corpus/fuzz/minimize.h"
 #include "core/corpus/fuzz/seeds.h"
+#include "core/corpus/ordered_parallel.h"
 #include "core/corpus/run_command.h"
 #include "core/io/cleanup_registry.h"
 #include "core/io/output_file.h"
@@ -157,26 +160,53 @@ class Fuzzer {
     start_ = Clock::now();
     deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
                              std::chrono::duration<double>(o_.max_seconds));
-    for (std::uint64_t k = 0; k < o_.max_mutants && Clock::now() < deadline_; ++k) {
-      if (Status s = One(o_.first_index + k); !s.ok()) return s;
-      summary_.seconds = Seconds();
-      if (cb_.on_progress) cb_.on_progress(summary_);
-    }
+    // Mutant k is a function of the run's seed and k alone, so workers judge mutants in
+    // any order and the summary, taken in index order, is the same for every --jobs.
+    // Minimization runs on this thread, with a runner of its own, while workers go on.
+    const std::size_t jobs = std::max<std::size_t>(1, o_.jobs);
+    std::deque<ImplRunner> runners;  // never moved: a batch session owns a process
+    for (std::size_t w = 0; w < jobs; ++w) runners.emplace_back(RunnerCommand(o_.impl));
+    Status failure = Status::Ok();
+    RunOrdered<std::optional<Judged>>(
+        o_.max_mutants, jobs,
+        [&](std::size_t worker, std::size_t k) -> std::optional<Judged> {
+          if (Clock::now() >= deadline_) return std::nullopt;
+          Mutant m = MakeMutant(seeds_, o_.format, o_.seed, o_.first_index + k);
+          const std::string stem = worker == 0 ? "input" : "input-" + std::to_string(worker);
+          auto j =
+              Judge(m.bytes, InputPath(stem, seeds_[m.seed]), o_.format, o_.impl, runners[worker]);
+          return Judged{std::move(m), std::move(j)};
+        },
+        [&](std::size_t k, std::optional<Judged> r) {
+          if (!r) return false;  // past the deadline
+          failure = Classify(o_.first_index + k, *r);
+          if (!failure.ok()) return false;
+          summary_.seconds = Seconds();
+          if (cb_.on_progress) cb_.on_progress(summary_);
+          return true;
+        });
+    MPO_RETURN_IF_ERROR(failure);
     summary_.seconds = Seconds();
     return summary_;
   }
 
  private:
+  struct Judged {
+    Mutant mutant;
+    Result<Judgement> judgement;
+  };
+
   double Seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 
   std::string InputPath(const std::string& stem, const SeedInput& seed) const {
     return tmp_ + "/" + stem + seed.suffix;
   }
 
-  Status One(std::uint64_t index) {
-    const Mutant m = MakeMutant(seeds_, o_.format, o_.seed, index);
+  // Counts mutant `index` into the summary; a new class is minimized and saved.
+  Status Classify(std::uint64_t index, const Judged& r) {
+    const Mutant& m = r.mutant;
     const SeedInput& seed = seeds_[m.seed];
-    auto j = Judge(m.bytes, InputPath("input", seed), o_.format, o_.impl, runner_);
+    const Result<Judgement>& j = r.judgement;
     if (!j.ok()) return j.status();
     ++summary_.mutants;
     if (j->agree) {
@@ -256,8 +286,8 @@ class Fuzzer {
   std::size_t left_out_;
   std::string tmp_;
   std::vector<DeclaredRule> declared_;  // the rules of o_.impl.verdicts' mode
-  ImplRunner runner_;
-  std::uint64_t next_saved_;  // the number of the next reproducer saved
+  ImplRunner runner_;                   // minimization's
+  std::uint64_t next_saved_;            // the number of the next reproducer saved
   FuzzSummary summary_;
   Clock::time_point start_, deadline_;
 };

@@ -42,6 +42,9 @@ struct FuzzOptions {
   // Per divergence class too: minimizing is many runs of the implementation, and it is
   // what slowed fuzzing most (a class's reproducer is worth a second, not a minute).
   double minimize_seconds = 1;
+  // Mutants judged at once, each worker with its own run of the implementation; the
+  // summary is the same for every value (minimization's time budget aside).
+  std::size_t jobs = 1;
 };
 
 struct DivergenceClass {
