@@ -136,6 +136,10 @@ std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& 
   AppendFlameJson(out, PageTree(flame.stacks));
   out += ",\"flame_collapsed\":";
   AppendFlameJson(out, PageTree(flame.collapsed));
+  out += ",\"flame_inverted\":";
+  AppendFlameJson(out, PageTree(flame.inverted));
+  out += ",\"flame_live\":";
+  AppendFlameJson(out, PageTree(flame.live));
   out += ",\"bytes_per_sample\":";
   json_text::AppendDouble(out, EstimatedBytes(1, a.info));
   out += '}';
