@@ -385,8 +385,13 @@ const char kReportScript[] = R"js(
       while (todo.length) {
         const [n, x0, row] = todo.pop();
         box(n, x0, W * n.v / total, row);
+        // Heaviest first, "other" (what the bound merged) last.
         let x = x0;
-        for (const c of n.c) { const cw = W * c.v / total; if (cw >= 0.3) todo.push([c, x, row + 1]); x += cw; }
+        for (const c of n.c.filter(c => c.n !== "other").concat(n.c.filter(c => c.n === "other"))) {
+          const cw = W * c.v / total;
+          if (cw >= 0.3) todo.push([c, x, row + 1]);
+          x += cw;
+        }
       }
       host.appendChild(svg);
       // What is drawn, for tests and for anyone reading the DOM.
@@ -452,8 +457,13 @@ const char kReportScript[] = R"js(
     for (const g of [main, inverted, liveGraph]) g.redraw();
     searched();
   });
-  // A link to #collapse-recursion opens the page with the box ticked, as a click would.
+  // A link to #collapse-recursion opens the page with the box ticked, as a click would;
+  // one to #search=TEXT with TEXT searched.
   if (location.hash === "#collapse-recursion") collapse.click();
+  if (location.hash.startsWith("#search=")) {
+    searchBox.value = decodeURIComponent(location.hash.slice("#search=".length));
+    searchBox.dispatchEvent(new Event("input"));
+  }
 
   document.body.setAttribute("data-report", "ok");
 })();
