@@ -50,6 +50,10 @@ void AppendSites(std::string& out, const analysis::TraceAnalysis& a, std::size_t
     json_text::AppendDouble(out, EstimatedBytes(s.allocated.samples, a.info));
     out += ",\"live_blocks\":";
     json_text::AppendUint(out, s.live.blocks);
+    out += ",\"live_samples\":";
+    json_text::AppendUint(out, s.live.samples);
+    out += ",\"live_words\":";
+    json_text::AppendUint(out, s.live.words);
     out += ",\"live_est_bytes\":";
     json_text::AppendDouble(out, EstimatedBytes(s.live.samples, a.info));
     out += '}';

@@ -13,7 +13,8 @@
 //   "events_in_window": N, "allocated", "live": {"blocks","samples","words","est_bytes"}
 //   (the window's blocks live at the asked time), "live_at", "peak" (liveness_text.h),
 //   "sites_total": N, "sites": [{"site": S|null, "callers": [S...],
-//   "allocs","samples","words","est_bytes","live_blocks","live_est_bytes"}] (at most top),
+//   "allocs","samples","words","est_bytes","live_blocks","live_samples","live_words",
+//   "live_est_bytes"}] (at most top; as stats' sites),
 //   "leak_sites_total": N, "leaks": [{"site","callers","blocks","samples","words",
 //   "est_bytes","allocated_blocks"}] (at most top),
 //   "timeline": [{"t_s","live_est_bytes","min_est_bytes","max_est_bytes"}], "flame":
