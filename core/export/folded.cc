@@ -5,12 +5,14 @@
 #include <span>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/base/splitmix64.h"
 #include "core/memtrace/analysis/backtrace_frames.h"
 #include "core/memtrace/analysis/collapse_recursion.h"
 #include "core/memtrace/analysis/folded_order.h"
+#include "core/memtrace/analysis/site_attribution.h"
 #include "core/memtrace/analysis/trace_analysis.h"
 #include "core/memtrace/location_codec.h"
 #include "core/memtrace/trace_reader.h"
@@ -114,11 +116,14 @@ class FrameNames {
       if (!functions_)
         name += " (" + std::string(s.Get(f->filename)) + ":" + std::to_string(f->line) + ")";
       if (!Add(Clean(std::move(name)), &ids)) return nullptr;
+      if (memtrace::analysis::IsTracerFrame(s.Get(f->defname))) tracer_.insert(ids.back());
       by_frame_.emplace(key, ids.back());
     }
     return &by_code_.emplace(code, std::move(ids)).first->second;
   }
   std::string_view Name(std::uint32_t id) const { return names_.Get(id); }
+  // Whether frame `id` is one of memtrace's tracer frames (site_attribution.h).
+  bool Tracer(std::uint32_t id) const { return tracer_.contains(id); }
   Status Exceeded() const {
     return LimitExceeded("rendered frame names", limits_.max_location_bytes,
                          "--max-location-bytes");
@@ -141,6 +146,7 @@ class FrameNames {
   std::uint64_t bytes_left_;
   memtrace::StringInterner names_;
   std::unordered_map<OcamlInt, std::vector<std::uint32_t>> by_code_;
+  std::unordered_set<std::uint32_t> tracer_;
   struct FrameKey {
     std::uint32_t filename, defname;
     OcamlInt line;
@@ -204,7 +210,41 @@ Status WriteTree(StackTree& tree, const FrameNames& names, TextSink& out, const 
 
 }  // namespace
 
+namespace {
+
+// The time blocks are judged live at, in microseconds from the start (the end: the
+// largest time, so every collection counts); the peak's from an analysis pass.
+Result<std::int64_t> LiveAtMicros(memtrace::ByteSource& source, const FoldedOptions& o) {
+  using memtrace::analysis::LiveAt;
+  if (o.live_at->kind == LiveAt::Kind::kTime) return o.live_at->t_us;
+  if (o.live_at->kind == LiveAt::Kind::kEnd) return std::numeric_limits<std::int64_t>::max();
+  memtrace::analysis::AnalysisOptions a;
+  a.from_us = o.from_us;
+  a.to_us = o.to_us;
+  a.limits = o.limits;
+  a.live_at = *o.live_at;
+  a.stop_at_damage = o.damage != nullptr;
+  auto analysis = memtrace::analysis::AnalyzeTrace(source, a);
+  if (!analysis.ok()) return analysis.status();
+  return analysis->live_at_us;
+}
+
+}  // namespace
+
 Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o, TextSink& out) {
+  std::int64_t live_at_us = 0;
+  if (o.live_at) {
+    auto t = LiveAtMicros(source, o);
+    if (!t.ok()) return t.status();
+    live_at_us = *t;
+  }
+  // The blocks allocated in the window and not (yet) collected by live_at_us: their node
+  // and weight.
+  struct LiveBlock {
+    std::uint32_t node;
+    std::uint64_t weight;
+  };
+  std::unordered_map<OcamlInt, LiveBlock> live;
   memtrace::ReaderOptions opts;
   opts.limits = o.limits;
   auto opened = memtrace::view::TraceView::Open(memtrace::BorrowSource(source), opts);
@@ -221,6 +261,9 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o, T
   while (const memtrace::Event* ev = v.NextEvent()) {
     ++events;
     last_time = ev->time;
+    if (ev->kind == memtrace::EventKind::kCollect && o.live_at &&
+        memtrace::analysis::SaturatingSub(ev->time, start) <= live_at_us)
+      live.erase(ev->obj_id);
     if (ev->kind != memtrace::EventKind::kAlloc) continue;
     std::vector<std::uint32_t>& path = paths[ev->domain];
     // The reader's backtrace shares its first common_prefix entries with the previous
@@ -248,8 +291,19 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o, T
     const std::uint64_t w =
         static_cast<std::uint64_t>(o.weight == FoldedWeight::kWords ? ev->length : ev->nsamples);
     if (w == 0 || ev->nsamples <= 0) continue;
-    tree.nodes()[path.empty() ? kRoot : path.back()].count += w;
+    std::uint32_t node = path.empty() ? kRoot : path.back();
+    // An external allocation counts at the tracer's caller (site_attribution.h).
+    for (std::size_t skip =
+             memtrace::analysis::TracerFramesToSkip(v.reader(), ev->source, ev->backtrace);
+         skip > 0 && node != kRoot && names.Tracer(tree.nodes()[node].frame); --skip)
+      node = tree.nodes()[node].parent;
+    if (!o.live_at) {
+      tree.nodes()[node].count += w;
+    } else if (rel <= live_at_us) {
+      live[ev->obj_id] = LiveBlock{node, w};
+    }
   }
+  for (const auto& [id, b] : live) tree.nodes()[b.node].count += b.weight;
   if (o.damage != nullptr) o.damage->reset();
   if (!v.status().ok()) {
     if (o.damage == nullptr || !memtrace::analysis::IsDamage(v.status(), events)) return v.status();
@@ -258,6 +312,9 @@ Status WriteFoldedStacks(memtrace::ByteSource& source, const FoldedOptions& o, T
   // Every event is at or after the start (the reader checks).
   MPO_RETURN_IF_ERROR(memtrace::analysis::CheckWindowStart(
       o.from_us, static_cast<std::uint64_t>(last_time) - static_cast<std::uint64_t>(start)));
+  if (o.live_at)
+    MPO_RETURN_IF_ERROR(memtrace::analysis::CheckLiveAt(
+        *o.live_at, static_cast<std::uint64_t>(last_time) - static_cast<std::uint64_t>(start)));
   // Allocations without frames: the line "<no backtrace>", merged with a stack of one
   // frame of that name if there is one.
   auto& nodes = tree.nodes();

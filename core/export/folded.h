@@ -23,6 +23,13 @@
 // omitted. A window (from_us/to_us, microseconds since the trace start) counts only the
 // allocations whose time is inside it; one starting after the last event is an error
 // (analysis::CheckWindowStart), before any output.
+// External allocations end at the frame that called memtrace's tracer, not in the
+// tracer's own frames (core/memtrace/analysis/site_attribution.h, the sites' rule).
+// `live_at`: only the allocations (in the window) whose blocks are live at that time
+// (core/memtrace/analysis/liveness.h: allocated at or before T, not collected at or before
+// T; the end: never collected; the peak: found by a first pass, AnalyzeTrace's). A time
+// after the last event is kInvalidArgument naming "--live-at", before any output. Memory
+// then grows with the blocks live at once, as the analysis's does.
 // Damage: with `damage` set, damage (analysis::IsDamage: a truncated packet, a decoding
 // error after some events) ends the read there; the stacks read so far are written and
 // *damage says where the read stopped (analysis/trace_analysis.h).
@@ -60,6 +67,7 @@ struct FoldedOptions {
   std::int64_t from_us = 0;         // the window, since the trace start (inclusive)
   std::int64_t to_us = std::numeric_limits<std::int64_t>::max();
   memtrace::Limits limits;
+  std::optional<memtrace::analysis::LiveAt> live_at;  // unset: every allocation
   // Not null: stop at damage instead of failing, and say so here (nullopt: none met).
   std::optional<memtrace::analysis::Damage>* damage = nullptr;
 };

@@ -56,6 +56,80 @@ TEST(Folded, SamplesCallerFirstInlinedFramesUnfolded) {
             "Main.run (main.ml:3);B.make_list (b.ml:5) 2\n");
 }
 
+// An external allocation through memtrace's tracer counts at the tracer's caller; with
+// live_at, only the blocks live then count (allocated at or before T, not collected by
+// then), and a time after the last event is refused.
+std::vector<std::uint8_t> ExternalTrace() {
+  VectorSink sink;
+  Info info;
+  info.start_time = 1000;
+  info.sample_rate = 0.01;
+  auto w = TraceWriter::Create(sink, info);
+  EXPECT_TRUE(w.ok());
+  const std::map<OcamlInt, std::vector<Location>> locs = {
+      {1, {{"main.ml", 3, 0, 1, "Main.run"}}},
+      {2, {{"src/memprof_tracer.ml", 141, 24, 54, "Memtrace__Memprof_tracer.ext_alloc_slowpath"}}},
+      {3, {{"b.ml", 5, 0, 1, "B.make"}}},
+  };
+  auto lookup = [&](OcamlInt c) -> const std::vector<Location>* {
+    auto it = locs.find(c);
+    return it == locs.end() ? nullptr : &it->second;
+  };
+  TraceWriter& t = **w;
+  const auto ext = AllocationSource::kExternal;
+  const OcamlInt e0 = *t.PutAlloc(0, 1010, 100, 5, ext, std::vector<OcamlInt>{1, 2}, lookup);
+  EXPECT_TRUE(
+      t.PutAlloc(0, 1020, 2, 3, AllocationSource::kMinor, std::vector<OcamlInt>{1, 3}, lookup)
+          .ok());
+  EXPECT_TRUE(t.PutCollect(0, 1030, e0).ok());
+  EXPECT_TRUE(
+      t.PutAlloc(0, 1040, 2, 7, AllocationSource::kMinor, std::vector<OcamlInt>{1, 2}, lookup)
+          .ok());
+  EXPECT_TRUE(t.Flush().ok());
+  return sink.data;
+}
+
+std::string FoldedText(const std::vector<std::uint8_t>& bytes, const FoldedOptions& o) {
+  StringTextSink out;
+  auto src = MemorySource(bytes);
+  const Status s = WriteFoldedStacks(*src, o, out);
+  return s.ok() ? out.text : "error: " + s.ToString();
+}
+
+TEST(Folded, ExternalAllocationsAtTheTracersCaller) {
+  const std::string slow =
+      "Main.run (main.ml:3);Memtrace__Memprof_tracer.ext_alloc_slowpath "
+      "(src/memprof_tracer.ml:141)";
+  // The minor allocation through the same frames keeps them.
+  EXPECT_EQ(FoldedText(ExternalTrace(), {}),
+            "Main.run (main.ml:3) 5\nMain.run (main.ml:3);B.make (b.ml:5) 3\n" + slow + " 7\n");
+}
+
+TEST(Folded, LiveAt) {
+  using analysis::LiveAt;
+  const auto bytes = ExternalTrace();
+  FoldedOptions o;
+  o.live_at = LiveAt{LiveAt::Kind::kTime, 25};  // the external block is not collected yet
+  EXPECT_EQ(FoldedText(bytes, o),
+            "Main.run (main.ml:3) 5\nMain.run (main.ml:3);B.make (b.ml:5) 3\n");
+  o.live_at = LiveAt{LiveAt::Kind::kTime, 30};  // collected at 30: not live
+  EXPECT_EQ(FoldedText(bytes, o), "Main.run (main.ml:3);B.make (b.ml:5) 3\n");
+  o.live_at = LiveAt{LiveAt::Kind::kEnd, 0};
+  EXPECT_EQ(FoldedText(bytes, o),
+            "Main.run (main.ml:3);B.make (b.ml:5) 3\nMain.run (main.ml:3);"
+            "Memtrace__Memprof_tracer.ext_alloc_slowpath (src/memprof_tracer.ml:141) 7\n");
+  // The peak: 8 samples live from 20 to 30 (and 10 from 40 on: the end is the peak).
+  o.live_at = LiveAt{LiveAt::Kind::kPeak, 0};
+  EXPECT_EQ(FoldedText(bytes, o),
+            FoldedText(bytes, FoldedOptions{.live_at = LiveAt{LiveAt::Kind::kEnd, 0}}));
+  o.live_at = LiveAt{LiveAt::Kind::kTime, 41};
+  EXPECT_TRUE(FoldedText(bytes, o).starts_with("error: ")) << FoldedText(bytes, o);
+  // A window: the blocks allocated in it only.
+  o.live_at = LiveAt{LiveAt::Kind::kTime, 25};
+  o.from_us = 15;
+  EXPECT_EQ(FoldedText(bytes, o), "Main.run (main.ml:3);B.make (b.ml:5) 3\n");
+}
+
 TEST(Folded, Words) {
   const auto bytes = SmallTrace();
   auto text = FoldedStacks(MemorySource(bytes), FoldedWeight::kWords);

@@ -23,6 +23,7 @@ struct FoldedCommandOptions {
   std::string by = "samples";
   bool functions = false;
   bool collapse_recursion = false;
+  std::string live_at;  // empty: not asked (every allocation counts)
   WindowOptions window;
   bool strict = false;
   memtrace::Limits limits;
@@ -54,6 +55,10 @@ void RunFolded(const FoldedCommandOptions& c) {
   if (Status s = ApplyWindow(c.window, &window); !s.ok()) return ReportError("memtrace folded", s);
   o.from_us = window.from_us;
   o.to_us = window.to_us;
+  if (!c.live_at.empty()) {
+    ApplyLiveAt(c.live_at, &window);
+    o.live_at = window.live_at;
+  }
   auto src = memtrace::OpenFileSource(c.file);
   if (!src.ok()) return ReportError("memtrace folded", src.status());
   memtrace::FileTextSink file(stdout);
@@ -77,7 +82,8 @@ void AddMemtraceFoldedCommand(CLI::App& memtrace) {
       "folded",
       "Folded stacks (caller first) for flamegraph.pl and speedscope; entries memtrace could "
       "not name (C and runtime frames) are left out, allocations with no frame at all are "
-      "'<no backtrace>'");
+      "'<no backtrace>'. With --live-at, only the allocations whose blocks are live at that "
+      "time (the peak: found by a first pass over the trace)");
   f->add_option("file", o->file, "trace file")->required();
   f->add_option("--by", o->by,
                 "count samples (default), sampled words, or estimated bytes (samples / sample "
@@ -88,6 +94,7 @@ void AddMemtraceFoldedCommand(CLI::App& memtrace) {
               "drop a frame equal to its caller's (with --functions: a function calling "
               "itself at any line)");
   AddWindowOptions(f, &o->window);
+  AddLiveAtOption(f, &o->live_at);
   AddStrictOption(f, &o->strict);
   AddLimitOptions(f, &o->limits);
   f->callback([o] { RunFolded(*o); });

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Liveness on the command line: `stats` prints the peak of the live heap and its time,
-# `leaks --live-at end|peak|SECONDS` the blocks live then, each checked against a model
-# computed here from the golden oracle dump (live at T: allocated at or before T, not
+# Liveness on the command line: `stats` prints the peak of the live heap and its time;
+# `leaks`, `stats`, `folded` and `compare` with --live-at end|peak|SECONDS the blocks live
+# then, each checked against a model computed here from the golden oracle dump or
+# memtrace's own text dump (live at T: allocated at or before T, not
 # collected at or before T; the peak: the largest value of that step function, first
 # reached). Bad --live-at values are usage errors naming the option; a damaged trace
 # still gives the figures of what precedes the damage.
@@ -103,12 +104,110 @@ head -1 "$out" | grep -Eq ' allocated and still live at the peak \(0\.[0-9]{6} s
 check "leaks text --live-at 0.01" 0 "$bin" memtrace leaks --live-at 0.01 $v2.ctf
 head -1 "$out" | grep -q ' allocated and still live at 0.010000 s, at ' || { fail "leaks T headline"; cat "$out"; }
 
+# `stats`, `folded` and `compare` with --live-at: the sites table, the stacks and A's side
+# of the comparison are those of the blocks live at T, checked against a model of
+# memtrace's own text dump of the trace (each alloc line's backtrace, innermost last).
+live_model="$tmp/live_model.py"
+cat >"$live_model" <<'PY'
+import collections, json, re, sys
+tracer = re.compile(r"^Memtrace(__|\.)Memprof_tracer\.ext_alloc(_slowpath)?@")
+def load(path):
+    evs = []
+    for line in open(path, encoding="utf-8", errors="replace"):
+        p = line.split()
+        if len(p) < 3: continue
+        dt, i, kind = int(p[0]), int(p[1]), p[2]
+        if kind.startswith("alloc"):
+            frames = [f for f in p[6:] if "@" in f]
+            if kind == "alloc_ext":
+                while len(frames) > 1 and tracer.match(frames[-1]): frames.pop()
+            evs.append((dt, "alloc", i, int(p[3]), frames))
+        elif kind == "collect":
+            evs.append((dt, "collect", i, 0, None))
+    return evs
+def live(evs, t, lo, hi):
+    alloc, dead = {}, set()
+    for dt, kind, i, ns, fr in evs:
+        if kind == "alloc" and dt <= t and lo <= dt <= hi: alloc[i] = (ns, fr)
+        if kind == "collect" and dt <= t: dead.add(i)
+    return [v for i, v in alloc.items() if i not in dead]
+def folded_name(f):
+    name, loc = f.split("@", 1)
+    file, line = loc.split(":")[:2]
+    return "%s (%s:%s)" % (name, file, line)
+mode, dump, t_us = sys.argv[1], sys.argv[2], round(float(sys.argv[3]) * 1e6)
+evs = load(dump)
+blocks = live(evs, t_us, 0, 1 << 62)
+if mode == "stats":
+    doc = json.load(open(sys.argv[4]))
+    want = collections.defaultdict(lambda: [0, 0])
+    for ns, fr in blocks:
+        w = want[fr[-1] if fr else None]; w[0] += 1; w[1] += ns
+    got = {s["site"]: [s["live_blocks"], s["live_samples"]] for s in doc["sites"]}
+    assert doc["sites_by"] == "live" and doc["sites_live_total"] == len(want), (doc["sites_live_total"], len(want))
+    assert got == {k: v for k, v in want.items()}, (got, dict(want))
+    order = [s["live_samples"] for s in doc["sites"]]
+    assert order == sorted(order, reverse=True), order
+    print("stats live sites", len(got), "samples", sum(v[1] for v in got.values()))
+elif mode == "folded":
+    want = collections.Counter()
+    for ns, fr in blocks:
+        want[";".join(folded_name(f) for f in fr) if fr else "<no backtrace>"] += ns
+    got = collections.Counter()
+    for line in open(sys.argv[4]):
+        k, v = line.rstrip("\n").rsplit(" ", 1); got[k] += int(v)
+    want = +want
+    assert got == want, (got, want)
+    print("folded live stacks", len(got), "samples", sum(got.values()))
+elif mode == "compare":
+    doc = json.load(open(sys.argv[4])); per = float(sys.argv[5])
+    want = collections.Counter()
+    for ns, fr in blocks: want[fr[-1] if fr else None] += ns
+    assert doc["measure"] == "live" and doc["a"]["samples"] == sum(want.values()), doc["a"]
+    got = {s["site"]: s["a_est_bytes"] for s in doc["sites"] if s["status"] != "new"}
+    assert got == {k: v * per for k, v in want.items()}, (got, want)
+    print("compare live A sites", len(got))
+PY
+for at in 0.0005 0.0123 peak end; do
+  check "stats --json --live-at $at" 0 "$bin" memtrace stats --json --top 1000 --live-at $at $v2.ctf
+  t="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["live_at"]["t_s"])' "$out")"
+  python3 "$live_model" stats $v2.dump_trace.txt "$t" "$out" >/dev/null ||
+    fail "stats --live-at $at disagrees with the model"
+  check "folded --live-at $at" 0 "$bin" memtrace folded --live-at $at $v2.ctf
+  python3 "$live_model" folded $v2.dump_trace.txt "$t" "$out" >/dev/null ||
+    fail "folded --live-at $at disagrees with the model"
+done
+# Both traces at T (v3 lasts 0.858 ms): A's side per site, B's total equal to its stats.
+check "compare --json --live-at 0.0005" 0 "$bin" memtrace compare --json --top 1000 --live-at 0.0005 $v2.ctf $v3.ctf
+cp "$out" "$tmp/cmp.json"
+python3 "$live_model" compare $v2.dump_trace.txt 0.0005 "$tmp/cmp.json" 8000 >/dev/null ||
+  fail "compare --live-at disagrees with the model"
+check "stats --json --live-at 0.0005 (v3)" 0 "$bin" memtrace stats --json --live-at 0.0005 $v3.ctf
+python3 - "$tmp/cmp.json" "$out" <<'PY' || fail "compare --live-at: B's side is not stats'"
+import json, sys
+c, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert c["b"]["live_at"] == s["live_at"] and c["b"]["samples"] == s["live_at"]["heap"]["samples"], (c["b"], s["live_at"])
+PY
+check "compare --live-at peak: a trace with itself" 0 "$bin" memtrace compare --live-at peak $v2.ctf $v2.ctf
+grep -q "^A: .* allocated and still live at the peak (0.019445 s) at 7 sites$" "$out" || { fail "compare --live-at peak headline"; cat "$out"; }
+grep -q "^change: 0 B; sites: 0 grew, 0 shrank, 0 new, 0 gone, 7 same$" "$out" || { fail "compare --live-at peak"; cat "$out"; }
+check "compare --live-at past B's end" 2 "$bin" memtrace compare --live-at 0.0123 $v2.ctf $v3.ctf
+grep -q -- "--live-at: 0.012300 s is after the trace's last event" "$err" || { fail "compare past the end"; cat "$err"; }
+check "folded --live-at past the end" 2 "$bin" memtrace folded --live-at 0.03 $v2.ctf
+[ ! -s "$out" ] || fail "folded --live-at past the end: output written"
+check "stats text --live-at 0.01" 0 "$bin" memtrace stats --live-at 0.01 $v2.ctf
+grep -q "^top allocation sites by estimated bytes of the blocks still live at 0.010000 s (of [0-9]* with such blocks):$" "$out" ||
+  { fail "stats --live-at headline"; cat "$out"; }
+
 # Hostile values: usage errors (exit 2) that name the option; nothing on stdout.
 for bad in -1 nan inf 1e99 x "" "0.1 " PEAK 1e-400; do
-  check "leaks --live-at '$bad'" 2 "$bin" memtrace leaks --live-at "$bad" $v2.ctf
-  grep -q -- "--live-at" "$err" || { fail "--live-at '$bad': the message does not name the option"; cat "$err"; }
-  [ ! -s "$out" ] || fail "--live-at '$bad': output written"
+  for cmd in leaks stats folded; do
+    check "$cmd --live-at '$bad'" 2 "$bin" memtrace $cmd --live-at "$bad" $v2.ctf
+    grep -q -- "--live-at" "$err" || { fail "$cmd --live-at '$bad': the message does not name the option"; cat "$err"; }
+    [ ! -s "$out" ] || fail "$cmd --live-at '$bad': output written"
+  done
 done
+check "compare --live-at nan" 2 "$bin" memtrace compare --live-at nan $v2.ctf $v3.ctf
 check "report --live-at nan" 2 "$bin" memtrace report --live-at nan $v2.ctf -o "$tmp/r.html"
 [ ! -e "$tmp/r.html" ] || fail "report --live-at nan: a page was written"
 # Past the last event (the trace lasts 0.02475 s): a usage error naming the duration.

@@ -391,6 +391,7 @@ std::optional<analysis::TraceAnalysis> AnalyzeOrReport(const std::string& cmd,
 struct StatsOptions {
   std::string file;
   std::string by = "bytes";
+  std::string live_at;  // empty: not asked (the table ranks the allocations)
   AnalysisCommandOptions common;
 };
 
@@ -403,6 +404,10 @@ void RunStats(const StatsOptions& o) {
   so.analysis.stop_at_damage = !o.common.strict;
   if (Status s = ApplyWindow(o.common.window, &so.analysis); !s.ok())
     return ReportError("memtrace stats", s);
+  if (!o.live_at.empty()) {
+    ApplyLiveAt(o.live_at, &so.analysis);
+    so.by_live = true;
+  }
   auto src = OpenOrReport("memtrace stats", o.file);
   if (!src) return;
   Progress bar("memtrace stats", "bytes", src->size());
@@ -435,6 +440,7 @@ void RunLeaks(const LeaksOptions& o) {
 
 struct CompareOptions {
   std::string a, b;
+  std::string live_at;  // empty: not asked (the allocations are compared)
   AnalysisCommandOptions common;
 };
 
@@ -442,6 +448,8 @@ void RunCompare(const CompareOptions& o) {
   const std::string cmd = "memtrace compare";
   auto options = AnalysisOrReport(cmd, o.common);
   if (!options) return;
+  const bool live = !o.live_at.empty();
+  if (live) ApplyLiveAt(o.live_at, &*options);
   // Both inputs are opened (a missing one, a FIFO refused) before A is analysed.
   auto src_a = OpenOrReport(cmd, o.a);
   if (!src_a) return;
@@ -451,8 +459,8 @@ void RunCompare(const CompareOptions& o) {
   if (!a) return;
   auto b = AnalyzeOrReport(cmd, o.b, *src_b, *options);
   if (!b) return;
-  WriteOut(o.common.json ? analysis::FormatCompareJson(*a, o.a, *b, o.b, o.common.top)
-                         : analysis::FormatCompare(*a, o.a, *b, o.b, o.common.top));
+  WriteOut(o.common.json ? analysis::FormatCompareJson(*a, o.a, *b, o.b, o.common.top, live)
+                         : analysis::FormatCompare(*a, o.a, *b, o.b, o.common.top, live));
 }
 
 void AddDump(CLI::App& mt) {
@@ -532,10 +540,13 @@ void AddStats(CLI::App& mt) {
       "(samples / sample rate * word size / 8); a site is the innermost frame of the backtrace "
       "(inlined frames expanded). Lifetime median and p90 are exact up to 65,536 collections, then "
       "within 0.4% "
-      "(printed ~N). --json prints one document (members: core/memtrace/analysis/trace_stats.h)");
+      "(printed ~N). With --live-at, the sites table ranks and lists the blocks (allocated in "
+      "the window) live at that time instead of the allocations. --json prints one document "
+      "(members: core/memtrace/analysis/trace_stats.h)");
   st->add_option("file", stats->file, "trace file")->required();
   st->add_option("--by", stats->by, "rank sites by estimated bytes (default) or sampled words")
       ->check(CLI::IsMember({"bytes", "words"}));
+  AddLiveAtOption(st, &stats->live_at);
   st->add_flag("--json", stats->common.json, "one JSON document");
   AddAnalysisOptions(st, &stats->common);
   st->callback([stats] { RunStats(*stats); });
@@ -561,10 +572,13 @@ void AddCompare(CLI::App& mt) {
   CLI::App* cmp = mt.add_subcommand(
       "compare",
       "Which allocation sites grew or shrank from trace A to trace B, in estimated bytes "
-      "allocated (sites matched by their frames), largest change first. --json prints one "
-      "document (members: core/memtrace/analysis/site_compare.h)");
+      "allocated (sites matched by their frames), largest change first; with --live-at, in "
+      "estimated bytes of the blocks (allocated in the window) live at that time in each "
+      "trace (peak: each trace's own). --json prints one document (members: "
+      "core/memtrace/analysis/site_compare.h)");
   cmp->add_option("a", compare->a, "first trace")->required();
   cmp->add_option("b", compare->b, "second trace")->required();
+  AddLiveAtOption(cmp, &compare->live_at);
   cmp->add_flag("--json", compare->common.json, "one JSON document");
   AddAnalysisOptions(cmp, &compare->common);
   cmp->callback([compare] { RunCompare(*compare); });

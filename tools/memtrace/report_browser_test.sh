@@ -6,7 +6,9 @@
 # With MPO_SHARED_TESTDATA set, the largest real trace is rendered too.
 # The flame graph's "collapse recursion" box: the page opened as page.html#collapse-recursion
 # ticks it as a click does; the script must still finish without a console error, and on
-# a recursive trace the picture must change (fewer rows, another screenshot).
+# a recursive trace the picture must change (fewer rows, another screenshot). The three
+# flame graphs (allocations, inverted, live) all draw, and page.html#search=NAME marks the
+# searched function's boxes.
 set -euo pipefail
 source tools/cli_test_lib.sh
 bin="$1"
@@ -78,11 +80,37 @@ render() {
   echo "     $name: $colours colours"
   [ "$colours" -ge 20 ] || fail "$name: the screenshot looks blank ($colours colours)"
   [ -z "${REPORT_SHOT_DIR:-}" ] || cp "$tmp/$name.png" "$REPORT_SHOT_DIR/"
+  # Every flame graph drew, and #search=NAME (the heaviest allocation point) marks boxes
+  # in the inverted graph, each counted in its data-matches.
+  local name_q
+  name_q="$(python3 - "$page" <<'PY'
+import json, re, sys, urllib.parse
+d = json.loads(re.search(r'id="report-data">(.*?)</script>', open(sys.argv[1], encoding="utf-8").read(), re.S).group(1))
+first = next((c for c in d["flame_inverted"]["c"] if c["n"] != "other"), None)
+print(urllib.parse.quote(first["n"][:40]) if first else "")
+PY
+)"
+  [ -n "$name_q" ] || return 0
+  check "$name: dump-dom #search" 0 timeout 120 "$browser" "${flags[@]}" --enable-logging=stderr --v=0 \
+    --dump-dom "file://$page#search=$name_q"
+  if grep -E 'CONSOLE|Uncaught' "$err" | grep -ciE 'error|uncaught' >/dev/null; then
+    fail "$name#search: console errors"
+  fi
+  python3 - "$out" <<'PY' || fail "$name#search: the search did not mark the inverted graph"
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+for mode in ("stacks", "inverted"):
+    assert re.search(r'data-mode="%s" data-boxes="[1-9]' % mode, dom), mode + " not drawn"
+m = re.search(r'<div class="flame" id="flame-inverted"[^>]*data-matches="(\d+)"', dom)
+marked = dom.count('class="match"')
+assert m and int(m.group(1)) > 0 and marked >= int(m.group(1)), (m and m.group(1), marked)
+print("     search: inverted", m.group(1), "boxes marked;", marked, "match classes in all")
+PY
 }
 
 # The flame graph's drawn state in the dumped DOM: "MODE BOXES DEPTH".
 flame_state() {
-  sed -n 's/.*<div id="flame" data-mode="\([a-z]*\)" data-boxes="\([0-9]*\)" data-depth="\([0-9]*\)".*/\1 \2 \3/p' "$1" | head -1
+  sed -n 's/.*<div class="flame" id="flame" data-mode="\([a-z]*\)" data-boxes="\([0-9]*\)" data-depth="\([0-9]*\)".*/\1 \2 \3/p' "$1" | head -1
 }
 
 # `toggle NAME TRACE same|fewer`: the page with and without the box ticked; with "fewer"

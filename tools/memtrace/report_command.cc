@@ -11,6 +11,7 @@
 #include "core/memtrace/report/collapsed_flame.h"
 #include "core/memtrace/report/flame_tree.h"
 #include "core/memtrace/report/html_report.h"
+#include "core/memtrace/report/inverted_flame.h"
 #include "tools/exit_code.h"
 #include "tools/memtrace/limit_options.h"
 #include "tools/memtrace/progress_source.h"
@@ -32,12 +33,16 @@ struct ReportOptions {
   memtrace::Limits limits;
 };
 
-// The flame tree of the window's folded stacks (in samples), whole: the collapsed tree is
-// made from it before both are cut to `o.flame_nodes`. A pass over the file of its own:
-// the folded stacks' own tree bounds its memory.
-Result<memtrace::report::FlameTree> Flame(memtrace::ByteSource& src, const ReportOptions& o,
-                                          const memtrace::analysis::AnalysisOptions& window) {
+// The flame tree of the window's folded stacks (in samples), whole: the collapsed and
+// inverted trees are made from it before all are cut to `o.flame_nodes`; with `live_at`,
+// those of the blocks live then. A pass over the file of its own: the folded stacks' own
+// tree bounds its memory.
+Result<memtrace::report::FlameTree> Flame(
+    memtrace::ByteSource& src, const ReportOptions& o,
+    const memtrace::analysis::AnalysisOptions& window,
+    std::optional<memtrace::analysis::LiveAt> live_at = std::nullopt) {
   exporter::FoldedOptions f;
+  f.live_at = live_at;
   f.from_us = window.from_us;
   f.to_us = window.to_us;
   f.limits = o.limits;
@@ -49,12 +54,13 @@ Result<memtrace::report::FlameTree> Flame(memtrace::ByteSource& src, const Repor
   return builder.Finish();
 }
 
-// Two passes over the file (the analysis, the flame graph), counted as one progress of
-// twice its size; the tree with recursion collapsed is made in memory from the second's.
+// Three passes over the file (the analysis, the flame graph, the live blocks' flame
+// graph), counted as one progress of three times its size; the trees with recursion
+// collapsed and inverted are made in memory from the second's.
 Result<std::string> Page(memtrace::ByteSource& src, const ReportOptions& o,
                          const memtrace::analysis::AnalysisOptions& window) {
   const std::uint64_t size = src.size();
-  Progress progress("memtrace report", "bytes", 2 * size);
+  Progress progress("memtrace report", "bytes", 3 * size);
   memtrace::analysis::AnalysisOptions a = window;
   a.progress = [&progress](std::uint64_t done, std::uint64_t) { progress.Update(done); };
   auto analysis = memtrace::analysis::AnalyzeTrace(src, a);
@@ -67,7 +73,16 @@ Result<std::string> Page(memtrace::ByteSource& src, const ReportOptions& o,
   memtrace::report::FlameTrees flame;
   flame.collapsed =
       memtrace::report::Bounded(memtrace::report::CollapseRecursion(*tree), o.flame_nodes);
+  flame.inverted = memtrace::report::InvertedTree(*tree, o.flame_nodes);
   flame.stacks = memtrace::report::Bounded(*tree, o.flame_nodes);
+  // The live blocks at the time the analysis resolved (the peak is not looked for again).
+  memtrace::analysis::LiveAt at = analysis->live_at;
+  if (at.kind == memtrace::analysis::LiveAt::Kind::kPeak)
+    at = {memtrace::analysis::LiveAt::Kind::kTime, analysis->live_at_us};
+  ProgressSource counted_live(src, progress, 2 * size);
+  auto live = Flame(counted_live, o, window, at);
+  if (!live.ok()) return live.status();
+  flame.live = memtrace::report::Bounded(*live, o.flame_nodes);
   return memtrace::report::FormatHtmlReport(*analysis, o.file, flame, o.top);
 }
 
@@ -102,18 +117,22 @@ void AddMemtraceReportCommand(CLI::App& memtrace) {
       "One self-contained HTML page (no network): trace info, top allocation sites, the "
       "estimated live heap over time (the true live heap from 0 to the trace's end, each "
       "step's least and most, the peak marked, the window shaded, a readout on hover), the "
-      "leak candidates by site (allocated in the window, live at --live-at), and a flame graph "
-      "(click to zoom; a box collapses recursion by the rule of folded's option). "
+      "leak candidates by site (allocated in the window, live at --live-at), and three flame "
+      "graphs: the allocations (click to zoom; a box collapses recursion by the rule of "
+      "folded's option), the same inverted (allocation points first, callers below) and the "
+      "blocks live at --live-at; a search box highlights a function in all three, a click on "
+      "a column heading sorts a table. External allocations are counted at the caller of "
+      "memtrace's tracer. "
       "Figures are those of `memtrace stats`. Bounded for any input: each name is shown as "
       "text of at most 256 bytes (cut with \"...\", bytes that are not UTF-8 as U+FFFD), and "
-      "the page is at most 64 KiB + 2 KiB x (2 x flame-nodes + 2 x top x (callers + 1))");
+      "the page is at most 64 KiB + 2 KiB x (4 x flame-nodes + 2 x top x (callers + 1))");
   r->add_option("file", o->file, "trace file")->required();
   r->add_option("-o,--output", o->out, "the HTML file to write")->required();
   r->add_option("--top", o->top, "sites listed in the tables, in [1, 10^4]")
       ->check(UnsignedIn(1, 10'000));
   r->add_option("--flame-nodes", o->flame_nodes,
-                "flame graph nodes at most, \"other\" included (the smallest are merged "
-                "into \"other\"), in [16, 10^5]")
+                "nodes at most in each flame graph, \"other\" included (the smallest are "
+                "merged into \"other\"), in [16, 10^5]")
       ->check(UnsignedIn(16, 100'000));
   AddCallersOption(r, &o->callers);
   AddWindowOptions(r, &o->window);

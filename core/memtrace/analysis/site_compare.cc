@@ -8,13 +8,19 @@
 
 #include "core/base/json_text.h"
 #include "core/memtrace/analysis/analysis_text.h"
+#include "core/memtrace/analysis/liveness_text.h"
 
 namespace mpo::memtrace::analysis {
 namespace {
 
 const Site& Either(const SiteChange& c) { return c.a != nullptr ? *c.a : *c.b; }
 
-void AppendSide(std::string& out, const std::string& file, const TraceAnalysis& t) {
+// What is compared: the allocations, or the blocks live at the asked time.
+const Tally& Measured(const TraceAnalysis& t, bool live) { return live ? t.live : t.allocated; }
+const Tally& Measured(const Site& s, bool live) { return live ? s.live : s.allocated; }
+
+void AppendSide(std::string& out, const std::string& file, const TraceAnalysis& t, bool live) {
+  const Tally& m = Measured(t, live);
   out += "{\"file\":";
   json_text::AppendString(out, file);
   out += ",\"version\":";
@@ -22,11 +28,13 @@ void AppendSide(std::string& out, const std::string& file, const TraceAnalysis& 
   out += ",\"sample_rate\":";
   json_text::AppendDouble(out, t.info.sample_rate);
   out += ",\"allocs\":";
-  json_text::AppendUint(out, t.allocated.blocks);
+  json_text::AppendUint(out, m.blocks);
   out += ",\"samples\":";
-  json_text::AppendUint(out, t.allocated.samples);
+  json_text::AppendUint(out, m.samples);
   out += ",\"est_bytes\":";
-  json_text::AppendDouble(out, EstimatedBytes(t.allocated.samples, t.info));
+  json_text::AppendDouble(out, EstimatedBytes(m.samples, t.info));
+  out += ',';
+  AppendLiveAtMember(out, t);
   out += ',';
   AppendDamageMember(out, t.damage);
   out += '}';
@@ -42,21 +50,23 @@ const char* SiteChange::status() const {
   return "same";
 }
 
-std::vector<SiteChange> CompareSites(const TraceAnalysis& a, const TraceAnalysis& b) {
+std::vector<SiteChange> CompareSites(const TraceAnalysis& a, const TraceAnalysis& b, bool live) {
   // Ordered by names, so that equal changes come out in name order. Keyed by the sites'
   // own name lists, never copies: the names are bounded by the analyses' budgets only once.
   using Names = const std::vector<std::string>*;
   const auto by_names = [](Names x, Names y) { return *x < *y; };
   std::map<Names, SiteChange, decltype(by_names)> by_name(by_names);
   for (const Site& s : a.sites) {
+    if (live && s.live.blocks == 0) continue;
     SiteChange& c = by_name[&s.names];
     c.a = &s;
-    c.a_bytes = EstimatedBytes(s.allocated.samples, a.info);
+    c.a_bytes = EstimatedBytes(Measured(s, live).samples, a.info);
   }
   for (const Site& s : b.sites) {
+    if (live && s.live.blocks == 0) continue;
     SiteChange& c = by_name[&s.names];
     c.b = &s;
-    c.b_bytes = EstimatedBytes(s.allocated.samples, b.info);
+    c.b_bytes = EstimatedBytes(Measured(s, live).samples, b.info);
   }
   std::vector<SiteChange> out;
   out.reserve(by_name.size());
@@ -68,16 +78,25 @@ std::vector<SiteChange> CompareSites(const TraceAnalysis& a, const TraceAnalysis
 }
 
 std::string FormatCompare(const TraceAnalysis& a, const std::string& a_file, const TraceAnalysis& b,
-                          const std::string& b_file, std::size_t top) {
-  const std::vector<SiteChange> changes = CompareSites(a, b);
-  const double ta = EstimatedBytes(a.allocated.samples, a.info);
-  const double tb = EstimatedBytes(b.allocated.samples, b.info);
+                          const std::string& b_file, std::size_t top, bool live) {
+  const std::vector<SiteChange> changes = CompareSites(a, b, live);
+  const double ta = EstimatedBytes(Measured(a, live).samples, a.info);
+  const double tb = EstimatedBytes(Measured(b, live).samples, b.info);
   std::map<std::string, std::size_t> counts;
   for (const SiteChange& c : changes) ++counts[c.status()];
-  std::string out = "A: " + a_file + ": est. " + BytesText(ta) + " allocated" + WindowText(a) +
-                    " at " + std::to_string(a.sites.size()) + " sites\n";
-  out += "B: " + b_file + ": est. " + BytesText(tb) + " allocated" + WindowText(b) + " at " +
-         std::to_string(b.sites.size()) + " sites\n";
+  // "allocated", or "allocated and still live at the peak (0.000050 s)".
+  auto what = [live](const TraceAnalysis& t) {
+    return live ? " allocated" + WindowText(t) + " and " + LiveAtPhrase(t)
+                : " allocated" + WindowText(t);
+  };
+  auto sites = [live](const TraceAnalysis& t) {
+    std::size_t n = 0;
+    for (const Site& s : t.sites) n += !live || s.live.blocks > 0;
+    return std::to_string(n);
+  };
+  std::string out =
+      "A: " + a_file + ": est. " + BytesText(ta) + what(a) + " at " + sites(a) + " sites\n";
+  out += "B: " + b_file + ": est. " + BytesText(tb) + what(b) + " at " + sites(b) + " sites\n";
   out += "change: " + BytesText(tb - ta, true) + "; sites: " + std::to_string(counts["grew"]) +
          " grew, " + std::to_string(counts["shrank"]) + " shrank, " +
          std::to_string(counts["new"]) + " new, " + std::to_string(counts["gone"]) + " gone, " +
@@ -101,19 +120,20 @@ std::string FormatCompare(const TraceAnalysis& a, const std::string& a_file, con
 }
 
 std::string FormatCompareJson(const TraceAnalysis& a, const std::string& a_file,
-                              const TraceAnalysis& b, const std::string& b_file, std::size_t top) {
-  const std::vector<SiteChange> changes = CompareSites(a, b);
+                              const TraceAnalysis& b, const std::string& b_file, std::size_t top,
+                              bool live) {
+  const std::vector<SiteChange> changes = CompareSites(a, b, live);
   std::map<std::string, std::size_t> counts;
   for (const SiteChange& c : changes) ++counts[c.status()];
-  std::string out = "{\"a\":";
-  AppendSide(out, a_file, a);
+  std::string out = live ? "{\"measure\":\"live\",\"a\":" : "{\"measure\":\"allocated\",\"a\":";
+  AppendSide(out, a_file, a, live);
   out += ",\"b\":";
-  AppendSide(out, b_file, b);
+  AppendSide(out, b_file, b, live);
   out += ',';
   AppendWindowMember(out, a);
   out += ",\"change_est_bytes\":";
-  json_text::AppendDouble(out, EstimatedBytes(b.allocated.samples, b.info) -
-                                   EstimatedBytes(a.allocated.samples, a.info));
+  json_text::AppendDouble(out, EstimatedBytes(Measured(b, live).samples, b.info) -
+                                   EstimatedBytes(Measured(a, live).samples, a.info));
   for (const char* k : {"grew", "shrank", "new", "gone", "same"}) {
     out += ",\"";
     out += k;
@@ -129,9 +149,9 @@ std::string FormatCompareJson(const TraceAnalysis& a, const std::string& a_file,
     out += ",\"status\":\"";
     out += c.status();
     out += "\",\"a_allocs\":";
-    json_text::AppendUint(out, c.a != nullptr ? c.a->allocated.blocks : 0);
+    json_text::AppendUint(out, c.a != nullptr ? Measured(*c.a, live).blocks : 0);
     out += ",\"b_allocs\":";
-    json_text::AppendUint(out, c.b != nullptr ? c.b->allocated.blocks : 0);
+    json_text::AppendUint(out, c.b != nullptr ? Measured(*c.b, live).blocks : 0);
     out += ",\"a_est_bytes\":";
     json_text::AppendDouble(out, c.a_bytes);
     out += ",\"b_est_bytes\":";

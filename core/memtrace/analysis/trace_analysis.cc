@@ -7,6 +7,7 @@
 
 #include "core/base/splitmix64.h"
 #include "core/memtrace/analysis/backtrace_frames.h"
+#include "core/memtrace/analysis/site_attribution.h"
 #include "core/memtrace/limits.h"
 #include "core/memtrace/trace_reader.h"
 #include "core/memtrace/view/frame_render.h"
@@ -176,7 +177,12 @@ class Analyzer {
  private:
   std::uint32_t SiteOf(const Event& e) {
     key_.clear();
+    std::size_t skip = TracerFramesToSkip(r_, e.source, e.backtrace);
     VisitFramesInnermostFirst(r_, e.backtrace, [&](const CompactFrame& f) {
+      if (skip > 0) {
+        --skip;
+        return true;
+      }
       key_.push_back(f);
       return key_.size() <= o_.callers;
     });

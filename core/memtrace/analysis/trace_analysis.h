@@ -9,7 +9,8 @@
 // name) are passed over. A site is keyed by that frame and its `callers` nearest caller
 // frames (an inlined frame's caller is the frame it was inlined into; callers = 0: the
 // frame alone); an allocation with no frame at all belongs to the site with no frames
-// ("<no backtrace>").
+// ("<no backtrace>"). An external allocation's innermost frames that are memtrace's own
+// tracer are passed over first (site_attribution.h): its site is the tracer's caller.
 //
 // Estimated bytes: memtrace samples each allocated word with probability sample_rate,
 // so nsamples / sample_rate estimates the words allocated, times word_size / 8 bytes

@@ -6,6 +6,7 @@
 
 #include "core/memtrace/analysis/analysis_text.h"
 #include "core/memtrace/analysis/leaks.h"
+#include "core/memtrace/analysis/site_attribution.h"
 #include "core/memtrace/analysis/site_compare.h"
 #include "core/memtrace/internal/undefined_code.h"
 #include "core/memtrace/trace_writer.h"
@@ -123,6 +124,69 @@ TEST(TraceAnalysis, SitesAreInnermostFramedEntry) {
 
 // Callers are frames, nearest first: F's inlined frame A.outer is the nearest caller of
 // its site, before the entry that called F.
+// External allocations recorded through memtrace's tracer belong to its caller
+// (site_attribution.h); other allocations and tracer-only backtraces keep their frames.
+TEST(TraceAnalysis, ExternalAllocationsSkipTheTracersFrames) {
+  constexpr OcamlInt kSlow = 0x7a0000000500;  // the tracer's slow path
+  constexpr OcamlInt kUser = 0x7a0000000600;  // User.f with the tracer's ext_alloc inlined
+  VectorSink sink;
+  Info info;
+  info.sample_rate = 0.25;
+  info.start_time = 1000;
+  auto w = TraceWriter::Create(sink, info);
+  ASSERT_TRUE(w.ok());
+  static const std::map<OcamlInt, std::vector<Location>> kFrames = {
+      {kMain, {{"main.ml", 1, 0, 10, "Main"}}},
+      {kSlow,
+       {{"src/memprof_tracer.ml", 141, 24, 54, "Memtrace__Memprof_tracer.ext_alloc_slowpath"}}},
+      {kUser,
+       {{"u.ml", 5, 2, 9, "User.f"},
+        {"src/memprof_tracer.ml", 160, 2, 30, "Memtrace__Memprof_tracer.ext_alloc"}}},
+  };
+  const LocationLookup lookup = [](OcamlInt code) -> const std::vector<Location>* {
+    auto it = kFrames.find(code);
+    return it == kFrames.end() ? nullptr : &it->second;
+  };
+  using Bt = std::vector<OcamlInt>;
+  TraceWriter& t = **w;
+  const auto ext = AllocationSource::kExternal;
+  ASSERT_TRUE(t.PutAlloc(0, 1010, 100, 2, ext, Bt{kMain, kSlow}, lookup).ok());
+  ASSERT_TRUE(t.PutAlloc(0, 1020, 100, 3, ext, Bt{kMain, kUser, kSlow}, lookup).ok());
+  ASSERT_TRUE(t.PutAlloc(0, 1030, 100, 5, ext, Bt{kSlow}, lookup).ok());
+  ASSERT_TRUE(t.PutAlloc(0, 1040, 4, 7, AllocationSource::kMinor, Bt{kMain, kSlow}, lookup).ok());
+  ASSERT_TRUE(t.Flush().ok());
+  AnalysisOptions o;
+  o.callers = 1;
+  auto a = Analyze(sink.data, o);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  const std::string slow =
+      "Memtrace__Memprof_tracer.ext_alloc_slowpath@src/memprof_tracer.ml:141:24-54";
+  const Site* main = Find(*a, {kMainName});
+  const Site* user = Find(*a, {"User.f@u.ml:5:2-9", kMainName});
+  const Site* only_tracer = Find(*a, {slow});
+  const Site* minor = Find(*a, {slow, kMainName});
+  ASSERT_NE(main, nullptr);
+  ASSERT_NE(user, nullptr);
+  ASSERT_NE(only_tracer, nullptr);
+  ASSERT_NE(minor, nullptr);
+  EXPECT_EQ(main->allocated.samples, 2u);
+  EXPECT_EQ(user->allocated.samples, 3u);
+  EXPECT_EQ(only_tracer->allocated.samples, 5u);
+  EXPECT_EQ(minor->allocated.samples, 7u);
+  EXPECT_EQ(a->sites.size(), 4u);
+}
+
+TEST(SiteAttribution, TracerFramesAreTheTracersExtAllocOnly) {
+  EXPECT_TRUE(IsTracerFrame("Memtrace__Memprof_tracer.ext_alloc_slowpath"));
+  EXPECT_TRUE(IsTracerFrame("Memtrace__Memprof_tracer.ext_alloc"));
+  EXPECT_TRUE(IsTracerFrame("Memtrace.Memprof_tracer.ext_alloc"));
+  EXPECT_FALSE(IsTracerFrame("Memtrace__Memprof_tracer.ext_free"));
+  EXPECT_FALSE(IsTracerFrame("Memtrace__Memprof_tracer.ext_alloc_slowpath_x"));
+  EXPECT_FALSE(IsTracerFrame("User.Memtrace__Memprof_tracer.ext_alloc"));
+  EXPECT_FALSE(IsTracerFrame("Memprof_tracer.ext_alloc"));
+  EXPECT_FALSE(IsTracerFrame(""));
+}
+
 TEST(TraceAnalysis, CallersSplitSites) {
   AnalysisOptions o;
   o.callers = 1;

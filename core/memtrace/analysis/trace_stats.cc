@@ -21,6 +21,8 @@ SiteStats StatsOf(const Site& s, const Info& info) {
   out.words = s.allocated.words;
   out.est_bytes = EstimatedBytes(s.allocated.samples, info);
   out.live_blocks = s.live.blocks;
+  out.live_samples = static_cast<std::uint64_t>(s.live.samples);
+  out.live_words = s.live.words;
   out.live_est_bytes = EstimatedBytes(s.live.samples, info);
   out.frames = analysis::SiteText(s);
   out.has_frames = !s.names.empty();
@@ -30,11 +32,14 @@ SiteStats StatsOf(const Site& s, const Info& info) {
 
 // The first `top` sites ranked by `key`, descending (ties: the analysis's order, by
 // samples then name).
+// With `live_only`, only the sites with live blocks.
 template <typename Key>
-std::vector<SiteStats> Top(const analysis::TraceAnalysis& a, std::size_t top, Key key) {
+std::vector<SiteStats> Top(const analysis::TraceAnalysis& a, std::size_t top, bool live_only,
+                           Key key) {
   std::vector<const Site*> order;
   order.reserve(a.sites.size());
-  for (const Site& s : a.sites) order.push_back(&s);
+  for (const Site& s : a.sites)
+    if (!live_only || s.live.blocks > 0) order.push_back(&s);
   const std::size_t n = std::min(top, order.size());
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
                     [&](const Site* x, const Site* y) {
@@ -76,9 +81,18 @@ Result<TraceStats> ComputeTraceStats(ByteSource& source, const StatsOptions& opt
   st.lifetime_quantiles_exact = a.lifetimes.exact;
   st.collected_promoted = a.collected_promoted;
   st.sites = a.sites.size();
+  for (const Site& s : a.sites) st.live_sites += s.live.blocks > 0;
   st.by_words = options.by_words;
-  st.top_by_samples = Top(a, options.top, [](const Site& s) { return s.allocated.samples; });
-  st.top_by_words = Top(a, options.top, [](const Site& s) { return s.allocated.words; });
+  st.by_live = options.by_live;
+  if (options.by_live) {
+    st.top_by_samples =
+        Top(a, options.top, true, [](const Site& s) { return std::uint64_t(s.live.samples); });
+    st.top_by_words = Top(a, options.top, true, [](const Site& s) { return s.live.words; });
+  } else {
+    st.top_by_samples =
+        Top(a, options.top, false, [](const Site& s) { return s.allocated.samples; });
+    st.top_by_words = Top(a, options.top, false, [](const Site& s) { return s.allocated.words; });
+  }
   return st;
 }
 
@@ -113,8 +127,10 @@ std::string FormatTraceStats(const TraceStats& s, const std::string& name) {
   p("samples: %" PRIu64 ", sampled words: %" PRIu64 ", estimated bytes allocated: %s\n", s.samples,
     s.words, BytesText(s.est_bytes).c_str());
   const double a = s.allocs ? static_cast<double>(s.allocs) : 1.0;
-  p("promotion rate: %.4f, collection rate: %.4f, still live at end: %zu (est. %s)\n",
+  const bool at_end = s.analysis.live_at.kind == analysis::LiveAt::Kind::kEnd;
+  p("promotion rate: %.4f, collection rate: %.4f, %s: %zu (est. %s)\n",
     static_cast<double>(s.promotes) / a, static_cast<double>(s.collects) / a,
+    at_end ? "still live at end" : analysis::LiveAtPhrase(s.analysis).c_str(),
     static_cast<std::size_t>(s.live_at_end), BytesText(s.live_est_bytes).c_str());
   p("peak live heap: %s\n", analysis::PeakText(s.analysis).c_str());
   // "~": from the fixed-size histogram, within 0.4% (analysis/lifetime_summary.h).
@@ -127,10 +143,19 @@ std::string FormatTraceStats(const TraceStats& s, const std::string& name) {
       DurationText(s.lifetime_mean).c_str(), approx, d(s.lifetime_median).c_str(), approx,
       d(s.lifetime_p90).c_str(), d(s.lifetime_max).c_str(), s.collected_promoted);
   const std::vector<SiteStats>& top = s.by_words ? s.top_by_words : s.top_by_samples;
-  p("top allocation sites by %s (of %zu):\n", s.by_words ? "words" : "estimated bytes", s.sites);
+  if (s.by_live)
+    p("top allocation sites by %s of the blocks %s (of %zu with such blocks):\n",
+      s.by_words ? "words" : "estimated bytes", analysis::LiveAtPhrase(s.analysis).c_str(),
+      s.live_sites);
+  else
+    p("top allocation sites by %s (of %zu):\n", s.by_words ? "words" : "estimated bytes", s.sites);
   for (const SiteStats& site : top) {
-    p("  %12s %10" PRIu64 " samples %12" PRIu64 " words  ", BytesText(site.est_bytes).c_str(),
-      site.samples, site.words);
+    if (s.by_live)
+      p("  %12s %10" PRIu64 " samples %12" PRIu64 " words  ",
+        BytesText(site.live_est_bytes).c_str(), site.live_samples, site.live_words);
+    else
+      p("  %12s %10" PRIu64 " samples %12" PRIu64 " words  ", BytesText(site.est_bytes).c_str(),
+        site.samples, site.words);
     out += site.frames;
     out += '\n';
     for (const std::string& c : site.callers) p("  %48s<- %s\n", "", c.c_str());
@@ -162,7 +187,12 @@ std::string FormatTraceStatsJson(const TraceStats& s, const std::string& name) {
   out += ",\"collects\":";
   AppendUint(out, s.collects);
   out += ",\"live_at_end\":";
-  analysis::AppendTallyJson(out, a.live, a.info);
+  if (a.live_at.kind == analysis::LiveAt::Kind::kEnd)
+    analysis::AppendTallyJson(out, a.live, a.info);
+  else
+    out += "null";
+  out += ',';
+  analysis::AppendLiveAtMember(out, a);
   out += ',';
   analysis::AppendPeakMember(out, a);
   out += ",\"lifetimes_us\":";
@@ -184,6 +214,7 @@ std::string FormatTraceStatsJson(const TraceStats& s, const std::string& name) {
     out += '}';
   }
   out += s.by_words ? ",\"by\":\"words\"" : ",\"by\":\"bytes\"";
+  out += s.by_live ? ",\"sites_by\":\"live\"" : ",\"sites_by\":\"allocated\"";
   out += ",\"sites\":[";
   const std::vector<SiteStats>& top = s.by_words ? s.top_by_words : s.top_by_samples;
   for (std::size_t i = 0; i < top.size(); ++i) {
@@ -209,12 +240,18 @@ std::string FormatTraceStatsJson(const TraceStats& s, const std::string& name) {
     AppendDouble(out, site.est_bytes);
     out += ",\"live_blocks\":";
     AppendUint(out, site.live_blocks);
+    out += ",\"live_samples\":";
+    AppendUint(out, site.live_samples);
+    out += ",\"live_words\":";
+    AppendUint(out, site.live_words);
     out += ",\"live_est_bytes\":";
     AppendDouble(out, site.live_est_bytes);
     out += '}';
   }
   out += "],\"sites_total\":";
   AppendUint(out, s.sites);
+  out += ",\"sites_live_total\":";
+  AppendUint(out, s.live_sites);
   out += ',';
   analysis::AppendTimelineMember(out, a);
   out += "}\n";

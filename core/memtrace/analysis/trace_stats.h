@@ -15,16 +15,23 @@
 //   "allocated": {"blocks","samples","words","est_bytes"}, with "minor","major","external"
 //   block counts in "sources": {...},
 //   "promotes", "collects": counts (of blocks allocated in the window),
-//   "live_at_end": {"blocks","samples","words","est_bytes"},
+//   "live_at_end": {"blocks","samples","words","est_bytes"} (null with a --live-at other
+//                  than the end),
+//   "live_at": {"at","t_s","heap"}: the asked time (liveness_text.h),
 //   "peak": null | {"t_s","blocks","samples","words","est_bytes"}: the live heap's maximum
 //           over the whole trace and the first time it is reached (analysis/liveness.h),
 //   "lifetimes_us": null | {"count","mean","median","p90","max","promoted_before_collection"}
 //                   (median and p90 within 0.4% past 65,536 collections:
 //                   analysis/lifetime_summary.h),
 //   "by": "bytes" | "words",
+//   "sites_by": "allocated" | "live": the table ranks the allocations (default) or, with
+//               `by_live` (--live-at), the blocks live at the asked time: then it lists only
+//               the sites with such blocks, by their samples or words,
 //   "sites": [{"site": S|null, "callers": [S...], "allocs", "samples", "words",
-//              "est_bytes", "live_blocks", "live_est_bytes"}] (at most top),
-//   "sites_total": N,
+//              "est_bytes", "live_blocks", "live_samples", "live_words",
+//              "live_est_bytes"}] (at most top; live_*: of the blocks allocated in the
+//              window and live at the asked time),
+//   "sites_total": N (every site), "sites_live_total": N (those with live blocks),
 //   "timeline": [{"t_s", "live_est_bytes", "min_est_bytes", "max_est_bytes"}] (the
 //               estimated live heap at the end of each step, t_s from the trace start,
 //               and the least and the most it held in the step).
@@ -51,6 +58,8 @@ struct SiteStats {
   std::uint64_t words = 0;
   double est_bytes = 0;
   std::uint64_t live_blocks = 0;
+  std::uint64_t live_samples = 0;
+  std::uint64_t live_words = 0;
   double live_est_bytes = 0;
   std::string frames;                // the site's frame as memtrace prints it, or "<no backtrace>"
   bool has_frames = true;            // false: allocations none of whose entries has frames
@@ -60,6 +69,8 @@ struct SiteStats {
 struct StatsOptions {
   std::size_t top = 10;
   bool by_words = false;  // rank sites by sampled words instead of estimated bytes
+  // Rank (and list only) the sites by their blocks live at analysis.live_at.
+  bool by_live = false;
   analysis::AnalysisOptions analysis;
 };
 
@@ -81,7 +92,9 @@ struct TraceStats {
   bool lifetime_quantiles_exact = true;
   std::uint64_t collected_promoted = 0;
   std::size_t sites = 0;
+  std::size_t live_sites = 0;  // sites with blocks live at the asked time
   bool by_words = false;
+  bool by_live = false;
   std::vector<SiteStats> top_by_samples;  // at most `top` each (samples rank as est. bytes)
   std::vector<SiteStats> top_by_words;
   // The pass the figures come from: window, timeline, every site (ranked by estimated bytes).

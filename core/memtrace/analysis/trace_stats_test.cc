@@ -85,7 +85,7 @@ TEST(TraceStats, Json) {
       << json;
   EXPECT_NE(json.find("\"sites\":[{\"site\":\"A.f@a.ml:3:1-2\",\"callers\":[],\"allocs\":2,"
                       "\"samples\":4,\"words\":8,\"est_bytes\":64,\"live_blocks\":1,"
-                      "\"live_est_bytes\":32}]"),
+                      "\"live_samples\":2,\"live_words\":4,\"live_est_bytes\":32}]"),
             std::string::npos)
       << json;
   EXPECT_NE(json.find("\"lifetimes_us\":{\"count\":1,\"mean\":20,"), std::string::npos) << json;

@@ -7,6 +7,7 @@
 
 #include "core/base/splitmix64.h"
 #include "core/memtrace/report/collapsed_flame.h"
+#include "core/memtrace/report/inverted_flame.h"
 
 namespace mpo::memtrace::report {
 namespace {
@@ -32,6 +33,77 @@ TEST(FlameTree, SumsFoldedLinesIntoATree) {
             "{\"n\":\"all\",\"v\":11,\"c\":[{\"n\":\"main\",\"v\":10,\"c\":["
             "{\"n\":\"g\",\"v\":7,\"c\":[{\"n\":\"h\",\"v\":2,\"c\":[]}]},"
             "{\"n\":\"f\",\"v\":3,\"c\":[]}]},{\"n\":\"x\",\"v\":1,\"c\":[]}]}");
+}
+
+// Each stack read backwards, with its own count: allocation points first, callers below.
+TEST(FlameTree, InvertedTreeReversesEveryStack) {
+  const FlameTree t = Build("main;f 3\nmain;g 5\nmain;g;h 2\nx 1");
+  const FlameTree inv = InvertedTree(t, 1000);
+  EXPECT_EQ(Json(inv),
+            "{\"n\":\"all\",\"v\":11,\"c\":["
+            "{\"n\":\"g\",\"v\":5,\"c\":[{\"n\":\"main\",\"v\":5,\"c\":[]}]},"
+            "{\"n\":\"f\",\"v\":3,\"c\":[{\"n\":\"main\",\"v\":3,\"c\":[]}]},"
+            "{\"n\":\"h\",\"v\":2,\"c\":[{\"n\":\"g\",\"v\":2,\"c\":["
+            "{\"n\":\"main\",\"v\":2,\"c\":[]}]}]},{\"n\":\"x\",\"v\":1,\"c\":[]}]}");
+  // Inverted twice: the stacks as recorded.
+  EXPECT_EQ(Json(InvertedTree(inv, 1000)), Json(t));
+  // Cut as Bounded cuts, heaviest first: h and x go to "other".
+  const FlameTree cut = InvertedTree(t, 7);
+  EXPECT_EQ(Json(cut),
+            "{\"n\":\"all\",\"v\":11,\"c\":["
+            "{\"n\":\"g\",\"v\":5,\"c\":[{\"n\":\"main\",\"v\":5,\"c\":[]}]},"
+            "{\"n\":\"f\",\"v\":3,\"c\":[{\"n\":\"main\",\"v\":3,\"c\":[]}]},"
+            "{\"n\":\"other\",\"v\":3,\"c\":[]}]}");
+}
+
+// Made cut, the inverted tree is a true cut of the whole one: at most the bound, every
+// kept node's path and value as in the whole tree, and its "other" child holding exactly
+// what its kept children and its own stacks leave.
+TEST(FlameTree, InvertedTreeCutIsACutOfTheWhole) {
+  std::uint64_t state = 11;
+  auto next = [&state] { return SplitMix64Next(&state); };
+  for (int round = 0; round < 30; ++round) {
+    std::string folded;
+    for (int line = 0; line < 60; ++line) {
+      const int depth = 1 + static_cast<int>(next() % 7);
+      for (int d = 0; d < depth; ++d) {
+        if (d > 0) folded += ';';
+        folded += static_cast<char>('a' + next() % 5);
+      }
+      folded += ' ' + std::to_string(1 + next() % 9) + '\n';
+    }
+    const FlameTree t = Build(folded);
+    const FlameTree whole = InvertedTree(t, 1u << 20);
+    for (std::size_t n : {2u, 5u, 16u, 40u, 200u}) {
+      const FlameTree cut = InvertedTree(t, n);
+      EXPECT_LE(cut.nodes.size(), std::max<std::size_t>(n, 2));
+      // (cut node, whole node) pairs, matched by name under matched parents.
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> todo{{0, 0}};
+      while (!todo.empty()) {
+        const auto [c, w] = todo.back();
+        todo.pop_back();
+        ASSERT_EQ(cut.nodes[c].value, whole.nodes[w].value);
+        std::uint64_t own = whole.nodes[w].value, kept = 0, other = 0;
+        for (std::uint32_t k : whole.nodes[w].children) own -= whole.nodes[k].value;
+        for (std::uint32_t k : cut.nodes[c].children) {
+          const std::string& name = cut.names[cut.nodes[k].name];
+          if (name == "other" && cut.nodes[k].children.empty()) {
+            other += cut.nodes[k].value;
+            continue;
+          }
+          kept += cut.nodes[k].value;
+          bool found = false;
+          for (std::uint32_t k2 : whole.nodes[w].children)
+            if (whole.names[whole.nodes[k2].name] == name) {
+              todo.push_back({k, k2});
+              found = true;
+            }
+          ASSERT_TRUE(found) << name;
+        }
+        EXPECT_EQ(own + kept + other, cut.nodes[c].value);
+      }
+    }
+  }
 }
 
 TEST(FlameTree, FramesSharingTextButNotWholeFramesAreDistinct) {

@@ -50,6 +50,10 @@ void AppendSites(std::string& out, const analysis::TraceAnalysis& a, std::size_t
     json_text::AppendDouble(out, EstimatedBytes(s.allocated.samples, a.info));
     out += ",\"live_blocks\":";
     json_text::AppendUint(out, s.live.blocks);
+    out += ",\"live_samples\":";
+    json_text::AppendUint(out, s.live.samples);
+    out += ",\"live_words\":";
+    json_text::AppendUint(out, s.live.words);
     out += ",\"live_est_bytes\":";
     json_text::AppendDouble(out, EstimatedBytes(s.live.samples, a.info));
     out += '}';
@@ -136,6 +140,10 @@ std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& 
   AppendFlameJson(out, PageTree(flame.stacks));
   out += ",\"flame_collapsed\":";
   AppendFlameJson(out, PageTree(flame.collapsed));
+  out += ",\"flame_inverted\":";
+  AppendFlameJson(out, PageTree(flame.inverted));
+  out += ",\"flame_live\":";
+  AppendFlameJson(out, PageTree(flame.live));
   out += ",\"bytes_per_sample\":";
   json_text::AppendDouble(out, EstimatedBytes(1, a.info));
   out += '}';

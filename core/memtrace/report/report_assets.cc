@@ -25,14 +25,20 @@ td.site .callers { color: #7a8496; }
 .bar.live { background: #3b7de0; }
 td.barcell { width: 28%; }
 svg text { font: 11px system-ui, sans-serif; fill: #5a6475; }
-#flame { position: relative; overflow-x: hidden; overflow-y: auto; max-height: 900px; }
-#flame svg text { fill: #1d2430; pointer-events: none; }
-#flame rect { stroke: #fff; stroke-width: .5; cursor: pointer; }
+.flame { position: relative; overflow-x: hidden; overflow-y: auto; max-height: 900px; }
+.flame svg text { fill: #1d2430; pointer-events: none; }
+.flame rect { stroke: #fff; stroke-width: .5; cursor: pointer; }
+.flame rect.match { fill: #c2188b; }
+.flame svg text.match { fill: #fff; }
+th.sortable { cursor: pointer; user-select: none; }
+th.sortable:hover { color: #23395d; }
+#search-bar { position: sticky; top: 0; z-index: 4; display: flex; gap: 10px; align-items: center; }
+#flame-search { font: inherit; font-size: 13px; width: 28em; padding: 3px 6px; }
 #tip { position: fixed; display: none; background: #1d2430; color: #fff; padding: 6px 8px;
   border-radius: 4px; font-size: 12px; max-width: 600px; word-break: break-all; z-index: 5;
   pointer-events: none; }
 .note { color: #5a6475; font-size: 12px; }
-#flame-path { margin-left: 1.5em; }
+.flame-path { margin-left: 1.5em; }
 #timeline-readout { font-variant-numeric: tabular-nums; min-height: 1.4em; }
 button { font: inherit; font-size: 12px; }
 )css";
@@ -49,11 +55,22 @@ const char kReportBody[] = R"html(
 <div class="note" id="timeline-note"></div></section>
 <section><h2 id="leaks-title">Never collected, by site (leak candidates)</h2>
 <table id="leaks"></table><div class="note" id="leaks-note"></div></section>
-<section><h2>Flame graph of allocations (click to zoom, hover for details)</h2>
+<section id="search-bar"><label for="flame-search"><b>Find a function</b></label>
+<input type="search" id="flame-search" placeholder="highlights its boxes in every flame graph">
+<span class="note" id="search-note"></span></section>
+<section><h2>Flame graph of allocations, callers above (click to zoom, hover for details)</h2>
 <div><button id="flame-reset">Reset zoom</button>
 <label class="note"><input type="checkbox" id="flame-collapse"> collapse recursion</label>
-<span class="note" id="flame-path"></span></div>
-<div id="flame"></div></section>
+<span class="note flame-path" id="flame-path"></span></div>
+<div class="flame" id="flame"></div></section>
+<section><h2>Inverted flame graph: where allocations happen, their callers below</h2>
+<div><button id="flame-inverted-reset">Reset zoom</button>
+<span class="note flame-path" id="flame-inverted-path"></span></div>
+<div class="flame" id="flame-inverted"></div></section>
+<section><h2 id="flame-live-title">Flame graph of the live objects</h2>
+<div><button id="flame-live-reset">Reset zoom</button>
+<span class="note flame-path" id="flame-live-path"></span></div>
+<div class="flame" id="flame-live"></div></section>
 </main>
 <div id="tip"></div>
 )html";
@@ -138,33 +155,57 @@ const char kReportScript[] = R"js(
     if (s.callers.length) td.appendChild(el("div", {class: "callers"}, "\u2190 " + s.callers.join(" \u2190 ")));
     return td;
   }
-  function table(id, head, rows, max, barKey, live) {
+  // A table whose rows sort on a click on a column heading (numbers largest first, names
+  // A to Z; a second click reverses). `cols`: [heading, key of the row's value, format].
+  function table(id, cols, rows, max, barKey, live) {
     const tbl = document.getElementById(id);
-    const tr = el("tr");
-    for (const h of head) tr.appendChild(el("th", {}, h));
-    tbl.appendChild(tr);
-    for (const r of rows) {
-      const row = el("tr");
-      row.appendChild(siteCell(r.s));
-      for (const c of r.cells) row.appendChild(el("td", {class: "num"}, c));
-      const bc = el("td", {class: "barcell"});
-      const bar = el("div", {class: live ? "bar live" : "bar"});
-      bar.style.width = (max > 0 ? 100 * r.s[barKey] / max : 0) + "%";
-      bc.appendChild(bar);
-      row.appendChild(bc);
-      tbl.appendChild(row);
+    let sortBy = -1, descending = true;
+    function sortOn(i) {
+      descending = sortBy === i ? !descending : i > 0;
+      sortBy = i;
+      const key = cols[i][1], dir = descending ? -1 : 1;
+      const value = r => key === null ? siteName(r).toLowerCase() : r[key];
+      rows.sort((a, b) => { const x = value(a), y = value(b); return x < y ? -dir : x > y ? dir : 0; });
+      render();
     }
+    function render() {
+      tbl.textContent = "";
+      const tr = el("tr");
+      cols.forEach((c, i) => {
+        const th = el("th", {class: "sortable", title: "sort by " + c[0]},
+                      c[0] + (i === sortBy ? (descending ? " \u25bc" : " \u25b2") : ""));
+        th.addEventListener("click", () => sortOn(i));
+        tr.appendChild(th);
+      });
+      tr.appendChild(el("th"));
+      tbl.appendChild(tr);
+      for (const r of rows) {
+        const row = el("tr");
+        row.appendChild(siteCell(r));
+        for (const c of cols.slice(1)) row.appendChild(el("td", {class: "num"}, c[2](r[c[1]])));
+        const bc = el("td", {class: "barcell"});
+        const bar = el("div", {class: live ? "bar live" : "bar"});
+        bar.style.width = (max > 0 ? 100 * r[barKey] / max : 0) + "%";
+        bc.appendChild(bar);
+        row.appendChild(bc);
+        tbl.appendChild(row);
+      }
+      // What is shown, for tests and for anyone reading the DOM.
+      tbl.setAttribute("data-sort", sortBy < 0 ? "" : cols[sortBy][0] + (descending ? ",desc" : ",asc"));
+    }
+    render();
   }
   const maxSite = data.sites.reduce((m, s) => Math.max(m, s.est_bytes), 0);
-  table("sites", ["site", "est. bytes", "allocs", "samples", "live blocks", ""],
-        data.sites.map(s => ({s, cells: [bytes(s.est_bytes), num(s.allocs), num(s.samples), num(s.live_blocks)]})),
-        maxSite, "est_bytes", false);
+  table("sites", [["site", null], ["est. bytes", "est_bytes", bytes], ["allocs", "allocs", num],
+                  ["samples", "samples", num], ["live blocks", "live_blocks", num],
+                  ["est. bytes live", "live_est_bytes", bytes]],
+        data.sites.slice(), maxSite, "est_bytes", false);
   document.getElementById("sites-note").textContent =
       data.sites.length + " of " + data.sites_total + " sites shown.";
   const maxLeak = data.leaks.reduce((m, s) => Math.max(m, s.est_bytes), 0);
-  table("leaks", ["site", "est. bytes live", "blocks", "samples", "of allocated", ""],
-        data.leaks.map(s => ({s, cells: [bytes(s.est_bytes), num(s.blocks), num(s.samples), num(s.allocated_blocks)]})),
-        maxLeak, "est_bytes", true);
+  table("leaks", [["site", null], ["est. bytes live", "est_bytes", bytes], ["blocks", "blocks", num],
+                  ["samples", "samples", num], ["of allocated", "allocated_blocks", num]],
+        data.leaks.slice(), maxLeak, "est_bytes", true);
   document.getElementById("leaks-title").textContent = "Allocated" +
       (wholeTrace ? "" : " in [" + secs(data.window.from_s) + ", " + secs(data.window.to_s) + "]") +
       (data.live_at.at === "end" ? " and never collected" : " and still live at " + when()) +
@@ -287,32 +328,41 @@ const char kReportScript[] = R"js(
     host.setAttribute("data-peak", data.peak === null ? "" : data.peak.t_s + "," + data.peak.est_bytes);
   })();
 
-  (function flame() {
-    const host = document.getElementById("flame");
-    const tip = document.getElementById("tip");
-    const pathNote = document.getElementById("flame-path");
-    const collapse = document.getElementById("flame-collapse");
+  // The flame graphs: each an icicle of one tree (root at the top), drawn by the same code.
+  const tip = document.getElementById("tip");
+  const searchBox = document.getElementById("flame-search");
+  const searchNote = document.getElementById("search-note");
+  let query = "";
+  function matches(name) { return query !== "" && name.toLowerCase().includes(query); }
+  function colour(name) {
+    let h = 0;
+    for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
+    return name === "other" ? "hsl(0,0%,78%)" : "hsl(" + (10 + h % 40) + "," + (60 + h % 30) + "%," + (55 + h % 15) + "%)";
+  }
+  function flameGraph(id, title) {
+    const host = document.getElementById(id);
+    const pathNote = document.getElementById(id + "-path");
     const ROW = 18, W = 1100;
-    let root, parent, depth;
-    function colour(name) {
-      let h = 0;
-      for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
-      return name === "other" ? "hsl(0,0%,78%)" : "hsl(" + (10 + h % 40) + "," + (60 + h % 30) + "%," + (55 + h % 15) + "%)";
-    }
-    function draw(focus) {
+    let root, parent, depth, focus;
+    function draw(f) {
+      focus = f;
       host.textContent = "";
       const svg = svgEl("svg", {viewBox: "0 0 " + W + " " + (depth * ROW), width: "100%"});
       const chain = [];
       for (let n = focus; n; n = parent.get(n)) chain.unshift(n);
       const total = focus.v || 1;
-      let boxes = 0;
+      let boxes = 0, hits = 0, hitSamples = 0;
       function box(n, x0, w, row) {
         boxes++;
+        const hit = matches(n.n);
+        if (hit) { hits++; hitSamples += n.v; }
         const g = svgEl("g");
         const r = svgEl("rect", {x: x0, y: row * ROW, width: Math.max(w, 0.5), height: ROW - 1, fill: colour(n.n)});
+        if (hit) r.setAttribute("class", "match");
         g.appendChild(r);
         if (w > 40) {
           const tx = svgEl("text", {x: x0 + 3, y: row * ROW + 13});
+          if (hit) tx.setAttribute("class", "match");
           const chars = Math.floor((w - 6) / 6.5);
           tx.textContent = n.n.length > chars ? n.n.slice(0, Math.max(chars - 1, 0)) + "\u2026" : n.n;
           g.appendChild(tx);
@@ -323,7 +373,7 @@ const char kReportScript[] = R"js(
           tip.style.left = Math.min(ev.clientX + 12, window.innerWidth - 320) + "px";
           tip.style.top = (ev.clientY + 14) + "px";
           tip.textContent = n.n + " \u2014 " + num(n.v) + " samples, est. " + bytes(n.v * data.bytes_per_sample) +
-              " (" + (100 * n.v / (root.v || 1)).toFixed(2) + "% of all)";
+              " (" + (100 * n.v / (root.v || 1)).toFixed(2) + "% of " + title + ")";
         });
         g.addEventListener("mouseleave", () => { tip.style.display = "none"; });
         svg.appendChild(g);
@@ -335,17 +385,23 @@ const char kReportScript[] = R"js(
       while (todo.length) {
         const [n, x0, row] = todo.pop();
         box(n, x0, W * n.v / total, row);
+        // Heaviest first, "other" (what the bound merged) last.
         let x = x0;
-        for (const c of n.c) { const cw = W * c.v / total; if (cw >= 0.3) todo.push([c, x, row + 1]); x += cw; }
+        for (const c of n.c.filter(c => c.n !== "other").concat(n.c.filter(c => c.n === "other"))) {
+          const cw = W * c.v / total;
+          if (cw >= 0.3) todo.push([c, x, row + 1]);
+          x += cw;
+        }
       }
       host.appendChild(svg);
       // What is drawn, for tests and for anyone reading the DOM.
       host.setAttribute("data-boxes", boxes);
       host.setAttribute("data-depth", depth);
+      host.setAttribute("data-matches", hits);
+      host.setAttribute("data-match-samples", hitSamples);
       pathNote.textContent = chain.map(n => n.n).join(" \u2192 ");
     }
-    // Shows one of the two trees (the writer made both with folded's own rule).
-    function show(tree) {
+    function show(tree, mode) {
       root = tree;
       parent = new Map();
       depth = 0;
@@ -355,21 +411,59 @@ const char kReportScript[] = R"js(
         depth = Math.max(depth, d);
         for (const c of n.c) { parent.set(c, n); todo.push([c, d + 1]); }
       }
-      host.setAttribute("data-mode", tree === data.flame ? "stacks" : "collapsed");
+      host.setAttribute("data-mode", mode);
       if (!root.v) {
+        focus = null;
         host.textContent = "";
-        host.appendChild(el("div", {class: "note"}, "No sampled allocations in the window."));
+        host.setAttribute("data-boxes", 0);
+        host.setAttribute("data-matches", 0);
+        host.appendChild(el("div", {class: "note"}, "No sampled allocations in " + title + "."));
       } else {
         draw(root);
       }
     }
-    document.getElementById("flame-reset").addEventListener("click", () => { if (root.v) draw(root); });
-    collapse.checked = false;
-    collapse.addEventListener("change", () => show(collapse.checked ? data.flame_collapsed : data.flame));
-    show(data.flame);
-    // A link to #collapse-recursion opens the page with the box ticked, as a click would.
-    if (location.hash === "#collapse-recursion") collapse.click();
-  })();
+    document.getElementById(id + "-reset").addEventListener("click", () => { if (root.v) draw(root); });
+    return {show, redraw: () => { if (focus) draw(focus); }, host};
+  }
+  const main = flameGraph("flame", "all");
+  const inverted = flameGraph("flame-inverted", "all");
+  const liveGraph = flameGraph("flame-live", "the live objects");
+  const collapse = document.getElementById("flame-collapse");
+  collapse.checked = false;
+  collapse.addEventListener("change", () => {
+    if (collapse.checked) main.show(data.flame_collapsed, "collapsed");
+    else main.show(data.flame, "stacks");
+    searched();
+  });
+  main.show(data.flame, "stacks");
+  inverted.show(data.flame_inverted, "inverted");
+  liveGraph.show(data.flame_live, "live");
+  document.getElementById("flame-live-title").textContent = "Flame graph of the objects live at " + when() +
+      (wholeTrace ? "" : " (allocated in the window)") + ": " + bytes(data.flame_live.v * data.bytes_per_sample) +
+      " estimated";
+  // The search: every graph redrawn with the boxes whose name holds the text (any case)
+  // marked, and how much of each graph they cover.
+  function searched() {
+    const parts = [];
+    for (const [g, what] of [[main, "allocations"], [inverted, "inverted"], [liveGraph, "live"]]) {
+      if (query === "") continue;
+      parts.push(what + ": " + g.host.getAttribute("data-matches") + " boxes");
+    }
+    searchNote.textContent = parts.join(", ");
+  }
+  searchBox.value = "";
+  searchBox.addEventListener("input", () => {
+    query = searchBox.value.trim().toLowerCase();
+    for (const g of [main, inverted, liveGraph]) g.redraw();
+    searched();
+  });
+  // A link to #collapse-recursion opens the page with the box ticked, as a click would;
+  // one to #search=TEXT with TEXT searched.
+  if (location.hash === "#collapse-recursion") collapse.click();
+  if (location.hash.startsWith("#search=")) {
+    searchBox.value = decodeURIComponent(location.hash.slice("#search=".length));
+    searchBox.dispatchEvent(new Event("input"));
+  }
 
   document.body.setAttribute("data-report", "ok");
 })();
