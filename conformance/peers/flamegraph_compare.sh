@@ -15,7 +15,8 @@
 # allocation without frames is not printed. Its lines come from a depth-first walk with
 # children in byte order.
 #
-# Normalisation, applied to the oracle's `memtrace folded --functions` (counts are samples,
+# flamegraph.exe's stacks lose their innermost tracer frames (see below). Normalisation,
+# applied to the oracle's `memtrace folded --functions` (counts are samples,
 # its default): each line's frames keep only their first occurrence, lines of fewer than two
 # frames and "<no backtrace>" are dropped, counts of the stacks that became equal are summed.
 # Both sides are then sorted bytewise (LC_ALL=C sort) and must be identical. Traces whose
@@ -65,7 +66,24 @@ for trace in "$testdata"/*.ctf; do
     differ=$((differ + 1))
     continue
   fi
-  LC_ALL=C sort "$work/real" >"$work/real.sorted"
+  # The oracle attributes an external allocation to the tracer's caller
+  # (core/memtrace/analysis/site_attribution.h); flamegraph.exe keeps memtrace's own tracer
+  # frames innermost. They are dropped from its stacks (unless nothing else is left), then
+  # stacks of fewer than two frames dropped and equal stacks summed, as on our side.
+  awk '
+    {
+      count = $NF
+      stack = substr($0, 1, length($0) - length(count) - 1)
+      n = split(stack, frame, ";")
+      m = n
+      while (m > 1 && frame[m] ~ /^Memtrace(__|\.)Memprof_tracer\.ext_alloc(_slowpath)?$/) m--
+      if (m == 1 && frame[1] ~ /^Memtrace(__|\.)Memprof_tracer\.ext_alloc(_slowpath)?$/) m = n
+      out = frame[1]
+      for (i = 2; i <= m; i++) out = out ";" frame[i]
+      if (m >= 2) sum[out] += count
+    }
+    END { for (s in sum) printf "%s %d\n", s, sum[s] }
+  ' "$work/real" | LC_ALL=C sort >"$work/real.sorted"
   awk '
     {
       count = $NF
