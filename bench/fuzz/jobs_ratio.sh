@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# What --jobs buys the kit on this machine: corpus fuzz's mutants/s and corpus check's
+# wall time with one worker and with one per core, against the anchor of starting the
+# implementation once per case file in a shell loop. The implementation is the oracle's
+# own decoder (`memprof-oracle corpus decode`), one process per input, so the kit's own
+# cost is what the ratios show.
+#   - corpus fuzz: the same seed and number of mutants, no divergence, -j 1 and -j N;
+#   - corpus check: the whole generated corpus, -j 1 and -j N, and the anchor.
+# Rounds alternate; medians are printed, then the ratios.
+#
+#   bazel run -c opt //bench/fuzz:jobs_ratio
+# or, with any build: bench/fuzz/jobs_ratio.sh path/to/memprof-oracle [MUTANTS] [ROUNDS]
+set -euo pipefail
+bin="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+mutants="${2:-600}"
+rounds="${3:-3}"
+cores="$(nproc)"
+dir="$(mktemp -d "${TMPDIR:-/tmp}/jobs_ratio.XXXXXX")"
+trap 'rm -rf "$dir"' EXIT
+"$bin" corpus gen "$dir/corpus" >/dev/null
+impl="$bin corpus decode {file}"
+
+# fuzz_rate ARGS...: mutants/s of one run, from its summary line.
+fuzz_rate() {
+  "$bin" corpus fuzz --impl "$impl" --seed 11 --max-mutants "$mutants" --max-seconds 86400 \
+    "$@" >"$dir/out" 2>&1 || true
+  grep -q ' 0 failed' "$dir/out" || { cat "$dir/out" >&2; exit 1; }
+  tail -1 "$dir/out" | sed -E 's/.* ([0-9.]+) mutants\/s.*/\1/'
+}
+# seconds CMD...: wall time of one command.
+seconds() {
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" >"$dir/out" 2>&1 || { cat "$dir/out" >&2; exit 1; }
+  t1=$(date +%s.%N)
+  python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$t0" "$t1"
+}
+decode_each() {
+  local f
+  while read -r f; do
+    "$bin" corpus decode "$f" >/dev/null 2>&1 || true
+  done <"$dir/files"
+}
+python3 -c "
+import json, sys
+m = json.load(open(sys.argv[1] + '/MANIFEST.json'))
+print('\n'.join(sys.argv[1] + '/' + c['file'] for c in m['cases']))" "$dir/corpus" >"$dir/files"
+
+f1=() fn=() c1=() cn=() anchor=()
+for ((r = 0; r < rounds; r++)); do
+  f1+=("$(fuzz_rate -j 1)")
+  fn+=("$(fuzz_rate -j "$cores")")
+  c1+=("$(seconds "$bin" corpus check "$dir/corpus" -q -j 1 --impl "$impl")")
+  cn+=("$(seconds "$bin" corpus check "$dir/corpus" -q -j "$cores" --impl "$impl")")
+  anchor+=("$(seconds decode_each)")
+done
+python3 - "$mutants" "$(wc -l <"$dir/files")" "$cores" "${f1[*]}" "${fn[*]}" "${c1[*]}" \
+  "${cn[*]}" "${anchor[*]}" <<'PY'
+import statistics, sys
+mutants, cases, cores = sys.argv[1], sys.argv[2], sys.argv[3]
+f1, fn, c1, cn, anchor = ([float(x) for x in a.split()] for a in sys.argv[4:9])
+m = statistics.median
+print(f"{cores} cores; medians of {len(f1)} alternating rounds")
+print(f"corpus fuzz, {mutants} mutants, no divergence:")
+print(f"  -j 1: {m(f1):.1f} mutants/s; -j {cores}: {m(fn):.1f} mutants/s; ratio {m(fn) / m(f1):.2f}x")
+print(f"corpus check of {cases} cases:")
+print(f"  -j 1: {m(c1):.2f} s; -j {cores}: {m(cn):.2f} s")
+print(f"  anchor, corpus decode started once per case file: {m(anchor):.2f} s")
+print(f"  ratios to the anchor: -j 1 {m(c1) / m(anchor):.2f}x, -j {cores} {m(cn) / m(anchor):.2f}x")
+PY
