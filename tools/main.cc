@@ -22,7 +22,7 @@
 #include "tools/lazy_commands.h"
 #include "tools/memprof/memprof_commands.h"
 #include "tools/memtrace/memtrace_command.h"
-#include "tools/ring/events_command.h"
+#include "tools/events/events_command.h"
 #include "tools/sampler/sample_command.h"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/ring/tail_process.h"
+#include "tools/events/tail_process.h"
 
 #include <signal.h>
 #include <sys/socket.h>
@@ -13,7 +13,7 @@
 #include <map>
 #include <utility>
 
-#include "tools/ring/tail_interrupt.h"
+#include "tools/events/tail_interrupt.h"
 
 namespace mpo::tools {
 

@@ -1,4 +1,4 @@
-#include "tools/ring/record_command.h"
+#include "tools/events/record_command.h"
 
 #include <sys/stat.h>
 
@@ -16,9 +16,9 @@
 #include "core/ring/cursor.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
-#include "tools/ring/tail_follow.h"
-#include "tools/ring/tail_interrupt.h"
-#include "tools/ring/tail_process.h"
+#include "tools/events/tail_follow.h"
+#include "tools/events/tail_interrupt.h"
+#include "tools/events/tail_process.h"
 
 namespace mpo::tools {
 namespace {

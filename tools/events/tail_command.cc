@@ -1,4 +1,4 @@
-#include "tools/ring/tail_command.h"
+#include "tools/events/tail_command.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -12,10 +12,10 @@
 
 #include "core/base/unique_fd.h"
 #include "tools/exit_code.h"
-#include "tools/ring/pid_arg.h"
-#include "tools/ring/tail_follow.h"
-#include "tools/ring/tail_interrupt.h"
-#include "tools/ring/tail_process.h"
+#include "tools/events/pid_arg.h"
+#include "tools/events/tail_follow.h"
+#include "tools/events/tail_interrupt.h"
+#include "tools/events/tail_process.h"
 
 namespace mpo::tools {
 

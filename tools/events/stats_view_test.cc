@@ -1,4 +1,4 @@
-#include "tools/ring/stats_view.h"
+#include "tools/events/stats_view.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "tools/ring/trace_views.h"
+#include "tools/events/trace_views.h"
 
 #include "core/base/ocaml_quoted.h"
 

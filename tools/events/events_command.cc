@@ -1,4 +1,4 @@
-#include "tools/ring/events_command.h"
+#include "tools/events/events_command.h"
 
 #include <cstdio>
 #include <functional>
@@ -21,12 +21,12 @@
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
 #include "tools/progress.h"
-#include "tools/ring/pid_arg.h"
-#include "tools/ring/record_command.h"
-#include "tools/ring/stats_view.h"
-#include "tools/ring/tail_command.h"
-#include "tools/ring/tail_process.h"
-#include "tools/ring/trace_views.h"
+#include "tools/events/pid_arg.h"
+#include "tools/events/record_command.h"
+#include "tools/events/stats_view.h"
+#include "tools/events/tail_command.h"
+#include "tools/events/tail_process.h"
+#include "tools/events/trace_views.h"
 #include "tools/verdicts_option.h"
 
 namespace mpo::tools {
@@ -371,7 +371,7 @@ void AddEventsCommands(CLI::App& app) {
       "stats",
       "GC statistics as olly gc-stats defines them: wall time, GC time and share per "
       "domain, pause percentiles per phase, collections, words, spans open at the end "
-      "(definitions: tools/ring/README.md)");
+      "(definitions: tools/events/README.md)");
   stats->add_option("source", o->source, "DIR PID, or FILE")->required()->expected(1, 2);
   stats->add_flag("--json", o->json, "print JSON (times in ns, shares as fractions)");
   AddCommon(stats, *o);

@@ -1,11 +1,11 @@
-#include "tools/ring/tail_follow.h"
+#include "tools/events/tail_follow.h"
 
 #include <sys/stat.h>
 
 #include <chrono>
 
 #include "core/ring/layout.h"
-#include "tools/ring/tail_interrupt.h"
+#include "tools/events/tail_interrupt.h"
 
 namespace mpo::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/ring/pid_arg.h"
+#include "tools/events/pid_arg.h"
 
 #include <gtest/gtest.h>
 

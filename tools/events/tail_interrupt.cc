@@ -1,4 +1,4 @@
-#include "tools/ring/tail_interrupt.h"
+#include "tools/events/tail_interrupt.h"
 
 #include <cerrno>
 #include <cmath>
