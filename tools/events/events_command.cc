@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/base/text_sink.h"
+#include "core/export/chrome_trace.h"
 #include "core/export/fuchsia_trace.h"
 #include "core/io/input_file.h"
 #include "core/io/output_file.h"
@@ -18,19 +19,20 @@
 #include "core/ring/view/dump_format.h"
 #include "core/ring/view/event_decoder.h"
 #include "core/ring/view/json_view.h"
-#include "tools/exit_code.h"
-#include "tools/numeric_options.h"
-#include "tools/progress.h"
 #include "tools/events/pid_arg.h"
 #include "tools/events/record_command.h"
 #include "tools/events/stats_view.h"
 #include "tools/events/tail_command.h"
 #include "tools/events/tail_process.h"
-#include "tools/events/trace_views.h"
+#include "tools/exit_code.h"
+#include "tools/numeric_options.h"
+#include "tools/progress.h"
 #include "tools/verdicts_option.h"
 
 namespace mpo::tools {
 namespace {
+
+using ring::view::RingEvent;
 
 struct EventsOptions {
   std::vector<std::string> source;     // FILE, or DIR PID
@@ -230,7 +232,7 @@ Status WriteExport(const EventsOptions& o, ExportFormat format) {
   // Events of both passes: the total is known once the first has counted them.
   Progress progress(format == ExportFormat::kChrome ? "events chrome" : "events fuchsia", "events",
                     0);
-  ChromeTraceScan scan;
+  exporter::ChromeTraceScan scan;
   std::uint64_t events = 0;
   ring::view::EventCollector scanner(*version, [&](const RingEvent& e) {
     scan.Add(e);
@@ -247,7 +249,7 @@ Status WriteExport(const EventsOptions& o, ExportFormat format) {
   const std::int64_t pid = PidOfRingFileName(o.file, 1);
   Status s;
   if (format == ExportFormat::kChrome) {
-    ChromeTraceWriter writer(scan.origin(), scan.pid(pid), write);
+    exporter::ChromeTraceWriter writer(scan.origin(), scan.pid(pid), write);
     s = StreamRing(o, *version, writer, progress, events);
   } else {
     exporter::FuchsiaTraceWriter writer(scan.pid(pid), write);
@@ -274,7 +276,7 @@ void RunStats(const EventsOptions& o) {
   if (!stats.ok()) return ReportError("events stats", stats.status());
   const exporter::RingStats& s = *stats;
   if (o.json) {
-    std::printf("%s\n", DumpJson(StatsJson(s), 2).c_str());
+    std::printf("%s\n", exporter::DumpJson(StatsJson(s), 2).c_str());
   } else {
     std::fputs(FormatStats(s).c_str(), stdout);
   }

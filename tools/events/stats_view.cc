@@ -9,7 +9,6 @@
 namespace mpo::tools {
 
 using exporter::DomainStats;
-using exporter::Durations;
 using exporter::PauseSummary;
 using exporter::RingStats;
 
@@ -26,45 +25,6 @@ double SharePercent(std::uint64_t part, std::uint64_t whole) {
 
 std::string_view TimeBasis(const DomainStats& d) {
   return d.elapsed_from_lifecycle ? "lifecycle" : "events";
-}
-
-// Every domain's durations of each phase in one distribution: percentiles of pauses,
-// never a total.
-std::map<std::string, Durations> PooledPhases(const RingStats& s) {
-  std::map<std::string, Durations> pooled;
-  for (const auto& [ring, d] : s.domains) {
-    for (const auto& [name, p] : d.phases) {
-      Durations& q = pooled[name];
-      q.count += p.count;
-      q.max_ns = std::max(q.max_ns, p.max_ns);
-      q.all.insert(q.all.end(), p.all.begin(), p.all.end());
-    }
-  }
-  return pooled;
-}
-
-Durations PooledGcPauses(const RingStats& s) {
-  Durations all;
-  for (const auto& [ring, d] : s.domains) {
-    all.count += d.gc_pauses.count;
-    all.total_ns += d.gc_pauses.total_ns;
-    all.max_ns = std::max(all.max_ns, d.gc_pauses.max_ns);
-    all.all.insert(all.all.end(), d.gc_pauses.all.begin(), d.gc_pauses.all.end());
-  }
-  return all;
-}
-
-struct Sums {
-  std::uint64_t time_ns = 0, gc_ns = 0;
-};
-
-Sums SumOverDomains(const RingStats& s) {
-  Sums t;
-  for (const auto& [ring, d] : s.domains) {
-    t.time_ns += d.elapsed_ns;
-    t.gc_ns += d.gc_ns;
-  }
-  return t;
 }
 
 std::string Words(const std::optional<std::uint64_t>& w) {
@@ -110,23 +70,21 @@ std::string FormatStats(const RingStats& s) {
     AppendF(out, "%-6u %12.6f %12.6f %8.2f%%  %s\n", ring, Seconds(d.elapsed_ns), Seconds(d.gc_ns),
             SharePercent(d.gc_ns, d.elapsed_ns), std::string(TimeBasis(d)).c_str());
   }
-  const Sums sum = SumOverDomains(s);
+  const exporter::DomainSums sum = exporter::SumOverDomains(s);
   AppendF(out, "sum over domains (not wall time): time %.6f s, gc %.6f s, gc share %.2f%%\n\n",
           Seconds(sum.time_ns), Seconds(sum.gc_ns), SharePercent(sum.gc_ns, sum.time_ns));
 
   out +=
       "pauses, all domains                 count       p50_ns       p90_ns       p99_ns"
       "       max_ns\n";
-  AppendPauseRow(out, "gc (olly)", exporter::Summarise(PooledGcPauses(s)));
-  for (const auto& [name, p] : PooledPhases(s)) AppendPauseRow(out, name, exporter::Summarise(p));
+  AppendPauseRow(out, "gc (olly)", exporter::Summarise(exporter::PooledGcPauses(s)));
+  for (const auto& [name, p] : exporter::PooledPhases(s))
+    AppendPauseRow(out, name, exporter::Summarise(p));
 
   out += "\nwords          minor     promoted        major        total  promoted%\n";
   for (const auto& [ring, d] : s.domains) {
-    std::string total = "n/a", pct = "n/a";
-    if (d.minor_words && d.promoted_words && d.major_words) {
-      total = std::to_string(*d.minor_words - std::min(*d.minor_words, *d.promoted_words) +
-                             *d.major_words);
-    }
+    const std::string total = Words(exporter::TotalWords(d));
+    std::string pct = "n/a";
     if (d.minor_words && d.promoted_words && *d.minor_words > 0) {
       char p[32];
       std::snprintf(p, sizeof p, "%.2f", SharePercent(*d.promoted_words, *d.minor_words));
@@ -169,13 +127,13 @@ nlohmann::json StatsJson(const RingStats& s) {
                       {"major", s.major_collections},
                       {"forced_major", s.forced_major_collections},
                       {"compactions", s.compactions}};
-  const Sums sum = SumOverDomains(s);
+  const exporter::DomainSums sum = exporter::SumOverDomains(s);
   j["sum_over_domains"] = {{"time_ns", sum.time_ns},
                            {"gc_ns", sum.gc_ns},
                            {"gc_share", SharePercent(sum.gc_ns, sum.time_ns) / 100.0}};
-  j["gc_pauses"] = PauseJson(exporter::Summarise(PooledGcPauses(s)));
+  j["gc_pauses"] = PauseJson(exporter::Summarise(exporter::PooledGcPauses(s)));
   j["phases"] = nlohmann::json::object();
-  for (const auto& [name, p] : PooledPhases(s))
+  for (const auto& [name, p] : exporter::PooledPhases(s))
     j["phases"][name] = PauseJson(exporter::Summarise(p));
   j["domains"] = nlohmann::json::array();
   for (const auto& [ring, d] : s.domains) {

@@ -1,17 +1,13 @@
-#include "tools/events/trace_views.h"
+#include "core/export/chrome_trace.h"
 
 #include "core/base/ocaml_quoted.h"
 
-namespace mpo::tools {
+namespace mpo::exporter {
 
 using Kind = ring::view::EventKind;
 using ring::view::KindName;
 
 namespace {
-
-using exporter::TimelineItem;
-using exporter::TimelineKind;
-using exporter::TimelineNote;
 
 std::string DomainName(std::uint32_t ring) { return "domain " + std::to_string(ring); }
 
@@ -84,7 +80,7 @@ nlohmann::json ChromeEvent(const TimelineItem& item, std::uint64_t origin, std::
       break;
   }
   if (item.note != TimelineNote::kNone) {
-    j["args"]["note"] = exporter::TimelineNoteText(item.note);
+    j["args"]["note"] = TimelineNoteText(item.note);
   }
   return j;
 }
@@ -156,4 +152,4 @@ std::string DumpJson(const nlohmann::json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-}  // namespace mpo::tools
+}  // namespace mpo::exporter

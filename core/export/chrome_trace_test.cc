@@ -1,4 +1,4 @@
-#include "tools/events/trace_views.h"
+#include "core/export/chrome_trace.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include "core/ring/view/event_decoder.h"
 #include "core/ring/view/ring_event_test_util.h"
 
-namespace mpo::tools {
+namespace mpo::exporter {
 namespace {
 
 using Kind = ring::view::EventKind;
@@ -356,4 +356,4 @@ TEST(ChromeRules, ProducerWrappedRing) {
 }
 
 }  // namespace
-}  // namespace mpo::tools
+}  // namespace mpo::exporter

@@ -1,4 +1,5 @@
-// Views of a decoded event stream (core/ring/view's RingEvent): Chrome trace-event JSON.
+// A runtime events stream (core/ring/view's RingEvent) as Chrome trace-event JSON, the
+// format Chrome's about:tracing and Perfetto read; the timeline is core/export/ring_timeline.h.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@
 #include "core/export/ring_timeline.h"
 #include "core/ring/view/ring_event.h"
 
-namespace mpo::tools {
+namespace mpo::exporter {
 
 using ring::view::RingEvent;
 
@@ -68,11 +69,11 @@ class ChromeTraceWriter {
 
  private:
   void Emit(const nlohmann::json& j);
-  void EmitItem(const exporter::TimelineItem& item);
+  void EmitItem(const TimelineItem& item);
   std::uint64_t origin_;
   std::int64_t pid_;
   std::function<void(std::string_view)> write_;
-  exporter::RingTimeline timeline_;
+  RingTimeline timeline_;
   bool first_ = true;
   std::string text_;
 };
@@ -81,4 +82,4 @@ class ChromeTraceWriter {
 // (invalid bytes become U+FFFD).
 std::string DumpJson(const nlohmann::json& j, int indent = -1);
 
-}  // namespace mpo::tools
+}  // namespace mpo::exporter
