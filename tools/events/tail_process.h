@@ -5,9 +5,10 @@
 //   while (child->Running()) { ... }
 //   child->Wait();  std::printf("%s\n", child->Describe().c_str());  // "exited with status 0"
 //
-// A program that cannot be executed is reported by the child on stderr, which exits
-// as a shell would: 127 (no such program) or 126 (not executable). The child stays in our process
-// group, so a Ctrl-C at the terminal reaches it as well. Single-threaded use.
+// Started through core/process/spawn.h: a program that cannot be executed is reported
+// by the child on stderr, which exits as a shell would: 127 (no such program) or 126
+// (not executable). The child stays in our process group, so a Ctrl-C at the terminal
+// reaches it as well. Single-threaded use.
 #pragma once
 
 #include <signal.h>
@@ -57,8 +58,8 @@ class ChildProcess {
   int ShellStatus() const;
   // "exited with status N" / "was killed by signal N (NAME)".
   std::string Describe() const;
-  // The program could not be executed (spawned with a ring_dir only; the child said
-  // why on stderr and exited 127 or 126).
+  // The program could not be executed (the child said why on stderr and exited 127 or
+  // 126).
   bool ExecFailed() const { return exec_failed_; }
 
  private:
