@@ -14,11 +14,11 @@
 
 #include "core/io/output_file.h"
 #include "core/ring/cursor.h"
-#include "tools/exit_code.h"
-#include "tools/numeric_options.h"
 #include "tools/events/tail_follow.h"
 #include "tools/events/tail_interrupt.h"
 #include "tools/events/tail_process.h"
+#include "tools/exit_code.h"
+#include "tools/numeric_options.h"
 
 namespace mpo::tools {
 namespace {

@@ -8,14 +8,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <optional>
 
 #include "core/base/unique_fd.h"
-#include "tools/exit_code.h"
+#include "core/ring/view/dump_format.h"
 #include "tools/events/pid_arg.h"
+#include "tools/events/ring_input.h"
 #include "tools/events/tail_follow.h"
 #include "tools/events/tail_interrupt.h"
 #include "tools/events/tail_process.h"
+#include "tools/exit_code.h"
+#include "tools/numeric_options.h"
 
 namespace mpo::tools {
 
@@ -122,6 +126,60 @@ Status TailRing(ring::Cursor& cursor, const TailTarget& target, ring::EventCallb
                target.path.c_str(), why.c_str(), static_cast<unsigned long long>(r->events),
                static_cast<unsigned long long>(r->lost_words));
   return Status::Ok();
+}
+
+namespace {
+
+struct TailCommandOptions {
+  std::vector<std::string> source;  // [DIR] PID
+  std::string follow;               // --follow FILE
+  RingReadOptions read;
+  std::vector<std::string> tags;  // NAME=TAG
+  TailOptions tail;
+};
+
+void RunTail(const TailCommandOptions& o) {
+  auto target = ResolveTailTarget(o.source, o.follow);
+  if (!target.ok()) return ReportError("events tail", target.status());
+  auto version = ParseVersion(o.read.version, target->path);
+  auto tags = ParseTags(o.tags);
+  if (!version.ok()) return ReportError("events tail", version.status());
+  if (!tags.ok()) return ReportError("events tail", tags.status());
+  auto cursor = OpenTailRing(*target, o.tail, [&] { return OpenRing(target->path, o.read.batch); });
+  if (!cursor.ok()) {
+    const bool gone = target->pid >= 0 && !ProcessAlive(target->pid);
+    return ReportError("events tail " + target->path +
+                           (gone ? " (process " + std::to_string(target->pid) + " not found)" : ""),
+                       cursor.status());
+  }
+  ring::GoldenLineWriter writer(*version, *tags);
+  const Status s = TailRing(
+      *cursor, *target, writer, [&] { return writer.TakeText(); }, o.tail);
+  if (!s.ok()) ReportError("events tail " + target->path, s);
+}
+
+}  // namespace
+
+void AddTailCommand(CLI::App& events) {
+  auto o = std::make_shared<TailCommandOptions>();
+  CLI::App* tail = events.add_subcommand(
+      "tail",
+      "Follow a live ring until the process exits, the file goes, --max-seconds or Ctrl-C; "
+      "always says on stderr why it stopped. PID alone: the ring in $OCAML_RUNTIME_EVENTS_DIR "
+      "(else the current directory). PID: an integer in [1, 2^31-1]. A ring file that "
+      "shrinks is an error, never a crash.");
+  tail->add_option("source", o->source, "[DIR] PID")->expected(1, 2);
+  tail->add_option("--follow", o->follow,
+                   "follow this ring file, whatever writes it, until it is removed or "
+                   "replaced, --max-seconds, or Ctrl-C (instead of [DIR] PID)");
+  tail->add_option("--tag", o->tags, "NAME=TAG: the OCaml tag of a user event (default UNK)");
+  tail->add_option("--interval-ms", o->tail.interval_ms, "pause between polls")
+      ->check(MillisecondsIn(0.0, 60000.0));
+  tail->add_option("--max-seconds", o->tail.max_seconds,
+                   "stop after this long (0: when the process exits)")
+      ->check(SecondsIn(0.0, 1e9));
+  AddRingReadOptions(tail, o->read);
+  tail->callback([o] { RunTail(*o); });
 }
 
 }  // namespace mpo::tools

@@ -8,6 +8,7 @@
 // max-seconds, interrupted); stdout carries only events.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -46,5 +47,8 @@ Result<ring::Cursor> OpenTailRing(const TailTarget& target, const TailOptions& o
 // condition; then prints the reason to stderr. Cursor errors are returned.
 Status TailRing(ring::Cursor& cursor, const TailTarget& target, ring::EventCallbacks& writer,
                 const std::function<std::string()>& take_text, const TailOptions& options);
+
+// Adds `events tail` to the `events` group.
+void AddTailCommand(CLI::App& events);
 
 }  // namespace mpo::tools
