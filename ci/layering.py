@@ -18,6 +18,7 @@ import sys
 # Lowest first. Packages on one line form one layer and may use each other.
 LAYERS = [
     ["core/base"],
+    ["core/process"],
     ["core/io"],
     ["core/sync"],
     ["core/sampler", "core/sampler/internal"],

@@ -17,12 +17,12 @@
 #include "tools/corpus/corpus_command.h"
 #include "tools/demo/demo_command.h"
 #include "tools/did_you_mean.h"
+#include "tools/events/events_command.h"
 #include "tools/exit_code.h"
 #include "tools/help_format.h"
 #include "tools/lazy_commands.h"
-#include "tools/memprof/memprof_commands.h"
+#include "tools/memprof/memprof_sim_command.h"
 #include "tools/memtrace/memtrace_command.h"
-#include "tools/ring/events_command.h"
 #include "tools/sampler/sample_command.h"
 
 namespace {
@@ -42,7 +42,7 @@ void OccupyStandardDescriptors() {
 // the others hold one command each or are cheap to build.
 constexpr mpo::tools::LazyCommand kGroups[] = {
     {"sample", &mpo::tools::AddSampleCommand},
-    {"memprof-sim", &mpo::tools::AddMemprofCommands},
+    {"memprof-sim", &mpo::tools::AddMemprofSimCommand},
     {"events", &mpo::tools::AddEventsCommands},
     {"memtrace", nullptr, &mpo::tools::AddMemtraceCommands},
     {"demo", &mpo::tools::AddDemoCommands},

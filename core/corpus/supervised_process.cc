@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/corpus/run_command.h"
+#include "core/process/spawn.h"
 
 namespace mpo::corpus {
 namespace {
@@ -78,23 +79,15 @@ void KillEverything(pid_t impl) {
 // a core file). Being the command's $PPID, it is what a command that kills its parent
 // kills: the supervisor then sees the command's death by that signal, and the command,
 // reparented to the supervisor (a subreaper), is killed with the rest.
-[[noreturn]] void RunCommandAsChild(const char* command, int in_r, int out_w, int err_w) {
+[[noreturn]] void RunCommandAsChild(const process::ExecImage& shell, int in_r, int out_w,
+                                    int err_w) {
   const pid_t sh = ::fork();
   if (sh < 0) ::_exit(126);
   if (sh == 0) {
-    ::signal(SIGPIPE, SIG_DFL);
-    if (in_r >= 0) {
-      ::dup2(in_r, 0);
-      ::close(in_r);
-    } else {
-      const int devnull = ::open("/dev/null", O_RDWR);
-      if (devnull >= 0) ::dup2(devnull, 0);
-    }
-    ::dup2(out_w, 1);
-    ::dup2(err_w, 2);
-    ::close(out_w);
-    ::close(err_w);
-    ::execl("/bin/sh", "sh", "-c", command, static_cast<char*>(nullptr));
+    (void)process::ExecInChild(shell, {.in = in_r >= 0 ? in_r : process::ChildStdio::kDevNull,
+                                       .out = out_w,
+                                       .err = err_w,
+                                       .default_sigpipe = true});
     ::_exit(127);
   }
   if (in_r >= 0) ::close(in_r);
@@ -118,8 +111,8 @@ void KillEverything(pid_t impl) {
 
 // The supervisor process: starts the implementation in a new session, reports its wait
 // status on `report`, and kills everything it started when `control` is closed.
-[[noreturn]] void Supervise(const char* command, int in_r, int out_w, int err_w, int report_w,
-                            int control_r) {
+[[noreturn]] void Supervise(const process::ExecImage& shell, int in_r, int out_w, int err_w,
+                            int report_w, int control_r) {
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   ::signal(SIGPIPE, SIG_IGN);  // a vanished kit must not kill us before the clean-up
   const pid_t impl = ::fork();
@@ -128,7 +121,7 @@ void KillEverything(pid_t impl) {
     ::setsid();
     ::close(report_w);
     ::close(control_r);
-    RunCommandAsChild(command, in_r, out_w, err_w);
+    RunCommandAsChild(shell, in_r, out_w, err_w);
   }
   // The kit kills the implementation's group itself should this process be killed.
   (void)!::write(report_w, &impl, sizeof impl);
@@ -239,6 +232,9 @@ Status ImplIoError(const char* what) {
 }
 
 Result<SupervisedProcess> StartSupervised(const std::string& command, bool stdin_pipe) {
+  // Built here: the supervisor is a forked child of a possibly multi-threaded kit, which
+  // may not allocate.
+  const process::ExecImage shell = process::ExecImage::Shell(command);
   int fds[2];
   UniqueFd in_r, in_w;
   if (stdin_pipe) {
@@ -280,7 +276,7 @@ Result<SupervisedProcess> StartSupervised(const std::string& command, bool stdin
     ::close(err_w.get());
     int keep[5] = {stdin_r, stdout_w, stderr_w, report_w.get(), control_r.get()};
     CloseAllBut(keep);
-    Supervise(command.c_str(), stdin_r, stdout_w, stderr_w, report_w.get(), control_r.get());
+    Supervise(shell, stdin_r, stdout_w, stderr_w, report_w.get(), control_r.get());
   }
   live_supervisors.insert(supervisor);
   registry.unlock();

@@ -50,6 +50,44 @@ PauseSummary Summarise(const Durations& d) {
           Percentile(v, 90), Percentile(v, 99), Percentile(v, 100)};
 }
 
+std::map<std::string, Durations> PooledPhases(const RingStats& s) {
+  std::map<std::string, Durations> pooled;
+  for (const auto& [ring, d] : s.domains) {
+    for (const auto& [name, p] : d.phases) {
+      Durations& q = pooled[name];
+      q.count += p.count;
+      q.max_ns = std::max(q.max_ns, p.max_ns);
+      q.all.insert(q.all.end(), p.all.begin(), p.all.end());
+    }
+  }
+  return pooled;
+}
+
+Durations PooledGcPauses(const RingStats& s) {
+  Durations all;
+  for (const auto& [ring, d] : s.domains) {
+    all.count += d.gc_pauses.count;
+    all.total_ns += d.gc_pauses.total_ns;
+    all.max_ns = std::max(all.max_ns, d.gc_pauses.max_ns);
+    all.all.insert(all.all.end(), d.gc_pauses.all.begin(), d.gc_pauses.all.end());
+  }
+  return all;
+}
+
+DomainSums SumOverDomains(const RingStats& s) {
+  DomainSums t;
+  for (const auto& [ring, d] : s.domains) {
+    t.time_ns += d.elapsed_ns;
+    t.gc_ns += d.gc_ns;
+  }
+  return t;
+}
+
+std::optional<std::uint64_t> TotalWords(const DomainStats& d) {
+  if (!d.minor_words || !d.promoted_words || !d.major_words) return std::nullopt;
+  return *d.minor_words - std::min(*d.minor_words, *d.promoted_words) + *d.major_words;
+}
+
 void RingStatsAccumulator::Add(const RingEvent& e) {
   DomainStats& d = s_.domains[e.ring];
   DomainState& st = state_[e.ring];

@@ -86,6 +86,20 @@ struct RingStats {
                 compactions = 0;
 };
 
+// Figures over all domains of a finished RingStats. Durations of different domains are
+// pooled into one distribution, for percentiles of pauses; times are summed only as a
+// sum over domains (CPU-like time, never wall time).
+std::map<std::string, Durations> PooledPhases(const RingStats& s);
+Durations PooledGcPauses(const RingStats& s);
+struct DomainSums {
+  std::uint64_t time_ns = 0, gc_ns = 0;
+};
+DomainSums SumOverDomains(const RingStats& s);
+
+// A domain's words allocated: minor - promoted + major; nullopt unless the domain has
+// all three counters.
+std::optional<std::uint64_t> TotalWords(const DomainStats& d);
+
 // Statistics of a stream, event by event. Memory: the durations of completed phases
 // (one word per begin/end pair, at most a quarter of the ring's size) and per domain
 // at most kMaxOpenPhases open begins (the oldest is forgotten beyond that, and its end

@@ -223,5 +223,48 @@ TEST(RingStats, ProducerRing) {
   EXPECT_EQ(d.open_at_end[0].open_ns, 100u);
 }
 
+TEST(RingStatsFigures, PooledOverDomains) {
+  RingStats s;
+  DomainStats& a = s.domains[0];
+  a.elapsed_ns = 1000;
+  a.gc_ns = 300;
+  a.gc_pauses = {.count = 2, .total_ns = 300, .max_ns = 200, .all = {100, 200}};
+  a.phases["minor"] = {.count = 1, .total_ns = 50, .max_ns = 50, .all = {50}};
+  a.minor_words = 100;
+  a.promoted_words = 30;
+  a.major_words = 7;
+  DomainStats& b = s.domains[3];
+  b.elapsed_ns = 500;
+  b.gc_ns = 40;
+  b.gc_pauses = {.count = 1, .total_ns = 40, .max_ns = 40, .all = {40}};
+  b.phases["minor"] = {.count = 2, .total_ns = 90, .max_ns = 70, .all = {20, 70}};
+  b.phases["major"] = {.count = 1, .total_ns = 9, .max_ns = 9, .all = {9}};
+  b.minor_words = 5;
+  b.promoted_words = 9;  // more than allocated (a lost event): counts as all promoted
+
+  const DomainSums sum = SumOverDomains(s);
+  EXPECT_EQ(sum.time_ns, 1500u);
+  EXPECT_EQ(sum.gc_ns, 340u);
+
+  const Durations gc = PooledGcPauses(s);
+  EXPECT_EQ(gc.count, 3u);
+  EXPECT_EQ(gc.total_ns, 340u);
+  EXPECT_EQ(gc.max_ns, 200u);
+  EXPECT_EQ(gc.all, (std::vector<std::uint64_t>{100, 200, 40}));
+
+  const std::map<std::string, Durations> phases = PooledPhases(s);
+  ASSERT_EQ(phases.size(), 2u);
+  EXPECT_EQ(phases.at("minor").count, 3u);
+  EXPECT_EQ(phases.at("minor").max_ns, 70u);
+  EXPECT_EQ(phases.at("minor").all, (std::vector<std::uint64_t>{50, 20, 70}));
+  EXPECT_EQ(Summarise(phases.at("minor")).p50_ns, 50u);
+  EXPECT_EQ(phases.at("major").count, 1u);
+
+  EXPECT_EQ(TotalWords(a), std::optional<std::uint64_t>(77));
+  EXPECT_EQ(TotalWords(b), std::nullopt);  // no major counter
+  b.major_words = 4;
+  EXPECT_EQ(TotalWords(b), std::optional<std::uint64_t>(4));
+}
+
 }  // namespace
 }  // namespace mpo::exporter

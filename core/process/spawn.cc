@@ -1,0 +1,153 @@
+#include "core/process/spawn.h"
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <map>
+
+namespace mpo::process {
+
+Result<ExecImage> ExecImage::Make(const std::vector<std::string>& argv, const EnvOverrides& env) {
+  if (argv.empty() || argv[0].empty()) {
+    return Status(ErrorCode::kInvalidArgument, "no program to run").WithField("PROG");
+  }
+  std::map<std::string, std::string> vars;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    const std::string entry(*e);
+    const auto eq = entry.find('=');
+    if (eq != std::string::npos) vars[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  for (const auto& [name, value] : env) vars[name] = value;
+  ExecImage image;
+  image.args_ = argv;
+  image.env_.reserve(vars.size());
+  for (const auto& [name, value] : vars) {
+    std::string entry = name;
+    entry += '=';
+    entry += value;
+    image.env_.push_back(std::move(entry));
+  }
+  image.own_env_ = true;
+  image.Point();
+  return image;
+}
+
+ExecImage ExecImage::Shell(const std::string& command) {
+  ExecImage image;
+  image.path_ = "/bin/sh";
+  image.args_ = {"sh", "-c", command};
+  image.Point();
+  return image;
+}
+
+void ExecImage::Point() {
+  argp_.clear();
+  for (std::string& s : args_) argp_.push_back(s.data());
+  argp_.push_back(nullptr);
+  envp_.clear();
+  for (std::string& s : env_) envp_.push_back(s.data());
+  envp_.push_back(nullptr);
+}
+
+int ExecImage::Exec() const {
+  if (path_.empty()) {
+    if (own_env_) {
+      ::execvpe(argp_[0], argp_.data(), envp_.data());
+    } else {
+      ::execvp(argp_[0], argp_.data());
+    }
+  } else if (own_env_) {
+    ::execve(path_.c_str(), argp_.data(), envp_.data());
+  } else {
+    ::execv(path_.c_str(), argp_.data());
+  }
+  return errno;
+}
+
+int ExecInChild(const ExecImage& image, const ChildStdio& stdio) {
+  if (stdio.default_sigpipe) ::signal(SIGPIPE, SIG_DFL);
+  if (stdio.in >= 0) {
+    ::dup2(stdio.in, 0);
+    ::close(stdio.in);
+  } else if (stdio.in == ChildStdio::kDevNull) {
+    const int devnull = ::open("/dev/null", O_RDWR);
+    if (devnull >= 0) ::dup2(devnull, 0);
+    if (devnull > 2) ::close(devnull);
+  }
+  if (stdio.out >= 0) ::dup2(stdio.out, 1);
+  if (stdio.err >= 0) ::dup2(stdio.err, 2);
+  if (stdio.out >= 0) ::close(stdio.out);
+  if (stdio.err >= 0 && stdio.err != stdio.out) ::close(stdio.err);
+  return image.Exec();
+}
+
+int ExecFailureStatus(int error) { return error == ENOENT || error == ENOTDIR ? 127 : 126; }
+
+Result<Spawned> Spawn(const ExecImage& image, const SpawnOptions& options) {
+  // One socket: the parent's word to a gated child, and the child's exec error back (both
+  // ends close-on-exec, so end of file means exec succeeded). A socket rather than a pipe:
+  // send() with MSG_NOSIGNAL, so a child killed meanwhile cannot end the parent with
+  // SIGPIPE.
+  int channel[2] = {-1, -1};
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0) {
+    return Status(ErrorCode::kIo, std::string("socketpair: ") + std::strerror(errno));
+  }
+  UniqueFd ours(channel[1]), theirs(channel[0]);
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) return Status(ErrorCode::kIo, std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(ours.get());
+    const int fd = theirs.get();
+    if (options.gated) {
+      char word = 0;
+      ssize_t r;
+      do {
+        r = ::read(fd, &word, 1);
+      } while (r < 0 && errno == EINTR);
+      if (r != 1) ::_exit(0);  // dropped
+    }
+    if (options.new_process_group) ::setpgid(0, 0);
+    const int error = ExecInChild(image, options.stdio);
+    const char* reason = std::strerror(error);
+    const std::string& prefix = options.failure_prefix;
+    (void)!::write(2, prefix.data(), prefix.size());
+    (void)!::write(2, reason, std::strlen(reason));
+    (void)!::write(2, "\n", 1);
+    (void)!::send(fd, &error, sizeof error, MSG_NOSIGNAL);
+    ::_exit(ExecFailureStatus(error));
+  }
+  theirs.Reset();
+  return Spawned(pid, std::move(ours), options.gated);
+}
+
+int Spawned::Exec() {
+  if (!channel_.valid()) return -1;
+  if (gated_ && ::send(channel_.get(), "g", 1, MSG_NOSIGNAL) != 1) return -1;
+  gated_ = false;
+  int error = 0;
+  ssize_t r;
+  do {
+    r = ::recv(channel_.get(), &error, sizeof error, MSG_WAITALL);
+  } while (r < 0 && errno == EINTR);
+  channel_.Reset();
+  return r == static_cast<ssize_t>(sizeof error) && error != 0 ? error : 0;
+}
+
+void Spawned::Drop() {
+  if (!gated_ || pid_ <= 0) return;
+  channel_.Reset();
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  gated_ = false;
+  pid_ = -1;
+}
+
+}  // namespace mpo::process

@@ -1,0 +1,160 @@
+#include "core/process/spawn.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace mpo::process {
+namespace {
+
+struct Outcome {
+  int exec_error = -2;
+  int status = -1;  // the wait status
+  std::string out, err;
+};
+
+// A pipe whose write end is above 2, as ChildStdio asks.
+struct Pipe {
+  UniqueFd r, w;
+  Pipe() {
+    int fds[2];
+    EXPECT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+    r = UniqueFd(fds[0]);
+    w = UniqueFd(::fcntl(fds[1], F_DUPFD, 3));  // not close-on-exec: the child's
+    ::close(fds[1]);
+  }
+};
+
+std::string ReadAll(int fd) {
+  std::string s;
+  char buf[256];
+  ssize_t n;
+  while ((n = ::read(fd, buf, sizeof buf)) > 0) s.append(buf, static_cast<std::size_t>(n));
+  return s;
+}
+
+Outcome SpawnAndWait(const ExecImage& image, SpawnOptions options) {
+  Pipe out, err;
+  options.stdio.out = out.w.get();
+  options.stdio.err = err.w.get();
+  Outcome run;
+  auto child = Spawn(image, options);
+  EXPECT_TRUE(child.ok()) << child.status().ToString();
+  if (!child.ok()) return run;
+  out.w.Reset();
+  err.w.Reset();
+  run.exec_error = child->Exec();
+  run.out = ReadAll(out.r.get());
+  run.err = ReadAll(err.r.get());
+  EXPECT_EQ(::waitpid(child->pid(), &run.status, 0), child->pid());
+  return run;
+}
+
+ExecImage Image(const std::vector<std::string>& argv, const EnvOverrides& env = {}) {
+  auto image = ExecImage::Make(argv, env);
+  EXPECT_TRUE(image.ok()) << image.status().ToString();
+  return std::move(*image);
+}
+
+TEST(ExecImage, RefusesNoProgram) {
+  for (const auto& argv : {std::vector<std::string>{}, std::vector<std::string>{""}}) {
+    auto image = ExecImage::Make(argv, {});
+    ASSERT_FALSE(image.ok());
+    EXPECT_EQ(image.status().code(), ErrorCode::kInvalidArgument);
+    EXPECT_EQ(image.status().field(), "PROG");
+  }
+}
+
+TEST(Spawn, RunsTheProgramFoundInPathWithTheEnvironmentGiven) {
+  ::setenv("MPO_SPAWN_KEPT", "kept", 1);
+  ::setenv("MPO_SPAWN_REPLACED", "old", 1);
+  const Outcome r = SpawnAndWait(
+      Image({"sh", "-c", "echo \"$0 $MPO_SPAWN_KEPT $MPO_SPAWN_REPLACED $MPO_SPAWN_ADDED\"; exit 3",
+             "zero"},
+            {{"MPO_SPAWN_REPLACED", "new"}, {"MPO_SPAWN_ADDED", "added"}}),
+      {});
+  EXPECT_EQ(r.exec_error, 0);
+  EXPECT_EQ(r.out, "zero kept new added\n");
+  EXPECT_EQ(r.err, "");
+  ASSERT_TRUE(WIFEXITED(r.status));
+  EXPECT_EQ(WEXITSTATUS(r.status), 3);
+}
+
+TEST(Spawn, AMissingProgramIsReportedAsAShellWould) {
+  const Outcome r =
+      SpawnAndWait(Image({"mpo-no-such-program-anywhere"}), {.failure_prefix = "cannot run it: "});
+  EXPECT_EQ(r.exec_error, ENOENT);
+  EXPECT_EQ(r.err, std::string("cannot run it: ") + std::strerror(ENOENT) + "\n");
+  ASSERT_TRUE(WIFEXITED(r.status));
+  EXPECT_EQ(WEXITSTATUS(r.status), 127);
+}
+
+TEST(Spawn, ANonExecutableFileIsReportedAsAShellWould) {
+  const std::string dir = ::testing::TempDir();
+  const std::string file = dir + "/mpo_spawn_not_executable";
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  const Outcome r = SpawnAndWait(Image({file}), {});
+  // root may execute a file without an x bit only if some x bit is set: EACCES either way.
+  EXPECT_EQ(r.exec_error, EACCES);
+  ASSERT_TRUE(WIFEXITED(r.status));
+  EXPECT_EQ(WEXITSTATUS(r.status), 126);
+  EXPECT_EQ(ExecFailureStatus(ENOTDIR), 127);
+}
+
+TEST(Spawn, AGatedChildRunsOnlyWhenLetGoOn) {
+  Pipe out;
+  auto dropped =
+      Spawn(Image({"sh", "-c", "echo ran"}), {.stdio = {.out = out.w.get()}, .gated = true});
+  ASSERT_TRUE(dropped.ok());
+  const pid_t pid = dropped->pid();
+  dropped->Drop();
+  // The dropped child is reaped: it is no longer our child.
+  EXPECT_EQ(::waitpid(pid, nullptr, WNOHANG), -1);
+  EXPECT_EQ(errno, ECHILD);
+  auto kept =
+      Spawn(Image({"sh", "-c", "echo ran"}), {.stdio = {.out = out.w.get()}, .gated = true});
+  ASSERT_TRUE(kept.ok());
+  out.w.Reset();
+  EXPECT_EQ(kept->Exec(), 0);
+  EXPECT_EQ(ReadAll(out.r.get()), "ran\n");  // once: the dropped child never ran
+  int status = 0;
+  EXPECT_EQ(::waitpid(kept->pid(), &status, 0), kept->pid());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+TEST(Spawn, StdinFromDevNull) {
+  const Outcome r =
+      SpawnAndWait(Image({"sh", "-c", "cat; echo end"}), {.stdio = {.in = ChildStdio::kDevNull}});
+  EXPECT_EQ(r.out, "end\n");
+}
+
+TEST(Spawn, ProcessGroupOfItsOwnOnlyWhenAsked) {
+  // Field 5 of /proc/PID/stat is the process group; the shell's comm "sh" has no space.
+  const std::vector<std::string> argv = {
+      "sh", "-c", "read -r p c s pp g rest < /proc/$$/stat; [ \"$g\" = \"$$\" ]"};
+  const Outcome own = SpawnAndWait(Image(argv), {.new_process_group = true});
+  EXPECT_TRUE(WIFEXITED(own.status) && WEXITSTATUS(own.status) == 0);
+  const Outcome ours = SpawnAndWait(Image(argv), {});
+  EXPECT_TRUE(WIFEXITED(ours.status) && WEXITSTATUS(ours.status) == 1);
+}
+
+TEST(Spawn, ShellTakesTheEnvironmentAtExecAndSurvivesAMove) {
+  ExecImage first = ExecImage::Shell("echo \"$MPO_SPAWN_LATE\" \"$0\"");
+  ExecImage image = std::move(first);
+  ::setenv("MPO_SPAWN_LATE", "late", 1);
+  const Outcome r = SpawnAndWait(image, {});
+  EXPECT_EQ(r.exec_error, 0);
+  EXPECT_EQ(r.out, "late sh\n");
+}
+
+}  // namespace
+}  // namespace mpo::process

@@ -1,0 +1,105 @@
+#include "tools/memprof/memprof_sim_command.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "core/sim/memprof_sim_workload.h"
+#include "tools/exit_code.h"
+#include "tools/numeric_options.h"
+
+namespace mpo::tools {
+namespace {
+
+// Default work budget: 10^6 blocks at the default rate; about 20 s of CPU, and 210 MB at
+// survival 1.
+constexpr std::uint64_t kDefaultMaxBlocks = 1'200'000;
+// An allocation at rate λ costs about 1 + kSampledCost x λ unsampled ones (an average
+// allocation is ~150 words, each sample is tracked until the block dies).
+constexpr double kSampledCost = 16.0;
+
+struct SimOptions {
+  sim::MemprofSimOptions workload;
+  std::uint64_t max_blocks = kDefaultMaxBlocks;
+  bool json = false;
+};
+
+void RunSim(const SimOptions& options) {
+  const sim::MemprofSimOptions& o = options.workload;
+  if (!(o.survival >= 0.0 && o.survival <= 1.0)) {
+    ReportError("memprof-sim",
+                Status(ErrorCode::kInvalidArgument, "must lie in [0, 1]").WithField("--survival"));
+    return;
+  }
+  // In double: only the order of magnitude matters, and it cannot overflow.
+  if (const double work = static_cast<double>(o.blocks) * (1.0 + kSampledCost * o.lambda);
+      work > static_cast<double>(options.max_blocks)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", work);
+    ReportError("memprof-sim",
+                Status(ErrorCode::kResourceExhausted,
+                       std::string("exceeds the work limit: --blocks x (1 + 16 x --lambda) is ") +
+                           text + " against a budget of " + std::to_string(options.max_blocks) +
+                           "; raise it with --max-blocks")
+                    .WithField("--blocks"));
+    return;
+  }
+  const Result<sim::MemprofSimCounts> counts = sim::RunMemprofSimWorkload(o);
+  if (!counts.ok()) {
+    ReportError("memprof-sim", counts.status());
+    return;
+  }
+  const sim::MemprofSimCounts& c = *counts;
+  auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  if (options.json) {
+    std::printf(
+        "{\"lambda\":%.17g,\"blocks\":%llu,\"seed\":%llu,\"words\":{\"minor\":%llu,\"major\":%llu},"
+        "\"samples\":{\"minor\":%llu,\"major\":%llu},\"callbacks\":{\"alloc_minor\":%llu,"
+        "\"alloc_major\":%llu,\"promote\":%llu,\"dealloc_minor\":%llu,\"dealloc_major\":%llu},"
+        "\"collections\":{\"minor\":%llu,\"major\":%llu},\"balanced\":%s}\n",
+        o.lambda, u(o.blocks), u(o.seed), u(c.minor_words), u(c.major_words), u(c.samples_minor),
+        u(c.samples_major), u(c.alloc_minor), u(c.alloc_major), u(c.promote), u(c.dealloc_minor),
+        u(c.dealloc_major), u(c.minor_collections), u(c.major_collections),
+        c.balanced() ? "true" : "false");
+  } else {
+    std::printf("words allocated: minor %llu, major %llu\n", u(c.minor_words), u(c.major_words));
+    std::printf("samples: minor %llu, major %llu (expected about %.1f)\n", u(c.samples_minor),
+                u(c.samples_major), o.lambda * static_cast<double>(c.minor_words + c.major_words));
+    std::printf(
+        "callbacks: alloc_minor %llu, alloc_major %llu, promote %llu, dealloc_minor %llu, "
+        "dealloc_major %llu\n",
+        u(c.alloc_minor), u(c.alloc_major), u(c.promote), u(c.dealloc_minor), u(c.dealloc_major));
+    std::printf("collections: minor %llu, major %llu\n", u(c.minor_collections),
+                u(c.major_collections));
+    std::printf("balanced: %s\n", c.balanced() ? "yes" : "no");
+  }
+  if (!c.balanced()) {
+    ReportError("memprof-sim", Status(ErrorCode::kInternal, "callbacks do not balance"));
+  }
+}
+
+}  // namespace
+
+void AddMemprofSimCommand(CLI::App& app) {
+  auto opts = std::make_shared<SimOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "memprof-sim",
+      "Run a seeded workload on the simulated runtime under Gc.Memprof and print the counts. "
+      "Work limit: --blocks x (1 + 16 x --lambda) at most --max-blocks (default 1.2 x 10^6, "
+      "about 20 s and 210 MB); beyond it the run is refused (exit 1)");
+  cmd->add_option("--lambda", opts->workload.lambda, "sampling rate")->check(FiniteIn(0, 1));
+  cmd->add_option("--callstack-size", opts->workload.callstack_size, "frames recorded per sample")
+      ->check(UnsignedIn(0, UINT32_MAX));
+  cmd->add_option("--blocks", opts->workload.blocks, "allocations to perform")->check(UnsignedIn());
+  cmd->add_option("--max-blocks", opts->max_blocks,
+                  "work budget in allocations, sampled ones weighing more (default 1.2 x 10^6)")
+      ->check(UnsignedIn());
+  cmd->add_option("--seed", opts->workload.seed, "workload seed")->check(UnsignedIn());
+  cmd->add_option("--survival", opts->workload.survival, "probability that a block stays reachable")
+      ->check(FiniteIn(0, 1));
+  cmd->add_flag("--json", opts->json, "print one JSON object");
+  cmd->callback([opts] { RunSim(*opts); });
+}
+
+}  // namespace mpo::tools
