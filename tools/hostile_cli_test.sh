@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Hostile and careless use of the real program (issue 11): outputs that would clobber
+# Hostile and careless use of the real program: outputs that would clobber
 # their input, failed copies, planted symlinks, stdout that cannot be written, missing
 # and non-regular inputs, malformed numbers, work beyond a budget. Every command runs
 # under `timeout`, so a regression to a hang fails the check instead of the whole test.

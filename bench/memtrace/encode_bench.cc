@@ -1,5 +1,5 @@
 // Encoding throughput of the memtrace writer, part by part, beside a checksum anchor over
-// the same bytes in the same run (issue 14: encoding in-process >= 0.5x the anchor):
+// the same bytes in the same run (encoding in-process >= 0.5x the anchor):
 //   - BM_EncodeAnchor_Checksum: a serial checksum over the trace's bytes.
 //   - BM_EncodeReplayOnly: replaying the recorded events (recorded_trace.h) with no writer,
 //     the harness of the next two.
@@ -172,7 +172,7 @@ void BM_EncodeTrace(benchmark::State& state) {
 void BM_CopyInMemory(benchmark::State& state) {
   const auto& b = Trace(static_cast<int>(state.range(0)));
   if (b.empty()) return state.SkipWithError("trace not found (set MPO_SHARED_TESTDATA)");
-  // v2 as `memtrace copy --format-version 2` (issue 14's rows), v3 for a v3 trace, whose
+  // v2 as `memtrace copy --format-version 2`, v3 for a v3 trace, whose
   // several domains v2 cannot hold.
   auto r = TraceReader::Open(MemorySource(b));
   if (!r.ok()) return state.SkipWithError(r.status().ToString().c_str());

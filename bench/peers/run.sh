@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Side-by-side whole-process benchmark of memprof-oracle against the real memtrace 0.2.3
-# (issue 14): check, dump, copy and start-up, on real traces from ../shared/testdata,
+#: check, dump, copy and start-up, on real traces from ../shared/testdata,
 # traces written by the real memtrace 0.2.3 writer during this run, and a large trace
 # written by the project. See README.md beside this script for what each row compares.
 #
 #   bash bench/peers/run.sh            (at least PAIRS=7 pairs per row; more for short runs)
 #   BASE=OLD_BINARY bash bench/peers/run.sh
-#                                      (before/after: the copy rows of issue 14's three traces
+#                                      (before/after: the copy rows of the three traces
 #                                       and the large one, and start-up, OLD_BINARY and the new
 #                                       build and the real program in rotating rounds; see
 #                                       before_after.py)
@@ -53,7 +53,7 @@ dump_trace="$peers/memtrace-0.2.3/_build/default/bin/dump_trace.exe"
 bash "$repo/conformance/peers/build.sh" "$peers" "$work/peers"
 
 echo "== preparing traces" >&2
-# Traces like issue 14's lists_maps and hashtbl_strings (OCaml 4.13, rate 1e-2), written now
+# Traces like the table's lists_maps and hashtbl_strings (OCaml 4.13, rate 1e-2), written now
 # by the real memtrace 0.2.3 writer through this project's own workload program; the round
 # counts give about 120 k and 210 k events.
 MEMTRACE="$work/lists_maps.r1e-2.ctf" MEMTRACE_RATE=1e-2 \

@@ -1,5 +1,5 @@
 // Writes a large, realistic memtrace trace with the project's own writer, for the
-// scaling table (issue 14): RSS must stay flat while time grows with the trace.
+// scaling table: RSS must stay flat while time grows with the trace.
 // Usage: make_trace OUT BYTES SEED VERSION   (VERSION 2 or 3)
 //
 // Shape, chosen to look like a real program rather than a bomb:

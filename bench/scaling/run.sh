@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The large-trace scaling table (issue 14): generates traces of ~10 MB and ~100 MB (and
+# The large-trace scaling table: generates traces of ~10 MB and ~100 MB (and
 # ~1 GB with --large) with //bench/scaling:make_trace, cached in $MPO_SCALING_DIR
 # (default /tmp/mpo-scaling) by size, seed and format version, and runs each command on
 # each, printing wall time, user time, throughput and peak RSS (from /usr/bin/time).

@@ -161,7 +161,7 @@ TEST(Chrome, ScanFindsOriginAndFirstRecordedPid) {
   EXPECT_EQ(ChromeTraceScan().pid(1), 1);
 }
 
-// --- The rules of issue 13, checked on the parsed JSON of real and producer rings ---
+// --- The Perfetto rules, checked on the parsed JSON of real and producer rings ---
 
 // The Chrome JSON of a ring, as `events chrome` writes it (two streamed passes), parsed.
 nlohmann::json ChromeOfCursors(ring::Cursor first, ring::Cursor second) {

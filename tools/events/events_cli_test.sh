@@ -7,7 +7,7 @@ bin="$1"
 writer="$2"
 tags=(--tag oracle.unit=Ev_unit --tag oracle.int=Ev_int --tag oracle.span=Ev_span
       --tag oracle.string=Ev_str --tag oracle.second_unit=Ev_unit2)
-# The Chrome JSON of each ring, byte for byte (pinned when issue 13 made it Perfetto-correct).
+# The Chrome JSON of each ring, byte for byte.
 declare -A chrome_sha=(
   [single]=2b6d041db02d2a3c2a8fa43cd64472e1d95a9620543eed2eff1466ae146e7a4d
   [user]=1e7aa25f1e28979201df3f16d3c9c0ba142afa7bf3972113628eae04362c35e8)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `memprof-oracle events` against hostile input and careless use (issue 11): every case
+# `memprof-oracle events` against hostile input and careless use: every case
 # ends with the documented exit code (0 ok, 1 bad input, 2 usage or I/O), quickly, and
 # never loses a file. Each case failed (hang, crash, clobbered file, wrong exit) before
 # the ring hardening.

@@ -29,7 +29,7 @@ struct Named {
   std::string name;
   std::vector<std::uint8_t> bytes;
 };
-// The bombs of issue 11 at the sizes it reports (12 KB, 256 domains, 179 KB, 60 KB),
+// The hostile bombs at the sizes first reported (12 KB, 256 domains, 179 KB, 60 KB),
 // plus the extreme-time trace.
 std::vector<Named> IssueBombs();
 

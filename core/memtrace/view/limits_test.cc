@@ -1,4 +1,4 @@
-// The budgets of limits.h on the bombs of issue 11: each stops with a typed
+// The budgets of limits.h on the hostile bombs: each stops with a typed
 // kResourceExhausted error naming its option, and large enough budgets decode them.
 // Also: `copy` keeps every event's time, even across gaps of 2^63 us.
 #include <gtest/gtest.h>
