@@ -46,7 +46,7 @@ T LoadLe(const std::uint8_t* p) {
 
 // memtrace's vint (ByteReader::Vint without its checks) for a caller that knows at least
 // 9 bytes are readable at `p`; advances `p` past it.
-inline OcamlInt VintUnchecked(const std::uint8_t*& p) {
+[[gnu::always_inline]] inline OcamlInt VintUnchecked(const std::uint8_t*& p) {
   const std::uint8_t tag = p[0];
   if (tag < 253) [[likely]] {
     p += 1;
@@ -236,18 +236,18 @@ class UncheckedReader {
   explicit UncheckedReader(const std::uint8_t* p) : p_(p) {}
 
   static constexpr bool ok() { return true; }
-  std::uint8_t U8(const char* /*field*/) { return *p_++; }
-  std::uint16_t U16(const char* /*field*/) {
+  [[gnu::always_inline]] std::uint8_t U8(const char* /*field*/) { return *p_++; }
+  [[gnu::always_inline]] std::uint16_t U16(const char* /*field*/) {
     const auto v = LoadLe<std::uint16_t>(p_);
     p_ += 2;
     return v;
   }
-  std::uint32_t U32(const char* /*field*/) {
+  [[gnu::always_inline]] std::uint32_t U32(const char* /*field*/) {
     const auto v = LoadLe<std::uint32_t>(p_);
     p_ += 4;
     return v;
   }
-  OcamlInt Vint(const char* /*field*/) { return VintUnchecked(p_); }
+  [[gnu::always_inline]] OcamlInt Vint(const char* /*field*/) { return VintUnchecked(p_); }
   const std::uint8_t* cursor() const { return p_; }
   void Advance(const std::uint8_t* p) { p_ = p; }
 

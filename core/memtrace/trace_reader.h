@@ -186,7 +186,7 @@ class BasicTraceReader {
   template <class Cursor>
   Step ReadHeader(Cursor& in, EventHeader* h);
   template <class Cursor, class Hook>
-  Step DecodeAlloc(Cursor& in, Hook& hook, const EventHeader& h);
+  Step DecodeAlloc(Cursor& in, Hook& hook, const EventHeader& h, bool is_short);
   template <class Cursor, class Hook>
   Step DecodeIdDelta(Cursor& in, Hook& hook, const EventHeader& h);
   // Location events are read with the checked cursor only.
@@ -197,14 +197,14 @@ class BasicTraceReader {
   // The fields whose reading is a step of Faults take the checked cursor: the policies
   // that replace one of them turn the fast path off (faults.h).
   template <class Cursor>
-  static OcamlInt ReadVint(Cursor& in, const char* field) {
+  [[gnu::always_inline]] static OcamlInt ReadVint(Cursor& in, const char* field) {
     if constexpr (Cursor::kChecked)
       return Faults::Vint(in, field);
     else
       return in.Vint(field);
   }
   template <class Cursor>
-  static std::uint32_t ReadSuffixCount(Cursor& in, const char* field) {
+  [[gnu::always_inline]] static std::uint32_t ReadSuffixCount(Cursor& in, const char* field) {
     if constexpr (Cursor::kChecked)
       return Faults::LongSuffixCount(in, field);
     else
@@ -212,7 +212,7 @@ class BasicTraceReader {
   }
   // Moves cursor_ to where the unchecked cursor `in` stopped (the checked one is cursor_).
   template <class Cursor>
-  void Settle(const Cursor& in) {
+  [[gnu::always_inline]] void Settle(const Cursor& in) {
     if constexpr (!Cursor::kChecked) cursor_.Advance(in.cursor());
   }
   // A failed check: the checked cursor stops with make()'s error; the unchecked one
@@ -239,6 +239,11 @@ class BasicTraceReader {
   const Event* NextEventOf(Hook& hook);
   template <class Hook>
   [[gnu::noinline]] Step SlowStep(Hook& hook);
+  // DecodeEvent with the checked cursor, out of line: SlowStep stays small.
+  template <class Hook>
+  [[gnu::noinline]] Step ParseEvent(Hook& hook) {
+    return DecodeEvent(cursor_, hook);
+  }
   Step NextPacketStep();
   Step EndPacketStep();
   bool Bad(Status s);
@@ -270,7 +275,7 @@ class BasicTraceReader {
   std::uint64_t packets_read_ = 0;
   DomainState* dom_ = nullptr;
   OcamlInt alloc_id_ = 0;
-  // The packet's time bounds in the form FastEvent checks them (set by LoadPacket): an
+  // The packet's time bounds in the form the unchecked cursor checks them (StartPacket): an
   // event's time is time_begin + ((word - fast_time_low_) mod 2^25), and it lies in
   // [time_begin, time_end] exactly when that offset is <= fast_time_span_ (-1: never).
   std::uint32_t fast_time_low_ = 0;

@@ -329,12 +329,7 @@ template <class Faults>
 template <class Cursor>
 [[gnu::always_inline]] inline auto BasicTraceReader<Faults>::ReadHeader(Cursor& in, EventHeader* h)
     -> Step {
-  if constexpr (Cursor::kChecked) {
-    const std::uint8_t* const word_at = in.cursor();
-    *h = ReadEventHeader(in, packet_.time_begin, packet_.time_end);
-    if (!in.ok()) return CursorFailed(in);
-    h->time = Faults::EventTime(h->time, LoadLe<std::uint32_t>(word_at), packet_.time_begin);
-  } else {
+  if constexpr (!Cursor::kChecked) {
     // ReadEventHeader's time, its packet bounds check as one comparison (see
     // fast_time_span_). An unknown code is one the caller declines.
     const std::uint32_t word = in.U32("event header");
@@ -343,20 +338,26 @@ template <class Cursor>
       return Step::kAgain;
     h->time = static_cast<std::int64_t>(static_cast<std::uint64_t>(packet_.time_begin) + time_off);
     h->code = word >> kEventTimeBits;
+    return dom_->last_timestamp <= h->time ? Step::kEvent : Step::kAgain;
+  } else {
+    const std::uint8_t* const word_at = in.cursor();
+    *h = ReadEventHeader(in, packet_.time_begin, packet_.time_end);
+    if (!in.ok()) return CursorFailed(in);
+    h->time = Faults::EventTime(h->time, LoadLe<std::uint32_t>(word_at), packet_.time_begin);
+    const std::int64_t last = dom_->last_timestamp;
+    if (!(last <= h->time))
+      return Stop([&] {
+        return trace_reader_detail::Corrupt("event header: monotone timestamps",
+                                            "event time " + std::to_string(h->time) +
+                                                " is before the previous event's " +
+                                                std::to_string(last),
+                                            event_off_);
+      });
+    // Committed at once (a field failing later leaves it, and SkipToNextPacket carries
+    // on from there); the unchecked cursor commits it with the event (Commit).
+    dom_->last_timestamp = h->time;
+    return Step::kEvent;
   }
-  const std::int64_t last = dom_->last_timestamp;
-  if (!(last <= h->time)) [[unlikely]]
-    return Refuse<Cursor>([&] {
-      return trace_reader_detail::Corrupt("event header: monotone timestamps",
-                                          "event time " + std::to_string(h->time) +
-                                              " is before the previous event's " +
-                                              std::to_string(last),
-                                          event_off_);
-    });
-  // The checked cursor commits the time at once (a field failing later leaves it, and
-  // SkipToNextPacket carries on from there); the unchecked one with the event (Commit).
-  if constexpr (Cursor::kChecked) dom_->last_timestamp = h->time;
-  return Step::kEvent;
 }
 
 template <class Faults>
@@ -376,8 +377,9 @@ template <class Cursor, class Hook>
   EventHeader h;
   if (const Step s = ReadHeader(in, &h); s != Step::kEvent) [[unlikely]]
     return s;
-  if (IsShortAllocCode(h.code) || h.code == static_cast<unsigned>(EventCode::kAlloc)) [[likely]]
-    return DecodeAlloc(in, hook, h);
+  const bool is_short = IsShortAllocCode(h.code);
+  if (is_short || h.code == static_cast<unsigned>(EventCode::kAlloc)) [[likely]]
+    return DecodeAlloc(in, hook, h, is_short);
   if (h.code == static_cast<unsigned>(EventCode::kPromote) ||
       h.code == static_cast<unsigned>(EventCode::kCollect))
     return DecodeIdDelta(in, hook, h);
@@ -419,10 +421,9 @@ template <class Cursor, class Hook>
 template <class Faults>
 template <class Cursor, class Hook>
 [[gnu::always_inline]] inline auto BasicTraceReader<Faults>::DecodeAlloc(Cursor& in, Hook& hook,
-                                                                         const EventHeader& h)
-    -> Step {
+                                                                         const EventHeader& h,
+                                                                         bool is_short) -> Step {
   Event& e = event_;
-  const bool is_short = IsShortAllocCode(h.code);
   std::uint32_t nencoded;
   OcamlInt common;
   const std::uint8_t* common_vint;
@@ -558,7 +559,7 @@ auto BasicTraceReader<Faults>::SlowStep(Hook& hook) -> Step {
   if (!error_.ok() || done_) return Step::kStop;
   if (!in_packet_) return NextPacketStep();
   if (cursor_.remaining() == 0) return EndPacketStep();
-  return DecodeEvent(cursor_, hook);
+  return ParseEvent(hook);
 }
 
 template <class Faults>

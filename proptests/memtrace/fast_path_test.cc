@@ -62,6 +62,13 @@ const Event* NextOf(BasicTraceReader<Faults>& r, const Way& way) {
   return way.checked ? r.NextCheckedEvent() : r.NextEvent();
 }
 
+// "<label> `a` vs `b`", for the failure messages.
+std::string Versus(const char* label, const std::string& a, const std::string& b) {
+  std::string out = label;
+  out.append(a).append(" vs ").append(b);
+  return out;
+}
+
 std::string Describe(const Event& e, std::uint64_t offset) {
   std::ostringstream out;
   out << "event at " << offset << ": kind " << static_cast<int>(e.kind) << " time " << e.time
@@ -81,7 +88,7 @@ std::string FirstDifference(const std::vector<std::uint8_t>& bytes, const Way& w
   auto checked = OpenWith<CheckedOnly>(bytes, way, &open_checked);
   if (fast == nullptr || checked == nullptr) {
     *failed = true;
-    return open_fast == open_checked ? "" : "open: " + open_fast + " vs " + open_checked;
+    return open_fast == open_checked ? "" : Versus("open: ", open_fast, open_checked);
   }
   *failed = false;
   for (int skips = 0; skips < 64; ++skips) {
@@ -96,14 +103,14 @@ std::string FirstDifference(const std::vector<std::uint8_t>& bytes, const Way& w
       const std::string db = Describe(*b, checked->event_offset());
       if (da != db || !std::equal(a->backtrace.begin(), a->backtrace.end(), b->backtrace.begin(),
                                   b->backtrace.end()))
-        return "fast " + da + " vs checked " + db;
+        return Versus("fast/checked: ", da, db);
       if (fast->packet_offset() != checked->packet_offset() ||
           (way.checked && fast->canonical() != checked->canonical()))
-        return "packet or canonical verdict differs after " + da;
+        return Versus("packet or canonical verdict differs: ", da, db);
     }
     const std::string ea = fast->status().ToString();
     const std::string eb = checked->status().ToString();
-    if (ea != eb) return "error: fast '" + ea + "' vs checked '" + eb + "'";
+    if (ea != eb) return Versus("error: fast/checked: ", ea, eb);
     if (!fast->status().ok()) *failed = true;
     const bool sa = fast->SkipToNextPacket();
     if (sa != checked->SkipToNextPacket()) return "SkipToNextPacket differs";
@@ -114,7 +121,7 @@ std::string FirstDifference(const std::vector<std::uint8_t>& bytes, const Way& w
   if (wa.size() != wb.size()) return "warning counts differ";
   for (std::size_t i = 0; i < wa.size(); ++i)
     if (wa[i].offset != wb[i].offset || wa[i].message != wb[i].message)
-      return "warning differs: " + wa[i].message + " vs " + wb[i].message;
+      return Versus("warning differs: ", wa[i].message, wb[i].message);
   if (fast->packets_read() != checked->packets_read()) return "packet counts differ";
   if (way.checked && fast->canonical() != checked->canonical()) return "canonical() differs";
   return "";
@@ -139,9 +146,11 @@ std::string Disagreement(const std::vector<std::uint8_t>& bytes, bool* failed = 
     bool way_failed;
     const std::string diff = FirstDifference(bytes, way, &way_failed);
     if (failed != nullptr && &way == &ways.front()) *failed = way_failed;
-    if (!diff.empty())
-      return std::string(VerdictsName(way.mode)) + (way.backtraces ? "" : " no-backtraces") +
-             (way.checked ? " checked" : "") + ": " + diff;
+    if (!diff.empty()) {
+      std::string out(VerdictsName(way.mode));
+      out.append(way.backtraces ? "" : " no-backtraces").append(way.checked ? " checked" : "");
+      return out.append(": ").append(diff);
+    }
   }
   return "";
 }
