@@ -46,7 +46,7 @@ T LoadLe(const std::uint8_t* p) {
 
 // memtrace's vint (ByteReader::Vint without its checks) for a caller that knows at least
 // 9 bytes are readable at `p`; advances `p` past it.
-inline OcamlInt VintUnchecked(const std::uint8_t*& p) {
+[[gnu::always_inline]] inline OcamlInt VintUnchecked(const std::uint8_t*& p) {
   const std::uint8_t tag = p[0];
   if (tag < 253) [[likely]] {
     p += 1;
@@ -107,8 +107,11 @@ inline bool VintIsCanonical(const std::uint8_t* p, OcamlInt v) {
   }
 }
 
+// The checked cursor. The event decoder (trace_reader_impl.h) is written once over a
+// cursor type: this one, or UncheckedReader below, told apart by kChecked.
 class ByteReader {
  public:
+  static constexpr bool kChecked = true;
   ByteReader() = default;
   // `base_offset` is the absolute file offset of data[0], used in error offsets.
   ByteReader(std::span<const std::uint8_t> data, std::uint64_t base_offset)
@@ -120,6 +123,10 @@ class ByteReader {
   std::size_t pos() const { return pos_; }
   std::uint64_t offset() const { return base_ + pos_; }
   std::uint64_t OffsetOf(std::size_t pos) const { return base_ + pos; }
+  // The absolute offset of `p`, a position in this cursor's span.
+  std::uint64_t OffsetAt(const std::uint8_t* p) const {
+    return base_ + static_cast<std::uint64_t>(p - data_);
+  }
 
   // Records `s` (with this cursor's current offset unless it carries one) if no error is
   // recorded yet; later reads do nothing.
@@ -217,6 +224,35 @@ class ByteReader {
   std::size_t pos_ = 0;
   std::uint64_t base_ = 0;
   Status status_;
+};
+
+// ByteReader's reads without their checks, for a decoder that has checked once that a
+// whole record is readable (the reader's fast path: one bounds check per event). It
+// never fails (ok() is a constant, so the decoder's error branches compile away) and
+// keeps only its position; offsets are the checked cursor's business.
+class UncheckedReader {
+ public:
+  static constexpr bool kChecked = false;
+  explicit UncheckedReader(const std::uint8_t* p) : p_(p) {}
+
+  static constexpr bool ok() { return true; }
+  [[gnu::always_inline]] std::uint8_t U8(const char* /*field*/) { return *p_++; }
+  [[gnu::always_inline]] std::uint16_t U16(const char* /*field*/) {
+    const auto v = LoadLe<std::uint16_t>(p_);
+    p_ += 2;
+    return v;
+  }
+  [[gnu::always_inline]] std::uint32_t U32(const char* /*field*/) {
+    const auto v = LoadLe<std::uint32_t>(p_);
+    p_ += 4;
+    return v;
+  }
+  [[gnu::always_inline]] OcamlInt Vint(const char* /*field*/) { return VintUnchecked(p_); }
+  const std::uint8_t* cursor() const { return p_; }
+  void Advance(const std::uint8_t* p) { p_ = p; }
+
+ private:
+  const std::uint8_t* p_;
 };
 
 class ByteWriter {

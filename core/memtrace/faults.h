@@ -14,10 +14,11 @@
 // bucket) so that a mutant computes its wrong value from what the reader read, and this
 // header needs nothing beyond buf.h (the codecs include it).
 //
-// kFastPath: TraceReader reads the common events with an unchecked fast path and
-// everything else (and every event the fast path declines) with ParseEvent; both give
-// the same events. A mutant of a step only ParseEvent calls turns the fast path off, so
-// that it is a reader with that one bug everywhere.
+// kFastPath: TraceReader's one event decoder runs over an unchecked cursor first and
+// over the checked one (ParseEvent) for everything else and every event the unchecked
+// cursor declines; both give the same events (proptests/memtrace:fast_path_test). A
+// mutant of a step only the checked cursor takes (the event fields) turns the fast path
+// off, so that it is a reader with that one bug everywhere.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +31,7 @@ namespace mpo::memtrace {
 struct NoFaults {
   static constexpr bool kFastPath = true;
 
-  // Event fields (TraceReader::ParseEvent).
+  // Event fields (the event decoder with the checked cursor).
   static OcamlInt Vint(ByteReader& in, const char* field) { return in.Vint(field); }
   // A long alloc's count of new backtrace entries (a u16 on disk).
   static std::uint32_t LongSuffixCount(ByteReader& in, const char* field) { return in.U16(field); }

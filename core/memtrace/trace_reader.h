@@ -38,6 +38,7 @@
 #include "core/base/verdicts.h"
 #include "core/memtrace/backtrace_codec.h"
 #include "core/memtrace/byte_io.h"
+#include "core/memtrace/canonical_events.h"
 #include "core/memtrace/event.h"
 #include "core/memtrace/faults.h"
 #include "core/memtrace/limits.h"
@@ -139,7 +140,7 @@ class BasicTraceReader {
   // slot its verifier names as it stood before that packet was read (the writer's
   // verifier, if the trace is canonical).
   const PacketHeader& packet_header() const { return packet_; }
-  const CacheVerifier& packet_cache_slot() const { return packet_slot_; }
+  const CacheVerifier& packet_cache_slot() const { return canonical_events_.packet_slot(); }
   // Every location code defined so far (unordered).
   std::vector<OcamlInt> LocationCodes() const;
 
@@ -158,37 +159,93 @@ class BasicTraceReader {
   BasicTraceReader(std::unique_ptr<ByteSource> source, ReaderOptions options)
       : source_(std::move(source)), options_(options) {}
   Status ReadInfo();
-  // Loads the next packet; sets *end at the end of the trace.
+
+  // Packets: LoadPacket finds the next packet to read (sets *end at the end of the
+  // trace), one step per rule: the header and its version, the cache verifier, the size
+  // and a truncated last packet, the packets memtrace skips, the body, and the state the
+  // packet's events start from.
   Status LoadPacket(bool* end);
+  Status ReadHeaderAt(std::uint64_t off);
+  Status CheckVerifier(const DomainState& d) const;
+  Status CheckPacketSize(bool* truncated) const;
+  bool SkipsPacket(const DomainState& d);
+  Status LoadBody();
+  void StartPacket(DomainState* d);
+  std::uint64_t PacketBytes() const;
   Result<DomainState*> Domain(std::uint16_t id);
-  // Parses one event with every check; false on error (then in error_).
-  [[gnu::noinline]] bool ParseEvent(bool* produced);
-  // One step of NextEvent: an event is ready, stop (end or error), or go on. FastEvent
-  // reads the common events with one bounds check (kAgain: declined, nothing changed);
-  // SlowStep does everything else with every check.
+
+  // Events: one decoder, written once over a cursor type (buf.h). With ByteReader (the
+  // packet's cursor_) every check is made and a failed one is a typed error (kStop, the
+  // error in error_); with UncheckedReader, over at least kMaxFastEventBytes, a failing
+  // check or an event of another kind declines (kAgain) before any state changes, and
+  // the checked cursor reads the same event. `Hook` observes each event decoded
+  // (canonical_events.h); it never changes what is decoded.
   enum class Step : std::uint8_t { kEvent, kStop, kAgain };
-  template <bool kCanonical>
-  Step FastEvent();
-  // The writer's form for an alloc (short or long) given its decoded backtrace (one
-  // shorter than its common prefix was refused by the backtrace check).
-  void CheckAllocForm(bool is_short, const Event& e) {
-    const std::size_t new_entries = e.backtrace.size() - static_cast<std::size_t>(e.common_prefix);
-    canonical_ &= UsesShortAlloc(e.length, e.nsamples, e.source, new_entries) == is_short ||
-                  !dom_->backtraces.canonical();
+  template <class Cursor, class Hook>
+  Step DecodeEvent(Cursor& in, Hook& hook);
+  template <class Cursor>
+  Step ReadHeader(Cursor& in, EventHeader* h);
+  template <class Cursor, class Hook>
+  Step DecodeAlloc(Cursor& in, Hook& hook, const EventHeader& h, bool is_short);
+  template <class Cursor, class Hook>
+  Step DecodeIdDelta(Cursor& in, Hook& hook, const EventHeader& h);
+  // Location events are read with the checked cursor only.
+  template <class Hook>
+  Step DecodeLocation(ByteReader& in, Hook& hook);
+  // The event is read and nothing can decline it any more: its time, domain and kind.
+  void Commit(std::int64_t time, EventKind kind);
+  // The fields whose reading is a step of Faults take the checked cursor: the policies
+  // that replace one of them turn the fast path off (faults.h).
+  template <class Cursor>
+  [[gnu::always_inline]] static OcamlInt ReadVint(Cursor& in, const char* field) {
+    if constexpr (Cursor::kChecked)
+      return Faults::Vint(in, field);
+    else
+      return in.Vint(field);
   }
-  // NextEvent and NextCheckedEvent.
-  template <bool kCanonical>
-  const Event* NextEventOf();
-  // check_canonical: an alloc, promote or collect whose fields are coded as the writer
-  // codes them (`fields`), in a packet of such events only.
-  void NoteCanonicalEvent(bool fields) {
-    canonical_ &= fields & !packet_locations_;
-    packet_events_ = true;
+  template <class Cursor>
+  [[gnu::always_inline]] static std::uint32_t ReadSuffixCount(Cursor& in, const char* field) {
+    if constexpr (Cursor::kChecked)
+      return Faults::LongSuffixCount(in, field);
+    else
+      return in.U16(field);
   }
-  // kCanonical: called from NextCheckedEvent (from NextEvent, a reader opened with
-  // check_canonical can no longer say canonical()).
-  template <bool kCanonical>
-  [[gnu::noinline]] Step SlowStep();
+  // Moves cursor_ to where the unchecked cursor `in` stopped (the checked one is cursor_).
+  template <class Cursor>
+  [[gnu::always_inline]] void Settle(const Cursor& in) {
+    if constexpr (!Cursor::kChecked) cursor_.Advance(in.cursor());
+  }
+  // A failed check: the checked cursor stops with make()'s error; the unchecked one
+  // declines, so that its error is always the checked cursor's.
+  template <class Cursor, class MakeError>
+  Step Refuse(MakeError&& make);
+  // The checked cursor's sticky error (the unchecked cursor has none: never called).
+  template <class Cursor>
+  Step CursorFailed(const Cursor& in) {
+    if constexpr (Cursor::kChecked) {
+      error_ = in.status();
+      return Step::kStop;
+    } else {
+      return Step::kAgain;
+    }
+  }
+  // Stops with make()'s error (built only here, off the hot path).
+  template <class MakeError>
+  Step Stop(MakeError&& make);
+
+  // The loop: NextEvent and NextCheckedEvent, the unchecked cursor first; SlowStep does
+  // the rest (packet ends and starts, the checked cursor).
+  template <class Hook>
+  const Event* NextEventOf(Hook& hook);
+  template <class Hook>
+  [[gnu::noinline]] Step SlowStep(Hook& hook);
+  // DecodeEvent with the checked cursor, out of line: SlowStep stays small.
+  template <class Hook>
+  [[gnu::noinline]] Step ParseEvent(Hook& hook) {
+    return DecodeEvent(cursor_, hook);
+  }
+  Step NextPacketStep();
+  Step EndPacketStep();
   bool Bad(Status s);
   // Charges an event's backtrace to limits.max_frames; false (error_ set) past it.
   [[gnu::always_inline]] bool ChargeFrames(std::size_t n) {
@@ -218,7 +275,7 @@ class BasicTraceReader {
   std::uint64_t packets_read_ = 0;
   DomainState* dom_ = nullptr;
   OcamlInt alloc_id_ = 0;
-  // The packet's time bounds in the form FastEvent checks them (set by LoadPacket): an
+  // The packet's time bounds in the form the unchecked cursor checks them (StartPacket): an
   // event's time is time_begin + ((word - fast_time_low_) mod 2^25), and it lies in
   // [time_begin, time_end] exactly when that offset is <= fast_time_span_ (-1: never).
   std::uint32_t fast_time_low_ = 0;
@@ -252,12 +309,8 @@ class BasicTraceReader {
   std::uint64_t event_off_ = 0;
   Status error_;
   bool done_ = false;
-  // ReaderOptions::check_canonical: so far (sticky); what the current packet holds; the
-  // cache slot its verifier names, before the packet.
-  bool canonical_ = true;
-  bool packet_locations_ = false;
-  bool packet_events_ = false;
-  CacheVerifier packet_slot_;
+  // ReaderOptions::check_canonical: the observer of the events NextCheckedEvent reads.
+  CanonicalEvents canonical_events_;
 };
 
 using TraceReader = BasicTraceReader<NoFaults>;

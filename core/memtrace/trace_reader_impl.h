@@ -18,6 +18,11 @@ inline Status Corrupt(const char* field, std::string message, std::uint64_t offs
   return Status(ErrorCode::kCorrupt, std::move(message)).WithField(field).AtOffset(offset);
 }
 
+// The largest event the unchecked cursor reads before the backtrace: a long alloc's
+// header, length, nsamples, source, common prefix (vints of up to 9 bytes) and u16
+// suffix length.
+inline constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
+
 }  // namespace trace_reader_detail
 
 template <class Faults>
@@ -144,268 +149,374 @@ bool BasicTraceReader<Faults>::FramesExceeded() {
 }
 
 template <class Faults>
+std::uint64_t BasicTraceReader<Faults>::PacketBytes() const {
+  return Faults::PacketBytes(packet_.packet_size_bits / 8, packet_.packet_size_bits);
+}
+
+template <class Faults>
 Status BasicTraceReader<Faults>::LoadPacket(bool* end) {
   *end = false;
-  while (true) {
+  while (next_packet_off_ < file_size_) {
     const std::uint64_t off = next_packet_off_;
-    if (off >= file_size_) {
-      *end = true;
-      return Status::Ok();
-    }
-    std::uint8_t hdr[kHeaderSizeV3];
-    auto got = source_->ReadAt(off, hdr);
-    if (!got.ok()) return got.status();
-    // A file ending inside a packet header is refused in every mode: both memtrace
-    // readers fail reading the header (buffer underflow), never skip it.
-    ByteReader hin(std::span<const std::uint8_t>(hdr, *got), off);
-    packet_off_ = off;
-    MPO_RETURN_IF_ERROR(ReadPacketHeader(hin, &packet_, options_.rules));
-    if (!options_.rules.mixed_versions && packet_.version != info_header_.version)
-      return Status(ErrorCode::kCorrupt, "a packet of format v" + std::to_string(packet_.version) +
-                                             " in a v" + std::to_string(info_header_.version) +
-                                             " trace")
-          .WithField("packet header: version")
-          .AtOffset(off + header_offset::kVersion);
-    const std::uint64_t size =
-        Faults::PacketBytes(packet_.packet_size_bits / 8, packet_.packet_size_bits);
-    const std::size_t hsize = packet_.header_size();
-    const std::uint64_t verifier_off =
-        off + header_offset::kVerifierIxV2 + DomainShift(HasDomainStreams(packet_.version));
+    MPO_RETURN_IF_ERROR(ReadHeaderAt(off));
     // memtrace 0.2.3 checks the cache verifier while it reads the header: before it looks
     // at the packet's size, its truncation or whether it continues the stream.
     if (legacy_ && options_.parse_backtraces) {
       auto dom = Domain(Faults::StreamOf(packet_.domain));
       if (!dom.ok()) return dom.status();
-      if (!Faults::VerifierMatches((*dom)->backtraces.Check(packet_.verifier)))
-        return trace_reader_detail::Corrupt("packet header: cache verification",
-                                            "backtrace cache differs from the writer's",
-                                            verifier_off);
+      MPO_RETURN_IF_ERROR(CheckVerifier(**dom));
     }
-    const bool truncated = off + size > file_size_;
-    if (truncated && !options_.rules.skip_truncated_last_packet)
-      return Status(ErrorCode::kTruncated, "truncated packet: " + std::to_string(size) +
-                                               " bytes declared, " +
-                                               std::to_string(file_size_ - off) + " present")
-          .WithField("packet header: packet_size")
-          .AtOffset(off + header_offset::kPacketSize);
-    // The reference modes skip a truncated last packet whatever size it declares (the real
-    // readers never compare it with a limit); a complete one over the cap is refused.
-    if (size > options_.max_packet_bytes && !truncated)
-      return Status(ErrorCode::kOutOfRange, "packet of " + std::to_string(size) +
-                                                " bytes exceeds the limit of " +
-                                                std::to_string(options_.max_packet_bytes))
-          .WithField("packet header: packet_size")
-          .AtOffset(off + header_offset::kPacketSize);
-    // The real readers cannot read a body over their 32 KiB buffer (they skip its first
-    // 32 KiB as truncated and parse the rest as packets): a declared difference, refused.
-    // A truncated last packet is the same case once more than 32 KiB of its body is
-    // present; with less, their read ends at the end of the file and they skip it.
-    const bool body_overflows =
-        truncated ? file_size_ - off > hsize + kMaxPacketSize : size - hsize > kMaxPacketSize;
-    if (options_.rules.body_within_buffer && body_overflows)
-      return Status(ErrorCode::kOutOfRange, "packet body of " + std::to_string(size - hsize) +
-                                                " bytes exceeds memtrace's " +
-                                                std::to_string(kMaxPacketSize) + "-byte buffer")
-          .WithField("packet header: packet_size")
-          .AtOffset(off + header_offset::kPacketSize);
+    bool truncated;
+    MPO_RETURN_IF_ERROR(CheckPacketSize(&truncated));
     if (truncated) {
-      warnings_.push_back({off, "skipping truncated packet (" + std::to_string(size) +
+      warnings_.push_back({off, "skipping truncated packet (" + std::to_string(PacketBytes()) +
                                     " bytes declared, " + std::to_string(file_size_ - off) +
                                     " present)"});
       next_packet_off_ = file_size_;
-      *end = true;
-      return Status::Ok();
+      break;
     }
-    next_packet_off_ = off + size;
+    next_packet_off_ = off + PacketBytes();
     ++packets_read_;
     auto dom = Domain(Faults::StreamOf(packet_.domain));
     if (!dom.ok()) return dom.status();
-    DomainState* d = *dom;
-    if (legacy_ && !(d->last_timestamp <= packet_.time_begin &&
-                     d->alloc_id == OcamlIntOfInt64(packet_.alloc_id_begin))) {
-      // memtrace 0.2.3 skips packets that do not continue the stream.
-      warnings_.push_back({off, "skipping bad packet at id " + std::to_string(d->alloc_id) + " " +
-                                    std::to_string(packet_.alloc_id_begin) + "-" +
-                                    std::to_string(packet_.alloc_id_end)});
-      continue;
-    }
-    if (Faults::ForeignPid(packet_.pid != info_.pid, packet_.pid, info_.pid)) {
-      warnings_.push_back({off, "skipping bad packet (wrong pid: " + std::to_string(packet_.pid) +
-                                    ", but tracing " + std::to_string(info_.pid) + ")"});
-      continue;
-    }
-    if (!legacy_ && options_.parse_backtraces &&
-        !Faults::VerifierMatches(d->backtraces.Check(packet_.verifier)))
-      return trace_reader_detail::Corrupt("packet header: cache verification",
-                                          "backtrace cache differs from the writer's",
-                                          verifier_off);
-    const std::span<const std::uint8_t> whole = source_->InMemory();
-    if (whole.size() == file_size_ && !whole.empty()) {
-      // off + size <= file_size_ was checked above.
-      cursor_ = ByteReader(whole.subspan(off + hsize, size - hsize), off + hsize);
-    } else {
-      packet_buf_.resize(size - hsize);
-      auto body = source_->ReadAt(off + hsize, packet_buf_);
-      if (!body.ok()) return body.status();
-      if (*body != packet_buf_.size())
-        return Status(ErrorCode::kIo, "short read inside the file").AtOffset(off + hsize);
-      cursor_ = ByteReader(packet_buf_, off + hsize);
-    }
-    dom_ = d;
-    alloc_id_ =
-        legacy_ ? Faults::LegacyAllocIdBegin(d->alloc_id, OcamlIntOfInt64(packet_.alloc_id_begin))
-                : Faults::PacketAllocIdBegin(OcamlIntOfInt64(packet_.alloc_id_begin), d->alloc_id);
-    // ReadEventHeader's time is begin + off (mod 2^64), off < 2^25. With begin <= end it
-    // is in [begin, end] iff off <= end - begin: a sum past INT64_MAX (which wraps below
-    // begin) needs off > INT64_MAX - begin >= end - begin. With end < begin, never.
-    {
-      const std::int64_t b = packet_.time_begin;
-      const std::int64_t e = packet_.time_end;
-      const std::uint64_t span = static_cast<std::uint64_t>(e) - static_cast<std::uint64_t>(b);
-      fast_time_low_ = static_cast<std::uint32_t>(b) & kEventTimeMask;
-      fast_time_span_ =
-          e < b ? -1 : static_cast<std::int64_t>(std::min<std::uint64_t>(span, INT64_MAX));
-    }
-    in_packet_ = true;
-    if (options_.check_canonical) {
-      // The writer's packets hold locations only, or events only.
-      packet_locations_ = packet_events_ = false;
-      // The cache slot a header's verifier states, as it stands before the packet.
-      const std::uint16_t ix = packet_.verifier.ix;
-      packet_slot_ = ix < kCacheSize ? d->backtraces.Slot(ix) : CacheVerifier{ix, 0, 0};
-    }
+    if (SkipsPacket(**dom)) continue;
+    if (!legacy_ && options_.parse_backtraces) MPO_RETURN_IF_ERROR(CheckVerifier(**dom));
+    MPO_RETURN_IF_ERROR(LoadBody());
+    StartPacket(*dom);
     return Status::Ok();
+  }
+  *end = true;
+  return Status::Ok();
+}
+
+template <class Faults>
+Status BasicTraceReader<Faults>::ReadHeaderAt(std::uint64_t off) {
+  std::uint8_t hdr[kHeaderSizeV3];
+  auto got = source_->ReadAt(off, hdr);
+  if (!got.ok()) return got.status();
+  // A file ending inside a packet header is refused in every mode: both memtrace
+  // readers fail reading the header (buffer underflow), never skip it.
+  ByteReader hin(std::span<const std::uint8_t>(hdr, *got), off);
+  packet_off_ = off;
+  MPO_RETURN_IF_ERROR(ReadPacketHeader(hin, &packet_, options_.rules));
+  if (!options_.rules.mixed_versions && packet_.version != info_header_.version)
+    return Status(ErrorCode::kCorrupt, "a packet of format v" + std::to_string(packet_.version) +
+                                           " in a v" + std::to_string(info_header_.version) +
+                                           " trace")
+        .WithField("packet header: version")
+        .AtOffset(off + header_offset::kVersion);
+  return Status::Ok();
+}
+
+template <class Faults>
+Status BasicTraceReader<Faults>::CheckVerifier(const DomainState& d) const {
+  if (Faults::VerifierMatches(d.backtraces.Check(packet_.verifier))) return Status::Ok();
+  return trace_reader_detail::Corrupt(
+      "packet header: cache verification", "backtrace cache differs from the writer's",
+      packet_off_ + header_offset::kVerifierIxV2 + DomainShift(HasDomainStreams(packet_.version)));
+}
+
+template <class Faults>
+Status BasicTraceReader<Faults>::CheckPacketSize(bool* truncated) const {
+  const std::uint64_t off = packet_off_;
+  const std::uint64_t size = PacketBytes();
+  const std::size_t hsize = packet_.header_size();
+  *truncated = off + size > file_size_;
+  if (*truncated && !options_.rules.skip_truncated_last_packet)
+    return Status(ErrorCode::kTruncated, "truncated packet: " + std::to_string(size) +
+                                             " bytes declared, " +
+                                             std::to_string(file_size_ - off) + " present")
+        .WithField("packet header: packet_size")
+        .AtOffset(off + header_offset::kPacketSize);
+  // The reference modes skip a truncated last packet whatever size it declares (the real
+  // readers never compare it with a limit); a complete one over the cap is refused.
+  if (size > options_.max_packet_bytes && !*truncated)
+    return Status(ErrorCode::kOutOfRange, "packet of " + std::to_string(size) +
+                                              " bytes exceeds the limit of " +
+                                              std::to_string(options_.max_packet_bytes))
+        .WithField("packet header: packet_size")
+        .AtOffset(off + header_offset::kPacketSize);
+  // The real readers cannot read a body over their 32 KiB buffer (they skip its first
+  // 32 KiB as truncated and parse the rest as packets): a declared difference, refused.
+  // A truncated last packet is the same case once more than 32 KiB of its body is
+  // present; with less, their read ends at the end of the file and they skip it.
+  const bool body_overflows =
+      *truncated ? file_size_ - off > hsize + kMaxPacketSize : size - hsize > kMaxPacketSize;
+  if (options_.rules.body_within_buffer && body_overflows)
+    return Status(ErrorCode::kOutOfRange, "packet body of " + std::to_string(size - hsize) +
+                                              " bytes exceeds memtrace's " +
+                                              std::to_string(kMaxPacketSize) + "-byte buffer")
+        .WithField("packet header: packet_size")
+        .AtOffset(off + header_offset::kPacketSize);
+  return Status::Ok();
+}
+
+template <class Faults>
+bool BasicTraceReader<Faults>::SkipsPacket(const DomainState& d) {
+  if (legacy_ && !(d.last_timestamp <= packet_.time_begin &&
+                   d.alloc_id == OcamlIntOfInt64(packet_.alloc_id_begin))) {
+    // memtrace 0.2.3 skips packets that do not continue the stream.
+    warnings_.push_back({packet_off_, "skipping bad packet at id " + std::to_string(d.alloc_id) +
+                                          " " + std::to_string(packet_.alloc_id_begin) + "-" +
+                                          std::to_string(packet_.alloc_id_end)});
+    return true;
+  }
+  if (Faults::ForeignPid(packet_.pid != info_.pid, packet_.pid, info_.pid)) {
+    warnings_.push_back(
+        {packet_off_, "skipping bad packet (wrong pid: " + std::to_string(packet_.pid) +
+                          ", but tracing " + std::to_string(info_.pid) + ")"});
+    return true;
+  }
+  return false;
+}
+
+template <class Faults>
+Status BasicTraceReader<Faults>::LoadBody() {
+  const std::uint64_t off = packet_off_;
+  const std::uint64_t size = PacketBytes();
+  const std::size_t hsize = packet_.header_size();
+  const std::span<const std::uint8_t> whole = source_->InMemory();
+  if (whole.size() == file_size_ && !whole.empty()) {
+    // off + size <= file_size_ was checked (CheckPacketSize).
+    cursor_ = ByteReader(whole.subspan(off + hsize, size - hsize), off + hsize);
+    return Status::Ok();
+  }
+  packet_buf_.resize(size - hsize);
+  auto body = source_->ReadAt(off + hsize, packet_buf_);
+  if (!body.ok()) return body.status();
+  if (*body != packet_buf_.size())
+    return Status(ErrorCode::kIo, "short read inside the file").AtOffset(off + hsize);
+  cursor_ = ByteReader(packet_buf_, off + hsize);
+  return Status::Ok();
+}
+
+template <class Faults>
+void BasicTraceReader<Faults>::StartPacket(DomainState* d) {
+  dom_ = d;
+  alloc_id_ =
+      legacy_ ? Faults::LegacyAllocIdBegin(d->alloc_id, OcamlIntOfInt64(packet_.alloc_id_begin))
+              : Faults::PacketAllocIdBegin(OcamlIntOfInt64(packet_.alloc_id_begin), d->alloc_id);
+  // ReadEventHeader's time is begin + off (mod 2^64), off < 2^25. With begin <= end it
+  // is in [begin, end] iff off <= end - begin: a sum past INT64_MAX (which wraps below
+  // begin) needs off > INT64_MAX - begin >= end - begin. With end < begin, never.
+  const std::int64_t b = packet_.time_begin;
+  const std::int64_t e = packet_.time_end;
+  const std::uint64_t span = static_cast<std::uint64_t>(e) - static_cast<std::uint64_t>(b);
+  fast_time_low_ = static_cast<std::uint32_t>(b) & kEventTimeMask;
+  fast_time_span_ =
+      e < b ? -1 : static_cast<std::int64_t>(std::min<std::uint64_t>(span, INT64_MAX));
+  in_packet_ = true;
+  if (options_.check_canonical) canonical_events_.OnPacket(packet_, d->backtraces);
+}
+
+template <class Faults>
+template <class MakeError>
+auto BasicTraceReader<Faults>::Stop(MakeError&& make) -> Step {
+  error_ = make();
+  return Step::kStop;
+}
+
+template <class Faults>
+template <class Cursor, class MakeError>
+[[gnu::always_inline]] inline auto BasicTraceReader<Faults>::Refuse(MakeError&& make) -> Step {
+  if constexpr (Cursor::kChecked)
+    return Stop(std::forward<MakeError>(make));
+  else
+    return Step::kAgain;
+}
+
+template <class Faults>
+template <class Cursor>
+[[gnu::always_inline]] inline auto BasicTraceReader<Faults>::ReadHeader(Cursor& in, EventHeader* h)
+    -> Step {
+  if constexpr (!Cursor::kChecked) {
+    // ReadEventHeader's time, its packet bounds check as one comparison (see
+    // fast_time_span_). An unknown code is one the caller declines.
+    const std::uint32_t word = in.U32("event header");
+    const std::uint32_t time_off = (word - fast_time_low_) & kEventTimeMask;
+    if (static_cast<std::int64_t>(time_off) > fast_time_span_) [[unlikely]]
+      return Step::kAgain;
+    h->time = static_cast<std::int64_t>(static_cast<std::uint64_t>(packet_.time_begin) + time_off);
+    h->code = word >> kEventTimeBits;
+    return dom_->last_timestamp <= h->time ? Step::kEvent : Step::kAgain;
+  } else {
+    const std::uint8_t* const word_at = in.cursor();
+    *h = ReadEventHeader(in, packet_.time_begin, packet_.time_end);
+    if (!in.ok()) return CursorFailed(in);
+    h->time = Faults::EventTime(h->time, LoadLe<std::uint32_t>(word_at), packet_.time_begin);
+    const std::int64_t last = dom_->last_timestamp;
+    if (!(last <= h->time))
+      return Stop([&] {
+        return trace_reader_detail::Corrupt("event header: monotone timestamps",
+                                            "event time " + std::to_string(h->time) +
+                                                " is before the previous event's " +
+                                                std::to_string(last),
+                                            event_off_);
+      });
+    // Committed at once (a field failing later leaves it, and SkipToNextPacket carries
+    // on from there); the unchecked cursor commits it with the event (Commit).
+    dom_->last_timestamp = h->time;
+    return Step::kEvent;
   }
 }
 
 template <class Faults>
-bool BasicTraceReader<Faults>::ParseEvent(bool* produced) {
-  *produced = false;
-  ByteReader& in = cursor_;
-  const std::uint64_t ev_off = in.offset();
-  event_off_ = ev_off;
-  const std::uint8_t* const word_at = in.cursor();
-  EventHeader h = ReadEventHeader(in, packet_.time_begin, packet_.time_end);
-  if (!in.ok()) return Bad(in.status());
-  h.time = Faults::EventTime(h.time, LoadLe<std::uint32_t>(word_at), packet_.time_begin);
-  DomainState& d = *dom_;
-  if (!(d.last_timestamp <= h.time))
-    return Bad(trace_reader_detail::Corrupt("event header: monotone timestamps",
-                                            "event time " + std::to_string(h.time) +
-                                                " is before the previous event's " +
-                                                std::to_string(d.last_timestamp),
-                                            ev_off));
-  d.last_timestamp = h.time;
-  Event& e = event_;
-  e.time = h.time;
-  e.domain = Faults::EventDomain(packet_.domain, info_.initial_domain);
-  e.backtrace = {};
-  switch (h.code) {
-    case static_cast<unsigned>(EventCode::kTraceInfo):
-      return Bad(trace_reader_detail::Corrupt("event header: code",
-                                              "multiple trace-info events present", ev_off));
-    case static_cast<unsigned>(EventCode::kLocation): {
-      if (options_.check_canonical) {
-        if (packet_events_) canonical_ = false;
-        packet_locations_ = true;
-      }
-      OcamlInt code;
-      const std::uint64_t body_off = in.offset();
-      d.locations.template GetCompact<Faults>(in, strings_, &code, &loc_scratch_);
-      if (!in.ok()) return Bad(in.status());
-      bool inserted;
-      FrameRun* run = locs_.Find(code, true, &inserted);
-      if (inserted) {
-        *run = FrameRun{static_cast<std::uint32_t>(frames_.size()),
-                        static_cast<std::uint32_t>(loc_scratch_.size())};
-        frames_.insert(frames_.end(), loc_scratch_.begin(), loc_scratch_.end());
-      } else if (!std::equal(loc_scratch_.begin(), loc_scratch_.end(), frames_.begin() + run->begin,
-                             frames_.begin() + run->begin + run->count)) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "location code %llx",
-                      static_cast<unsigned long long>(OcamlUnsigned(code)));
-        return Bad(trace_reader_detail::Corrupt(
-            "location: consistent location info",
-            std::string(buf) + " redefined with different frames", body_off));
-      }
-      return true;
-    }
-    case static_cast<unsigned>(EventCode::kPromote):
-    case static_cast<unsigned>(EventCode::kCollect): {
-      const bool promote = h.code == static_cast<unsigned>(EventCode::kPromote);
-      const std::uint64_t at = in.offset();
-      const std::uint8_t* const vint = in.cursor();
-      const OcamlInt delta =
-          Faults::Vint(in, promote ? "promote: obj_id_delta" : "collect: obj_id_delta");
-      if (!in.ok()) return Bad(in.status());
-      if (options_.check_canonical) NoteCanonicalEvent(VintIsCanonical(vint, delta));
-      if (delta < 0 && (promote || Faults::RefusesNegativeCollect(legacy_)))
-        return Bad(trace_reader_detail::Corrupt(
-            promote ? "promote: promote id sync" : "collect: collect id sync",
-            "negative id delta " + std::to_string(delta), at));
-      e.kind = promote ? EventKind::kPromote : EventKind::kCollect;
-      e.obj_id = Faults::DeltaId(OcamlSub(OcamlSub(alloc_id_, 1), delta), alloc_id_, delta);
-      *produced = true;
-      return true;
-    }
-    default: break;
+[[gnu::always_inline]] inline void BasicTraceReader<Faults>::Commit(std::int64_t time,
+                                                                    EventKind kind) {
+  dom_->last_timestamp = time;
+  event_.time = time;
+  event_.domain = Faults::EventDomain(packet_.domain, info_.initial_domain);
+  event_.kind = kind;
+}
+
+template <class Faults>
+template <class Cursor, class Hook>
+[[gnu::always_inline]] inline auto BasicTraceReader<Faults>::DecodeEvent(Cursor& in, Hook& hook)
+    -> Step {
+  event_off_ = cursor_.offset();
+  EventHeader h;
+  if (const Step s = ReadHeader(in, &h); s != Step::kEvent) [[unlikely]]
+    return s;
+  const bool is_short = IsShortAllocCode(h.code);
+  if (is_short || h.code == static_cast<unsigned>(EventCode::kAlloc)) [[likely]]
+    return DecodeAlloc(in, hook, h, is_short);
+  if (h.code == static_cast<unsigned>(EventCode::kPromote) ||
+      h.code == static_cast<unsigned>(EventCode::kCollect))
+    return DecodeIdDelta(in, hook, h);
+  if constexpr (!Cursor::kChecked) {
+    return Step::kAgain;
+  } else {
+    if (h.code == static_cast<unsigned>(EventCode::kLocation)) return DecodeLocation(in, hook);
+    // ReadEventHeader refused unknown codes: this is the trace-info code.
+    return Stop([&] {
+      return trace_reader_detail::Corrupt("event header: code",
+                                          "multiple trace-info events present", event_off_);
+    });
   }
-  // Allocations.
-  e.kind = EventKind::kAlloc;
+}
+
+template <class Faults>
+template <class Cursor, class Hook>
+[[gnu::always_inline]] inline auto BasicTraceReader<Faults>::DecodeIdDelta(Cursor& in, Hook& hook,
+                                                                           const EventHeader& h)
+    -> Step {
+  const bool promote = h.code == static_cast<unsigned>(EventCode::kPromote);
+  const std::uint8_t* const vint = in.cursor();
+  const OcamlInt delta = ReadVint(in, promote ? "promote: obj_id_delta" : "collect: obj_id_delta");
+  if (!in.ok()) return CursorFailed(in);
+  if (delta < 0 && (promote || Faults::RefusesNegativeCollect(legacy_))) [[unlikely]]
+    return Refuse<Cursor>([&] {
+      return trace_reader_detail::Corrupt(
+          promote ? "promote: promote id sync" : "collect: collect id sync",
+          "negative id delta " + std::to_string(delta), cursor_.OffsetAt(vint));
+    });
+  hook.OnIdDelta(vint, delta);
+  Settle(in);
+  Commit(h.time, promote ? EventKind::kPromote : EventKind::kCollect);
+  event_.backtrace = {};
+  event_.obj_id = Faults::DeltaId(OcamlSub(OcamlSub(alloc_id_, 1), delta), alloc_id_, delta);
+  return Step::kEvent;
+}
+
+template <class Faults>
+template <class Cursor, class Hook>
+[[gnu::always_inline]] inline auto BasicTraceReader<Faults>::DecodeAlloc(Cursor& in, Hook& hook,
+                                                                         const EventHeader& h,
+                                                                         bool is_short) -> Step {
+  Event& e = event_;
   std::uint32_t nencoded;
   OcamlInt common;
-  std::uint64_t common_off;
-  // The vints as read, for check_canonical (checked once all of them are known to be in
-  // the packet).
-  const std::uint8_t* vints[3] = {nullptr, nullptr, nullptr};
-  const bool is_short = h.code != static_cast<unsigned>(EventCode::kAlloc);
-  if (!is_short) {
-    vints[0] = in.cursor();
-    e.length = Faults::Vint(in, "alloc: length");
-    vints[1] = in.cursor();
-    e.nsamples = Faults::LongAllocSamples(Faults::Vint(in, "alloc: nsamples"));
-    const std::uint64_t src_off = in.offset();
-    const std::uint8_t src = Faults::Source(in.U8("alloc: source"));
-    if (!in.ok()) return Bad(in.status());
-    if (src > 2)
-      return Bad(trace_reader_detail::Corrupt(
-          "alloc: source", "allocation source " + std::to_string(src) + " is not 0..2", src_off));
-    e.source = static_cast<AllocationSource>(src);
-    common_off = in.offset();
-    vints[2] = in.cursor();
-    common = Faults::CommonPrefix(Faults::Vint(in, "alloc: common_prefix"));
-    nencoded = Faults::LongSuffixCount(in, "alloc: new_suffix");
-  } else {
+  const std::uint8_t* common_vint;
+  if (is_short) {
+    common_vint = in.cursor();
+    common = Faults::CommonPrefix(ReadVint(in, "short alloc: common_prefix"));
+    nencoded = in.U8("short alloc: new_suffix");
+    if (!in.ok()) return CursorFailed(in);
+    hook.OnShortAlloc(common_vint, common);
     e.length = Faults::ShortAllocLength(ShortAllocLength(h.code), h.code);
     e.nsamples = Faults::ShortAllocSamples(1);
     e.source = AllocationSource::kMinor;
-    common_off = in.offset();
-    vints[2] = in.cursor();
-    common = Faults::CommonPrefix(Faults::Vint(in, "short alloc: common_prefix"));
-    nencoded = in.U8("short alloc: new_suffix");
+  } else {
+    const std::uint8_t* const length_vint = in.cursor();
+    const OcamlInt length = ReadVint(in, "alloc: length");
+    const std::uint8_t* const nsamples_vint = in.cursor();
+    const OcamlInt nsamples = ReadVint(in, "alloc: nsamples");
+    const std::uint8_t* const source_at = in.cursor();
+    const std::uint8_t src = Faults::Source(in.U8("alloc: source"));
+    if (!in.ok()) return CursorFailed(in);
+    if (src > 2) [[unlikely]]
+      return Refuse<Cursor>([&] {
+        return trace_reader_detail::Corrupt(
+            "alloc: source", "allocation source " + std::to_string(src) + " is not 0..2",
+            cursor_.OffsetAt(source_at));
+      });
+    common_vint = in.cursor();
+    common = Faults::CommonPrefix(ReadVint(in, "alloc: common_prefix"));
+    nencoded = ReadSuffixCount(in, "alloc: new_suffix");
+    if (!in.ok()) return CursorFailed(in);
+    hook.OnLongAlloc(length_vint, length, nsamples_vint, nsamples, common_vint, common);
+    e.length = length;
+    e.nsamples = Faults::LongAllocSamples(nsamples);
+    e.source = static_cast<AllocationSource>(src);
   }
-  if (!in.ok()) return Bad(in.status());
-  if (options_.check_canonical)
-    NoteCanonicalEvent((vints[0] == nullptr || VintIsCanonical(vints[0], e.length)) &&
-                       (vints[1] == nullptr || VintIsCanonical(vints[1], e.nsamples)) &&
-                       VintIsCanonical(vints[2], common));
+  if (common < 0 && options_.parse_backtraces) [[unlikely]]
+    return Refuse<Cursor>([&] {
+      return trace_reader_detail::Corrupt("alloc: common_prefix",
+                                          "negative common prefix " + std::to_string(common),
+                                          cursor_.OffsetAt(common_vint));
+    });
+  Commit(h.time, EventKind::kAlloc);
   e.common_prefix = common;
   if (options_.parse_backtraces) {
-    if (common < 0)
-      return Bad(trace_reader_detail::Corrupt(
-          "alloc: common_prefix", "negative common prefix " + std::to_string(common), common_off));
-    e.backtrace = d.backtraces.template Get<Faults>(in, nencoded, common, alloc_id_);
+    // The position stays in a register; on failure GetAt leaves cursor_ at the failing
+    // field, with its error.
+    const std::uint8_t* p = dom_->backtraces.template GetAt<Hook::kActive, Faults>(
+        cursor_, in.cursor(), nencoded, common, alloc_id_, &e.backtrace);
+    if (p == nullptr) [[unlikely]]
+      return Stop([&] { return cursor_.status(); });
+    cursor_.Advance(p);
+    if (!ChargeFrames(e.backtrace.size())) [[unlikely]]
+      return Step::kStop;
+    hook.OnBacktrace(is_short, e, dom_->backtraces);
   } else {
-    BacktraceReader::Skip(in, nencoded);
+    Settle(in);
+    e.backtrace = {};
+    BacktraceReader::Skip(cursor_, nencoded);
+    if (!cursor_.ok()) [[unlikely]]
+      return Stop([&] { return cursor_.status(); });
   }
-  if (!in.ok()) return Bad(in.status());
-  if (options_.check_canonical) CheckAllocForm(is_short, e);
-  if (!ChargeFrames(e.backtrace.size())) [[unlikely]]
-    return false;
   e.obj_id = alloc_id_;
   alloc_id_ = OcamlAdd(alloc_id_, 1);
-  *produced = true;
-  return true;
+  return Step::kEvent;
+}
+
+template <class Faults>
+template <class Hook>
+auto BasicTraceReader<Faults>::DecodeLocation(ByteReader& in, Hook& hook) -> Step {
+  hook.OnLocation();
+  OcamlInt code;
+  const std::uint64_t body_off = in.offset();
+  dom_->locations.template GetCompact<Faults>(in, strings_, &code, &loc_scratch_);
+  if (!in.ok()) return CursorFailed(in);
+  bool inserted;
+  FrameRun* run = locs_.Find(code, true, &inserted);
+  if (inserted) {
+    *run = FrameRun{static_cast<std::uint32_t>(frames_.size()),
+                    static_cast<std::uint32_t>(loc_scratch_.size())};
+    frames_.insert(frames_.end(), loc_scratch_.begin(), loc_scratch_.end());
+  } else if (!std::equal(loc_scratch_.begin(), loc_scratch_.end(), frames_.begin() + run->begin,
+                         frames_.begin() + run->begin + run->count)) {
+    return Stop([&] {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "location code %llx",
+                    static_cast<unsigned long long>(OcamlUnsigned(code)));
+      return trace_reader_detail::Corrupt("location: consistent location info",
+                                          std::string(buf) + " redefined with different frames",
+                                          body_off);
+    });
+  }
+  // A location event is decoded but not an event of the trace: read on.
+  return Step::kAgain;
 }
 
 template <class Faults>
@@ -415,168 +526,58 @@ Result<const Event*> BasicTraceReader<Faults>::Next() {
   return e;
 }
 
-namespace trace_reader_detail {
-
-// The largest event the fast path reads before the backtrace: a long alloc's header,
-// length, nsamples, source, common prefix (vints of up to 9 bytes) and u16 suffix length.
-inline constexpr std::size_t kMaxFastEventBytes = 4 + 9 + 9 + 1 + 9 + 2;
-
-}  // namespace trace_reader_detail
-
-// The common events (alloc, short alloc, promote, collect) read with one bounds check.
-// Whenever a check would fail, or the event is of another kind, it declines before
-// changing any state, and ParseEvent reads the same event with every check and its
-// typed error.
 template <class Faults>
-template <bool kCanonical>
-[[gnu::always_inline]] inline auto BasicTraceReader<Faults>::FastEvent() -> Step {
-  event_off_ = cursor_.offset();
-  const std::uint8_t* p = cursor_.cursor();
-  const std::uint32_t word = LoadLe<std::uint32_t>(p);
-  p += 4;
-  // The time as ReadEventHeader computes it; its packet bounds check as one comparison
-  // (see fast_time_span_).
-  const std::uint32_t time_off = (word - fast_time_low_) & kEventTimeMask;
-  const auto time =
-      static_cast<std::int64_t>(static_cast<std::uint64_t>(packet_.time_begin) + time_off);
-  DomainState& d = *dom_;
-  if (!((static_cast<std::int64_t>(time_off) <= fast_time_span_) & (d.last_timestamp <= time)))
-      [[unlikely]]
-    return Step::kAgain;
-  const unsigned code = word >> kEventTimeBits;
-  Event& e = event_;
-  std::uint32_t nencoded;
-  OcamlInt common;
-  const bool is_short = IsShortAllocCode(code);
-  if (is_short) {
-    const std::uint8_t* const vint = p;
-    common = VintUnchecked(p);
-    if (kCanonical) NoteCanonicalEvent(VintIsCanonical(vint, common));
-    nencoded = *p++;
-    e.length = ShortAllocLength(code);
-    e.nsamples = 1;
-    e.source = AllocationSource::kMinor;
-  } else if (code == static_cast<unsigned>(EventCode::kAlloc)) {
-    const std::uint8_t* const vint = p;
-    const OcamlInt length = VintUnchecked(p);
-    const std::uint8_t* const vint2 = p;
-    const OcamlInt nsamples = VintUnchecked(p);
-    const std::uint8_t src = *p++;
-    if (src > 2) [[unlikely]]
-      return Step::kAgain;
-    const std::uint8_t* const vint3 = p;
-    common = VintUnchecked(p);
-    if (kCanonical)
-      NoteCanonicalEvent(VintIsCanonical(vint, length) && VintIsCanonical(vint2, nsamples) &&
-                         VintIsCanonical(vint3, common));
-    nencoded = LoadLe<std::uint16_t>(p);
-    p += 2;
-    e.length = length;
-    e.nsamples = nsamples;
-    e.source = static_cast<AllocationSource>(src);
-  } else if (code == static_cast<unsigned>(EventCode::kPromote) ||
-             code == static_cast<unsigned>(EventCode::kCollect)) {
-    const bool promote = code == static_cast<unsigned>(EventCode::kPromote);
-    const std::uint8_t* const vint = p;
-    const OcamlInt delta = VintUnchecked(p);
-    if (delta < 0 && (promote || legacy_)) [[unlikely]]
-      return Step::kAgain;
-    if (kCanonical) NoteCanonicalEvent(VintIsCanonical(vint, delta));
-    cursor_.Advance(p);
-    d.last_timestamp = time;
-    e.time = time;
-    e.domain = packet_.domain;
-    e.backtrace = {};
-    e.kind = promote ? EventKind::kPromote : EventKind::kCollect;
-    e.obj_id = OcamlSub(OcamlSub(alloc_id_, 1), delta);
-    return Step::kEvent;
-  } else {
-    return Step::kAgain;
-  }
-  if (common < 0 && options_.parse_backtraces) [[unlikely]]
-    return Step::kAgain;
-  // From here on the event is committed, as in ParseEvent.
-  d.last_timestamp = time;
-  e.time = time;
-  e.domain = packet_.domain;
-  e.kind = EventKind::kAlloc;
-  e.common_prefix = common;
-  if (options_.parse_backtraces) {
-    // The position stays in a register; on failure GetAt leaves the cursor at the
-    // failing field.
-    p = d.backtraces.template GetAt<kCanonical, Faults>(cursor_, p, nencoded, common, alloc_id_,
-                                                        &e.backtrace);
-    if (p == nullptr) [[unlikely]] {
-      error_ = cursor_.status();
-      return Step::kStop;
-    }
-    cursor_.Advance(p);
-    if (!ChargeFrames(e.backtrace.size())) [[unlikely]]
-      return Step::kStop;
-    if (kCanonical) CheckAllocForm(is_short, e);
-  } else {
-    cursor_.Advance(p);
-    e.backtrace = {};
-    BacktraceReader::Skip(cursor_, nencoded);
-    if (!cursor_.ok()) [[unlikely]] {
-      error_ = cursor_.status();
-      return Step::kStop;
-    }
-  }
-  e.obj_id = alloc_id_;
-  alloc_id_ = OcamlAdd(alloc_id_, 1);
-  return Step::kEvent;
+auto BasicTraceReader<Faults>::NextPacketStep() -> Step {
+  bool end;
+  Status s = LoadPacket(&end);
+  if (!s.ok()) return Stop([&] { return std::move(s); });
+  if (!end) return Step::kAgain;
+  done_ = true;
+  return Step::kStop;
 }
 
 template <class Faults>
-template <bool kCanonical>
-auto BasicTraceReader<Faults>::SlowStep() -> Step {
-  if (!kCanonical) canonical_ &= !options_.check_canonical;
+auto BasicTraceReader<Faults>::EndPacketStep() -> Step {
+  in_packet_ = false;
+  if (legacy_) dom_->alloc_id = alloc_id_;
+  if (packet_.alloc_id_end == alloc_id_) return Step::kAgain;
+  return Stop([&] {
+    return trace_reader_detail::Corrupt("packet: alloc id sync",
+                                        "packet ends at alloc id " + std::to_string(alloc_id_) +
+                                            " but its header says " +
+                                            std::to_string(packet_.alloc_id_end),
+                                        packet_off_ + packet_.header_size() - 8);
+  });
+}
+
+template <class Faults>
+template <class Hook>
+auto BasicTraceReader<Faults>::SlowStep(Hook& hook) -> Step {
+  // Read past the canonical observer, a reader opened with check_canonical cannot say
+  // canonical() any more.
+  if (!Hook::kActive && options_.check_canonical) canonical_events_.Abandon();
   if (!error_.ok() || done_) return Step::kStop;
-  if (!in_packet_) {
-    bool end;
-    Status s = LoadPacket(&end);
-    if (!s.ok()) {
-      error_ = std::move(s);
-      return Step::kStop;
-    }
-    if (end) {
-      done_ = true;
-      return Step::kStop;
-    }
-    return Step::kAgain;
-  }
-  if (cursor_.remaining() == 0) {
-    in_packet_ = false;
-    if (legacy_) dom_->alloc_id = alloc_id_;
-    if (packet_.alloc_id_end != alloc_id_) {
-      error_ = trace_reader_detail::Corrupt("packet: alloc id sync",
-                                            "packet ends at alloc id " + std::to_string(alloc_id_) +
-                                                " but its header says " +
-                                                std::to_string(packet_.alloc_id_end),
-                                            packet_off_ + packet_.header_size() - 8);
-      return Step::kStop;
-    }
-    return Step::kAgain;
-  }
-  bool produced;
-  // ParseEvent stores its error in error_ (no Status per event).
-  if (!ParseEvent(&produced)) return Step::kStop;
-  return produced ? Step::kEvent : Step::kAgain;
+  if (!in_packet_) return NextPacketStep();
+  if (cursor_.remaining() == 0) return EndPacketStep();
+  return ParseEvent(hook);
 }
 
 template <class Faults>
-template <bool kCanonical>
-[[gnu::always_inline]] inline const Event* BasicTraceReader<Faults>::NextEventOf() {
+template <class Hook>
+[[gnu::always_inline]] inline const Event* BasicTraceReader<Faults>::NextEventOf(Hook& hook) {
   while (true) {
     Step step = Step::kAgain;
     // (After an error or at the end, in_packet_ is false, error_ is set, or the cursor
     // has no bytes left: SlowStep handles those.)
-    if (Faults::kFastPath && in_packet_ &&
-        cursor_.remaining() >= trace_reader_detail::kMaxFastEventBytes && error_.ok()) [[likely]]
-      step = FastEvent<kCanonical>();
+    if constexpr (Faults::kFastPath) {
+      if (in_packet_ && cursor_.remaining() >= trace_reader_detail::kMaxFastEventBytes &&
+          error_.ok()) [[likely]] {
+        UncheckedReader in(cursor_.cursor());
+        step = DecodeEvent(in, hook);
+      }
+    }
     if (step == Step::kAgain) [[unlikely]]
-      step = SlowStep<kCanonical>();
+      step = SlowStep(hook);
     if (step == Step::kEvent) [[likely]]
       return &event_;
     if (step == Step::kStop) return nullptr;
@@ -585,17 +586,18 @@ template <bool kCanonical>
 
 template <class Faults>
 const Event* BasicTraceReader<Faults>::NextEvent() {
-  return NextEventOf<false>();
+  NoCanonicalEvents none;
+  return NextEventOf(none);
 }
 
 template <class Faults>
 const Event* BasicTraceReader<Faults>::NextCheckedEvent() {
-  return NextEventOf<true>();
+  return NextEventOf(canonical_events_);
 }
 
 template <class Faults>
 bool BasicTraceReader<Faults>::canonical() const {
-  if (!canonical_ || !options_.parse_backtraces) return false;
+  if (!canonical_events_.ok() || !options_.parse_backtraces) return false;
   for (const auto& [id, d] : domains_)
     if (!d->backtraces.canonical()) return false;
   return true;
