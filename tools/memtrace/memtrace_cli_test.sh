@@ -170,6 +170,13 @@ elif what == "compare":
         want = "new" if k not in sites else "gone" if k not in sites_b else \
             "grew" if b > a else "shrank" if b < a else "same"
         assert s["status"] == want, s
+        # Sampling noise: each count Poisson, so var(est) = samples * per^2.
+        sa, sb = sites.get(k, [0, 0, 0])[1], sites_b.get(k, [0, 0, 0])[1]
+        var = sa * per * per + sb * per_b * per_b
+        z = (b - a) / var ** 0.5 if var > 0 else 0
+        assert abs(s["z"] - z) <= 1e-9 * max(1, abs(z)), (s, z)
+        assert s["within_noise"] == (want != "same" and abs(z) < 2), s
+    assert got["within_noise"] == sum(s["within_noise"] for s in got["sites"]), got
 print("model agrees")
 PY
 inf=1e9

@@ -50,6 +50,18 @@ const char* SiteChange::status() const {
   return "same";
 }
 
+bool SiteChange::within_noise() const { return a_bytes != b_bytes && std::fabs(z) < kNoiseZ; }
+
+double ChangeZ(std::uint64_t a_samples, const Info& a, std::uint64_t b_samples, const Info& b) {
+  // One sample's worth in bytes is EstimatedBytes(1); a Poisson count's variance is itself.
+  const double ua = EstimatedBytes(1, a), ub = EstimatedBytes(1, b);
+  const double var =
+      static_cast<double>(a_samples) * ua * ua + static_cast<double>(b_samples) * ub * ub;
+  if (!(var > 0) || !std::isfinite(var)) return 0;
+  const double z = (EstimatedBytes(b_samples, b) - EstimatedBytes(a_samples, a)) / std::sqrt(var);
+  return std::isfinite(z) ? z : 0;
+}
+
 std::vector<SiteChange> CompareSites(const TraceAnalysis& a, const TraceAnalysis& b, bool live) {
   // Ordered by names, so that equal changes come out in name order. Keyed by the sites'
   // own name lists, never copies: the names are bounded by the analyses' budgets only once.
@@ -70,7 +82,11 @@ std::vector<SiteChange> CompareSites(const TraceAnalysis& a, const TraceAnalysis
   }
   std::vector<SiteChange> out;
   out.reserve(by_name.size());
-  for (auto& [names, c] : by_name) out.push_back(c);
+  for (auto& [names, c] : by_name) {
+    c.z = ChangeZ(c.a != nullptr ? Measured(*c.a, live).samples : 0, a.info,
+                  c.b != nullptr ? Measured(*c.b, live).samples : 0, b.info);
+    out.push_back(c);
+  }
   std::stable_sort(out.begin(), out.end(), [](const SiteChange& x, const SiteChange& y) {
     return std::fabs(x.change()) > std::fabs(y.change());
   });
@@ -83,7 +99,11 @@ std::string FormatCompare(const TraceAnalysis& a, const std::string& a_file, con
   const double ta = EstimatedBytes(Measured(a, live).samples, a.info);
   const double tb = EstimatedBytes(Measured(b, live).samples, b.info);
   std::map<std::string, std::size_t> counts;
-  for (const SiteChange& c : changes) ++counts[c.status()];
+  std::size_t noisy = 0;
+  for (const SiteChange& c : changes) {
+    ++counts[c.status()];
+    noisy += c.within_noise();
+  }
   // "allocated", or "allocated and still live at the peak (0.000050 s)".
   auto what = [live](const TraceAnalysis& t) {
     return live ? " allocated" + WindowText(t) + " and " + LiveAtPhrase(t)
@@ -101,20 +121,25 @@ std::string FormatCompare(const TraceAnalysis& a, const std::string& a_file, con
          " grew, " + std::to_string(counts["shrank"]) + " shrank, " +
          std::to_string(counts["new"]) + " new, " + std::to_string(counts["gone"]) + " gone, " +
          std::to_string(counts["same"]) + " same\n";
+  const std::size_t changed = changes.size() - counts["same"];
+  if (changed > 0)
+    out += "sampling noise: " + std::to_string(noisy) + " of the " + std::to_string(changed) +
+           " changes are within it (|z| < 2, marked ~)\n";
   if (changes.empty()) return out;
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "  %12s %12s %12s  %-6s  %s\n", "change", "A", "B", "status",
-                "site");
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "  %12s %12s %12s  %-6s %6s  %s\n", "change", "A", "B", "status",
+                "z", "site");
   out += buf;
   for (std::size_t i = 0; i < changes.size() && i < top; ++i) {
     const SiteChange& c = changes[i];
-    std::snprintf(buf, sizeof buf, "  %12s %12s %12s  %-6s  ", BytesText(c.change(), true).c_str(),
-                  BytesText(c.a_bytes).c_str(), BytesText(c.b_bytes).c_str(), c.status());
+    std::snprintf(buf, sizeof buf, "  %12s %12s %12s  %-6s %5.1f%c  ",
+                  BytesText(c.change(), true).c_str(), BytesText(c.a_bytes).c_str(),
+                  BytesText(c.b_bytes).c_str(), c.status(), c.z, c.within_noise() ? '~' : ' ');
     out += buf;
     out += SiteText(Either(c));
     out += '\n';
     if (Either(c).names.size() > 1)
-      out += "  " + std::string(48, ' ') + "<- " + CallersText(Either(c)) + '\n';
+      out += "  " + std::string(56, ' ') + "<- " + CallersText(Either(c)) + '\n';
   }
   return out;
 }
@@ -124,7 +149,11 @@ std::string FormatCompareJson(const TraceAnalysis& a, const std::string& a_file,
                               bool live) {
   const std::vector<SiteChange> changes = CompareSites(a, b, live);
   std::map<std::string, std::size_t> counts;
-  for (const SiteChange& c : changes) ++counts[c.status()];
+  std::size_t noisy = 0;
+  for (const SiteChange& c : changes) {
+    ++counts[c.status()];
+    noisy += c.within_noise();
+  }
   std::string out = live ? "{\"measure\":\"live\",\"a\":" : "{\"measure\":\"allocated\",\"a\":";
   AppendSide(out, a_file, a, live);
   out += ",\"b\":";
@@ -140,6 +169,8 @@ std::string FormatCompareJson(const TraceAnalysis& a, const std::string& a_file,
     out += "\":";
     json_text::AppendUint(out, counts[k]);
   }
+  out += ",\"within_noise\":";
+  json_text::AppendUint(out, noisy);
   out += ",\"sites\":[";
   for (std::size_t i = 0; i < changes.size() && i < top; ++i) {
     const SiteChange& c = changes[i];
@@ -158,7 +189,9 @@ std::string FormatCompareJson(const TraceAnalysis& a, const std::string& a_file,
     json_text::AppendDouble(out, c.b_bytes);
     out += ",\"change_est_bytes\":";
     json_text::AppendDouble(out, c.change());
-    out += '}';
+    out += ",\"z\":";
+    json_text::AppendDouble(out, c.z);
+    out += c.within_noise() ? ",\"within_noise\":true}" : ",\"within_noise\":false}";
   }
   out += "]}\n";
   return out;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 
 #include "core/memtrace/analysis/analysis_text.h"
@@ -405,9 +406,41 @@ TEST(TraceAnalysis, Compare) {
   EXPECT_STREQ(back[0].status(), "gone");
   const std::string json = FormatCompareJson(*a, "a", *b, "b", 1);
   EXPECT_NE(json.find("\"change_est_bytes\":128,\"grew\":0,\"shrank\":0,\"new\":1,\"gone\":0,"
-                      "\"same\":3"),
+                      "\"same\":3,\"within_noise\":0"),
             std::string::npos)
       << json;
+  // Four new samples: z = 4 / sqrt(4) = 2, just outside the noise.
+  EXPECT_NE(json.find("\"change_est_bytes\":128,\"z\":2,\"within_noise\":false}"),
+            std::string::npos)
+      << json;
+}
+
+// A change's z: the difference of the estimates over its standard deviation when each
+// count is Poisson. 100 -> 110 samples at one rate is noise; 100 -> 200 is not; so is
+// one new sample, and a doubled rate with half the samples is no change at all.
+TEST(TraceAnalysis, SamplingNoiseOfAChange) {
+  Info info;
+  info.sample_rate = 1e-3;
+  info.word_size = 64;
+  EXPECT_NEAR(ChangeZ(100, info, 110, info), 10 / std::sqrt(210.0), 1e-12);
+  EXPECT_NEAR(ChangeZ(100, info, 200, info), 100 / std::sqrt(300.0), 1e-12);
+  EXPECT_NEAR(ChangeZ(200, info, 100, info), -100 / std::sqrt(300.0), 1e-12);
+  EXPECT_DOUBLE_EQ(ChangeZ(0, info, 1, info), 1.0);
+  EXPECT_DOUBLE_EQ(ChangeZ(0, info, 0, info), 0.0);
+  Info twice = info;
+  twice.sample_rate = 2e-3;
+  EXPECT_DOUBLE_EQ(ChangeZ(100, info, 200, twice), 0.0);
+  Info broken = info;
+  broken.sample_rate = 0;
+  EXPECT_DOUBLE_EQ(ChangeZ(100, broken, 200, broken), 0.0);
+
+  SiteChange c;
+  c.a_bytes = 1, c.b_bytes = 2, c.z = 1.9;
+  EXPECT_TRUE(c.within_noise());
+  c.z = -2.5;
+  EXPECT_FALSE(c.within_noise());
+  c.b_bytes = 1, c.z = 0;
+  EXPECT_FALSE(c.within_noise());  // "same" is not a change
 }
 
 TEST(TraceAnalysis, UndefinedCodeAndBadOptionsAreTypedErrors) {
