@@ -7,8 +7,8 @@
 # The flame graph's "collapse recursion" box: the page opened as page.html#collapse-recursion
 # ticks it as a click does; the script must still finish without a console error, and on
 # a recursive trace the picture must change (fewer rows, another screenshot). The three
-# flame graphs (allocations, inverted, live) all draw, and page.html#search=NAME marks the
-# searched function's boxes.
+# flame graphs (allocations, inverted, live) all draw, page.html#search=NAME marks the
+# searched function's boxes, and page.html#sort=sites.HEADING sorts a table as a click does.
 set -euo pipefail
 source tools/cli_test_lib.sh
 bin="$1"
@@ -105,6 +105,19 @@ m = re.search(r'<div class="flame" id="flame-inverted"[^>]*data-matches="(\d+)"'
 marked = dom.count('class="match"')
 assert m and int(m.group(1)) > 0 and marked >= int(m.group(1)), (m and m.group(1), marked)
 print("     search: inverted", m.group(1), "boxes marked;", marked, "match classes in all")
+PY
+  # #sort=TABLE.HEADING clicks a heading as a user does: the rows come out in that order.
+  check "$name: dump-dom #sort" 0 timeout 120 "$browser" "${flags[@]}" --enable-logging=stderr --v=0 \
+    --dump-dom "file://$page#sort=sites.live%20blocks"
+  python3 - "$out" <<'PY' || fail "$name#sort: the sites table is not sorted by live blocks"
+import re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+t = re.search(r'<table id="sites" data-sort="([^"]*)">(.*?)</table>', dom, re.S)
+assert t and t.group(1) == "live blocks,desc", t and t.group(1)
+rows = [re.findall(r'<td class="num">([^<]*)</td>', r) for r in t.group(2).split("<tr>")[2:]]
+live = [int(r[3].replace(",", "")) for r in rows]
+assert len(live) > 1 and live == sorted(live, reverse=True), live
+print("     sort: %d rows by live blocks, %d to %d" % (len(live), live[0], live[-1]))
 PY
 }
 

@@ -458,8 +458,17 @@ const char kReportScript[] = R"js(
     searched();
   });
   // A link to #collapse-recursion opens the page with the box ticked, as a click would;
-  // one to #search=TEXT with TEXT searched.
+  // one to #search=TEXT with TEXT searched; one to #sort=TABLE.HEADING (sites or leaks)
+  // with that column's heading clicked once.
   if (location.hash === "#collapse-recursion") collapse.click();
+  if (location.hash.startsWith("#sort=")) {
+    const spec = decodeURIComponent(location.hash.slice("#sort=".length));
+    const dot = spec.indexOf("."), tbl = document.getElementById(spec.slice(0, dot));
+    const heading = spec.slice(dot + 1);
+    if (dot > 0 && tbl !== null && (tbl.id === "sites" || tbl.id === "leaks"))
+      for (const th of tbl.querySelectorAll("th.sortable"))
+        if (th.textContent === heading) { th.click(); break; }
+  }
   if (location.hash.startsWith("#search=")) {
     searchBox.value = decodeURIComponent(location.hash.slice("#search=".length));
     searchBox.dispatchEvent(new Event("input"));
