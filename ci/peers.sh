@@ -13,6 +13,8 @@
 # 3. the real files of ../shared/testdata (traces, rings) form a second corpus whose
 #    expected streams are `corpus decode --as MODE` of each file, checked the same way:
 #    on every valid real file the real reader and the oracle must print the same stream.
+# 4. `corpus matrix` of the oracle and every adapter built, printed (and kept in
+#    MPO_MATRIX_DIR when set);
 # Prints each summary ("N passed, N failed") and a last line "peers: N passed, N failed";
 # exits 1 when any case failed. Without ../shared it prints SKIPPED and exits 0.
 set -euo pipefail
@@ -169,5 +171,25 @@ for entry in "${adapters[@]}"; do
     echo "SKIPPED: real files for --as $mode: ../shared/testdata not found"
   fi
 done
+# The conformance matrix of what was built here: the oracle, and each real reader behind
+# its adapter in its own mode. MPO_MATRIX_DIR=DIR also keeps it there (MATRIX.md,
+# matrix.html): conformance/MATRIX.md is such a copy.
+columns=(--column "memprof-oracle=$oracle corpus decode --batch")
+for entry in "${adapters[@]}"; do
+  read -r adapter mode <<<"$entry"
+  [ -x "$work/bin/$adapter" ] && columns+=(--column "real $mode@$mode=$work/bin/$adapter {file}")
+done
+echo "== corpus matrix"
+if (cd "$work" && "$oracle" corpus matrix corpus "${columns[@]}" --html matrix.html >matrix.md); then
+  sed "s/^/  /" "$work/matrix.md"
+  if [ -n "${MPO_MATRIX_DIR:-}" ]; then
+    mkdir -p "$MPO_MATRIX_DIR"
+    cp "$work/matrix.md" "$MPO_MATRIX_DIR/MATRIX.md"
+    cp "$work/matrix.html" "$MPO_MATRIX_DIR/matrix.html"
+  fi
+else
+  echo "corpus matrix failed"
+  failed=$((failed + 1))
+fi
 echo "peers: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -5,6 +5,7 @@
 #include "tools/corpus/corpus_decode_command.h"
 #include "tools/corpus/corpus_fuzz_command.h"
 #include "tools/corpus/corpus_gen_command.h"
+#include "tools/corpus/corpus_matrix_command.h"
 
 namespace mpo::tools {
 
@@ -20,6 +21,7 @@ void AddCorpusCommands(CLI::App& app) {
   AddCorpusCheckCommand(*c);
   AddCorpusDecodeCommand(*c);
   AddCorpusFuzzCommand(c);
+  AddCorpusMatrixCommand(*c);
 }
 
 }  // namespace mpo::tools
