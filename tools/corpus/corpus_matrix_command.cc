@@ -120,9 +120,9 @@ void AddCorpusMatrixCommand(CLI::App& corpus) {
   matrix->add_option("dir", o->dir, "corpus directory (from corpus gen)")->required();
   matrix
       ->add_option("--column", o->columns,
-                   "NAME=COMMAND or NAME@MODE=COMMAND (repeatable): COMMAND as corpus check's "
-                   "--impl ({file} for one process per case; without it, a --batch decoder), "
-                   "MODE as its --as (default strict)")
+                   "NAME=COMMAND or NAME@MODE=COMMAND (repeatable): COMMAND as corpus check takes "
+                   "it ({file} for one process per case; without it, a batch decoder), MODE a "
+                   "verdict mode (default strict)")
       ->required();
   matrix->add_option("--html", o->html, "write the HTML page here");
   matrix->add_option("--markdown", o->markdown, "write the Markdown table here (not to stdout)");
