@@ -10,8 +10,11 @@ def relacy_model_test(name, srcs, deps = [], size = "small", search_size = "medi
     the model's smallest configurations under exhaustive or context-bounded search.
 
     Relacy replaces the global operator new/delete but not their sized variants, so sized
-    deallocation must be off or libstdc++'s sized delete frees Relacy's memory. Relacy is
-    not sanitizer-clean: the target is tagged nosan.
+    deallocation must be off or libstdc++'s sized delete frees Relacy's memory. That holds
+    for library code that frees what the model allocated too: a model lists such sources
+    in its own `srcs` (e.g. //core/memprof:entries.cc) and depends on their headers only,
+    so that only model targets carry the option. Relacy is not sanitizer-clean: the
+    target is tagged nosan.
     """
     cc_test(
         name = name,

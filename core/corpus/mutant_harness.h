@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/base/faults.h"
 #include "core/corpus/corpus.h"
 #include "core/corpus/jsonl_diff.h"
 
@@ -65,14 +66,6 @@ inline std::vector<MutantCase> LoadCases(const std::string& kind, const std::str
   return cases;
 }
 
-template <class Tuple, class Fn>
-void ForEachType(Fn&& fn) {
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (fn.template operator()<std::tuple_element_t<I, Tuple>>(), ...);
-  }
-  (std::make_index_sequence<std::tuple_size_v<Tuple>>{});
-}
-
 // The first case that catches `Faults` and why, or {"", ""}.
 template <class Faults, class Diff>
 std::pair<std::string, std::string> FirstCatch(const std::vector<MutantCase>& cases,
@@ -94,7 +87,7 @@ template <class Mutants, class Uncaught, class Diff>
 void ExpectMutantsCaught(const std::vector<MutantCase>& cases, const Diff& diff,
                          const std::string& label, std::size_t min_total) {
   std::size_t caught = 0, total = 0;
-  ForEachType<Mutants>([&]<class M>() {
+  faults::ForEachFault<Mutants>([&]<class M>() {
     ++total;
     const auto [name, why] = FirstCatch<M>(cases, diff);
     EXPECT_NE(name, "") << M::kName << " is caught by no case";
@@ -106,7 +99,7 @@ void ExpectMutantsCaught(const std::vector<MutantCase>& cases, const Diff& diff,
   std::cout << caught << " of " << total << " " << label << " mutants caught\n";
   EXPECT_GE(total, min_total);
   // A gap a new case closes belongs in Mutants (and README.md's table).
-  ForEachType<Uncaught>([&]<class M>() {
+  faults::ForEachFault<Uncaught>([&]<class M>() {
     const auto [name, why] = FirstCatch<M>(cases, diff);
     if (name.empty())
       std::cout << "mutant " << M::kName << ": not caught yet (a corpus gap)\n";
@@ -118,7 +111,7 @@ void ExpectMutantsCaught(const std::vector<MutantCase>& cases, const Diff& diff,
 
 template <class Equivalent, class Diff>
 void ExpectEquivalentPass(const std::vector<MutantCase>& cases, const Diff& diff) {
-  ForEachType<Equivalent>([&]<class M>() {
+  faults::ForEachFault<Equivalent>([&]<class M>() {
     const auto [name, why] = FirstCatch<M>(cases, diff);
     EXPECT_EQ(name, "") << M::kName << " is argued equivalent but " << name
                         << " tells it apart: " << why;

@@ -25,6 +25,8 @@ namespace mpo::corpus {
 // jobs <= 1 (or if no thread can be started) everything runs on the calling thread.
 // At most `window` items (0: 4 * jobs; at least jobs) are started and not yet emitted, so memory
 // stays bounded however large n is and however long an emit takes.
+// std threads and locks, not the sync layer's (core/sync): every shared field is used
+// under `mu`, with no memory order to choose, so TSan (ordered_parallel_test) suffices.
 template <class R, class Work, class Emit>
 void RunOrdered(std::size_t n, std::size_t jobs, Work&& work, Emit&& emit, std::size_t window = 0) {
   if (window == 0) window = 4 * jobs;

@@ -186,7 +186,8 @@ void CloseAllBut(int (&keep)[5]) {
 // when a supervisor is killed from outside, its descendants become the kit's children;
 // every child of the kit that is not a registered supervisor is such an orphan. The lock
 // is held across fork and registration, so an orphan hunt never sees a supervisor that is
-// not registered yet.
+// not registered yet. A plain std::mutex, not the sync layer's (core/sync): nothing is
+// shared without it, so there is no ordering for a model to check.
 std::mutex registry_mutex;
 std::set<pid_t> live_supervisors;
 

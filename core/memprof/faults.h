@@ -1,8 +1,7 @@
-// The engine's one test seam: a fault policy. Domain<P, Faults> calls the steps below
-// where a bug would hide; the default, NoFaults, is the correct behaviour (each step
-// inlines away). Tests substitute one deliberately broken step at a time (a "mutant",
-// core/memprof/mutants.h) and must see it caught, as the ring models do with
-// ring::CorrectProtocol.
+// The engine's one test seam: a fault policy (the convention: core/base/faults.h).
+// Domain<P, Faults> calls the steps below where a bug would hide; the default, NoFaults,
+// is the correct behaviour (each step inlines away). Tests substitute one deliberately
+// broken step at a time (a "mutant", core/memprof/mutants.h) and must see it caught.
 #pragma once
 
 #include <functional>

@@ -2,9 +2,11 @@
 // test binary against each (expect_mutants_caught.sh).
 #include <iostream>
 
+#include "core/base/faults.h"
 #include "core/memprof/mutants.h"
 
 int main() {
-  mpo::memprof::ForEachMutant([]<class Faults>() { std::cout << Faults::kName << "\n"; });
+  mpo::faults::ForEachFault<mpo::memprof::Mutants>(
+      []<class Faults>() { std::cout << Faults::kName << "\n"; });
   return 0;
 }

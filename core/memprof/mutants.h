@@ -1,16 +1,17 @@
 // Every deliberately broken engine ("mutant"), once: each is a fault policy (faults.h)
 // replacing one step of NoFaults, so tests can show that the property tests and root
-// scanning tests catch each bug. Tests only (//core/memprof:mutants is testonly).
+// scanning tests catch each bug. Tests only (//core/memprof:mutants is testonly). The
+// convention and the helpers that iterate or pick mutants: core/base/faults.h.
 //
-//   WithFaultsNamed("orphan_lost", [&]<class Faults>() { harness::Run<Faults>(ops); });
-//   ForEachMutant([&]<class Faults>() { ... Faults::kName ... });
+//   faults::WithFaultNamed<NoFaults, Mutants>("orphan_lost",
+//                                             [&]<class Faults>() { Run<Faults>(ops); });
+//   faults::ForEachFault<Mutants>([&]<class Faults>() { ... Faults::kName ... });
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <string_view>
 #include <tuple>
-#include <utility>
 
 #include "core/memprof/api.h"
 #include "core/memprof/entries.h"
@@ -77,35 +78,5 @@ struct YoungUserDataNotNoted : NoFaults {
 // The list.
 using Mutants = std::tuple<TransferKeepsSource, DeallocWhileAlive, OrphanLost, CallbackAfterDiscard,
                            SkipUserDataRoots, SkipConfigRoots, YoungUserDataNotNoted>;
-
-// What selects the correct engine by name.
-inline constexpr std::string_view kNoFaultsName = "none";
-
-// Calls `fn.template operator()<Faults>()` for every mutant, in list order.
-template <class Fn>
-void ForEachMutant(Fn&& fn) {
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (fn.template operator()<std::tuple_element_t<I, Mutants>>(), ...);
-  }
-  (std::make_index_sequence<std::tuple_size_v<Mutants>>{});
-}
-
-// Calls `fn.template operator()<Faults>()` with the policy called `name` (kNoFaultsName
-// or a mutant's kName); false, without calling, when there is none.
-template <class Fn>
-bool WithFaultsNamed(std::string_view name, Fn&& fn) {
-  if (name == kNoFaultsName) {
-    fn.template operator()<NoFaults>();
-    return true;
-  }
-  bool found = false;
-  ForEachMutant([&]<class Faults>() {
-    if (!found && name == Faults::kName) {
-      found = true;
-      fn.template operator()<Faults>();
-    }
-  });
-  return found;
-}
 
 }  // namespace mpo::memprof

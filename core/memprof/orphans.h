@@ -8,8 +8,9 @@
 // never touched by two domains.
 //
 // `Node` is any list node with `std::unique_ptr<Node> next`. Written over the sync
-// platform P; the OrphanFlavor mutants exist only for the Relacy models, which must
-// catch each of them.
+// platform P. `Faults`: the fault policy (core/base/faults.h), here rather than in
+// faults.h so that the Relacy models need this target alone; their mutants of it
+// (models/memprof/orphans_model.cc) must each be caught.
 #pragma once
 
 #include <cstdint>
@@ -19,13 +20,14 @@
 
 namespace mpo::memprof {
 
-enum class OrphanFlavor : std::uint8_t {
-  kCorrect,
-  kClearFlagOutsideLock,  // adopt clears "present" after releasing the lock
-  kAdoptWithoutLock,      // adopt takes the list without the lock
+struct OrphansNoFaults {
+  // Adopt takes the list under the lock.
+  static constexpr bool kAdoptLocks = true;
+  // Adopt clears "present" before releasing the lock.
+  static constexpr bool kClearFlagInsideLock = true;
 };
 
-template <class P, class Node, OrphanFlavor kFlavor = OrphanFlavor::kCorrect>
+template <class P, class Node, class Faults = OrphansNoFaults>
 class GlobalOrphans {
  public:
   GlobalOrphans() = default;
@@ -47,7 +49,7 @@ class GlobalOrphans {
   // Takes every abandoned table (null when there are none).
   std::unique_ptr<Node> Adopt() {
     if (present_.Load(sync::MemoryOrder::kAcquire) == 0) return nullptr;
-    if constexpr (kFlavor == OrphanFlavor::kAdoptWithoutLock) {
+    if constexpr (!Faults::kAdoptLocks) {
       std::unique_ptr<Node> taken(head_.Load());
       head_.Store(nullptr);
       present_.Store(0, sync::MemoryOrder::kRelease);
@@ -58,13 +60,9 @@ class GlobalOrphans {
         typename P::Lock lock(mutex_);
         taken.reset(head_.Load());
         head_.Store(nullptr);
-        if (kFlavor == OrphanFlavor::kCorrect && taken) {
-          present_.Store(0, sync::MemoryOrder::kRelease);
-        }
+        if (Faults::kClearFlagInsideLock && taken) present_.Store(0, sync::MemoryOrder::kRelease);
       }
-      if (kFlavor == OrphanFlavor::kClearFlagOutsideLock && taken) {
-        present_.Store(0, sync::MemoryOrder::kRelease);
-      }
+      if (!Faults::kClearFlagInsideLock && taken) present_.Store(0, sync::MemoryOrder::kRelease);
       return taken;
     }
   }

@@ -31,18 +31,24 @@ inline constexpr const char* kDiscardNotStopped = "Gc.Memprof.discard: profile n
 inline constexpr const char* kDiscardAlreadyDiscarded =
     "Gc.Memprof.discard: profile already discarded.";
 
-// How a status is stored. kAtomic is the protocol; kPlain (an unsynchronised variable)
-// and kLoadThenStore (a check followed by a separate store, as OCaml's discard does)
-// exist only so that the models can show Relacy catching them.
-enum class StatusFlavor : std::uint8_t { kAtomic, kPlain, kLoadThenStore };
+// How a status is stored: a fault policy (core/base/faults.h), here rather than in
+// faults.h so that the Relacy models need this target alone; models/memprof's mutants of
+// it (a plain variable; a check followed by a separate store, as OCaml's discard does)
+// must each be caught.
+struct StatusNoFaults {
+  // The status is an atomic, not a plain variable.
+  static constexpr bool kAtomicCell = true;
+  // A transition is one compare-and-swap, not a load then a store.
+  static constexpr bool kTransitionIsCas = true;
+};
 
-template <class P, StatusFlavor kFlavor = StatusFlavor::kAtomic>
+template <class P, class Faults = StatusNoFaults>
 class ProfileStatus {
  public:
   ProfileStatus() : cell_(Encode(ProfileStatusValue::kSampling)) {}
 
   ProfileStatusValue Load() const {
-    if constexpr (kFlavor == StatusFlavor::kPlain) {
+    if constexpr (!Faults::kAtomicCell) {
       return Decode(cell_.Load());
     } else {
       return Decode(cell_.Load(sync::MemoryOrder::kAcquire));
@@ -51,14 +57,14 @@ class ProfileStatus {
 
   // Moves `from` -> `to`; false (nothing written) when the status was not `from`.
   bool Transition(ProfileStatusValue from, ProfileStatusValue to) {
-    if constexpr (kFlavor == StatusFlavor::kAtomic) {
-      std::uint8_t expected = Encode(from);
-      return cell_.CompareExchange(expected, Encode(to), sync::MemoryOrder::kAcqRel,
-                                   sync::MemoryOrder::kAcquire);
-    } else if constexpr (kFlavor == StatusFlavor::kPlain) {
+    if constexpr (!Faults::kAtomicCell) {
       if (Decode(cell_.Load()) != from) return false;
       cell_.Store(Encode(to));
       return true;
+    } else if constexpr (Faults::kTransitionIsCas) {
+      std::uint8_t expected = Encode(from);
+      return cell_.CompareExchange(expected, Encode(to), sync::MemoryOrder::kAcqRel,
+                                   sync::MemoryOrder::kAcquire);
     } else {
       if (Decode(cell_.Load(sync::MemoryOrder::kAcquire)) != from) return false;
       cell_.Store(Encode(to), sync::MemoryOrder::kRelease);
@@ -69,9 +75,8 @@ class ProfileStatus {
  private:
   static std::uint8_t Encode(ProfileStatusValue v) { return static_cast<std::uint8_t>(v); }
   static ProfileStatusValue Decode(std::uint8_t v) { return static_cast<ProfileStatusValue>(v); }
-  using Cell =
-      std::conditional_t<kFlavor == StatusFlavor::kPlain, typename P::template Var<std::uint8_t>,
-                         typename P::template Atomic<std::uint8_t>>;
+  using Cell = std::conditional_t<Faults::kAtomicCell, typename P::template Atomic<std::uint8_t>,
+                                  typename P::template Var<std::uint8_t>>;
   Cell cell_;
 };
 
@@ -94,7 +99,8 @@ inline Result<ProfileParams> ProfileParams::Make(double lambda, std::int64_t cal
   return ProfileParams{*rate, static_cast<std::uint32_t>(callstack_size)};
 }
 
-template <class P, StatusFlavor kFlavor = StatusFlavor::kAtomic>
+// `Faults`: the status's fault policy (StatusNoFaults above).
+template <class P, class Faults = StatusNoFaults>
 class Profile {
  public:
   Profile(ProfileParams params, Tracker tracker, std::uint64_t id)
@@ -119,7 +125,7 @@ class Profile {
   ProfileParams params_;
   Tracker tracker_;
   std::uint64_t id_;
-  ProfileStatus<P, kFlavor> status_;
+  ProfileStatus<P, Faults> status_;
 };
 
 // Profiles live as long as any table or user handle refers to them (OCaml keeps them
@@ -129,8 +135,8 @@ using ProfileRef = std::shared_ptr<Profile<P>>;
 
 // Gc.Memprof.discard's checks and transition: kFailedPrecondition with OCaml's message
 // unless the profile is stopped. Shared by the engine and the models.
-template <class P, StatusFlavor kFlavor>
-Status DiscardProfile(Profile<P, kFlavor>& profile) {
+template <class P, class Faults>
+Status DiscardProfile(Profile<P, Faults>& profile) {
   while (true) {
     switch (profile.status()) {
       case ProfileStatusValue::kStopped:

@@ -1,12 +1,12 @@
-// The memtrace decoder's test seam: a fault policy, as core/memprof/faults.h is the
-// engine's. BasicTraceReader<Faults> (trace_reader.h), BacktraceReader::Get/GetAt
-// and LocationReader::GetCompact take it as a template parameter and call the steps
-// below where a reader bug would hide. The default, NoFaults, is the correct reader:
-// every step returns the value the reader already computed (or does what it did), so
-// it inlines away and `TraceReader` (= BasicTraceReader<NoFaults>, instantiated once in
-// trace_reader.cc) compiles to the code it compiled to before. Deliberately broken
-// readers ("mutants", core/corpus/memtrace_mutants.h) replace one step each, in a
-// test-only instantiation, so that the conformance corpus can be shown to catch them.
+// The memtrace decoder's test seam: a fault policy (the convention: core/base/faults.h).
+// BasicTraceReader<Faults> (trace_reader.h), BacktraceReader::Get/GetAt and
+// LocationReader::GetCompact take it as a template parameter and call the steps below where a
+// reader bug would hide. The default, NoFaults, is the correct reader: every step returns the value
+// the reader already computed (or does what it did), so it inlines away and `TraceReader` (=
+// BasicTraceReader<NoFaults>, instantiated once in trace_reader.cc) compiles to the code it
+// compiled to before. Deliberately broken readers ("mutants", core/corpus/memtrace_mutants.h)
+// replace one step each, in a test-only instantiation, so that the conformance corpus can be shown
+// to catch them.
 //
 // Why a template rather than a policy object chosen at construction: a runtime choice
 // would put a test for "which fault" on every field of every event. The steps take the

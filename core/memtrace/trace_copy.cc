@@ -74,6 +74,9 @@ constexpr std::uint64_t kWriteAheadMin = std::uint64_t{64} << 10;
 // checks `in`: the write, the kernel's writeback and the fsync then cost no wall time
 // beside the check (on hashtbl_strings about as much again as the check's own system
 // time). `in` must read concurrently; `out` is the thread's alone until Join().
+// A std::thread rather than the sync layer's (core/sync): its only synchronisation is
+// the start and the join, with nothing shared in between for a model to check; TSan
+// runs trace_copy_threads_test.
 class WriteAhead {
  public:
   WriteAhead(ByteSource& in, ByteSink& out, StreamDigest& written) {

@@ -1,16 +1,17 @@
-// The ring consumer's test seam: a fault policy, as core/memtrace/faults.h is the
-// memtrace reader's. Cursor::ReadPollWith<Faults> (cursor_impl.h) calls the steps below
-// where a consumer bug would hide: the header word's fields, the message words the
-// decoder hands on, the name slot, lost words, and where each domain's ring lies. The
-// default, NoFaults, is the correct consumer: every step returns what the cursor already
-// computed, so it inlines away and Cursor::ReadPoll (ReadPollWith<NoFaults>, instantiated
-// once in cursor.cc) compiles to the code it compiled to before. Deliberately broken
-// consumers ("mutants", core/corpus/ring_mutants.h) replace one step each, in a
-// test-only instantiation, so that the conformance corpus can be shown to catch them.
+// The ring consumer's test seam: a fault policy (the convention: core/base/faults.h).
+// Cursor::ReadPollWith<Faults> (cursor_impl.h) calls the steps below where a consumer bug would
+// hide: the header word's fields, the message words the decoder hands on, the name slot, lost
+// words, and where each domain's ring lies. The default, NoFaults, is the correct consumer: every
+// step returns what the cursor already computed, so it inlines away and Cursor::ReadPoll
+// (ReadPollWith<NoFaults>, instantiated once in cursor.cc) compiles to the code it compiled to
+// before. Deliberately broken consumers ("mutants", core/corpus/ring_mutants.h) replace one step
+// each, in a test-only instantiation, so that the conformance corpus can be shown to catch them.
 //
 // Not here: the poll of one ring (ring_protocol.h: message lengths, padding, the head
-// re-check), which models/ring holds against its own mutants; the seam only reaches it
-// through the ring geometry it is given (RingWords, Place).
+// re-check), whose memory orders and checks are the policy ProtocolNoFaults there, in
+// the target models/ring builds alone, and which models/ring holds against its own
+// mutants; this seam only reaches it through the ring geometry it is given (RingWords,
+// Place).
 //
 // The custom payload's pad count is decoded by the views (DecodeCustomPayload); a mutant
 // of it presents the payload words that make the correct decoding give the buggy

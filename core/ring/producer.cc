@@ -66,7 +66,11 @@ struct RuntimeEvents::State {
   MappedFile file;
   std::uint64_t* words = nullptr;  // the mapping, as words
   RingSwitch<sync::StdPlatform> sw;
-  std::mutex names_mutex;  // guards names and slot writes
+  // Guards names and slot writes. A std::mutex, not the sync layer's: it only orders
+  // registration against Start/Stop, with no lock-free side; the lock-free part (the
+  // switch, the rings) is on the sync layer, which models/ring checks. TSan runs
+  // stress_test, whose producers register and write concurrently.
+  std::mutex names_mutex;
   std::vector<std::string> names;
 
   MappedRing Ring(std::uint32_t d) const {

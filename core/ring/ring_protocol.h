@@ -36,9 +36,10 @@ namespace mpo::ring {
 
 using sync::MemoryOrder;
 
-// The memory orders and checks of the protocol. Models substitute one broken choice at
-// a time (a mutant) and must see it caught.
-struct CorrectProtocol {
+// The memory orders and checks of the protocol: a fault policy (core/base/faults.h),
+// here rather than in faults.h so that models/ring needs this target alone. Models
+// substitute one broken choice at a time (a mutant) and must see it caught.
+struct ProtocolNoFaults {
   static constexpr MemoryOrder kHeadStore = MemoryOrder::kRelease;
   static constexpr MemoryOrder kTailStore = MemoryOrder::kRelease;
   static constexpr bool kProducerFence = true;
@@ -56,7 +57,7 @@ enum class WriteOutcome : std::uint8_t {
 
 // Appends one event (header, timestamp, payload) to `ring`, overwriting the oldest events
 // when needed. Single writer per ring; wait-free: at most one pass over the ring.
-template <class P, class Protocol = CorrectProtocol, class Ring>
+template <class P, class Protocol = ProtocolNoFaults, class Ring>
 [[gnu::always_inline]] inline WriteOutcome WriteEvent(Ring& ring, bool user, unsigned type,
                                                       unsigned id, std::uint64_t timestamp,
                                                       std::span<const std::uint64_t> payload) {
@@ -146,7 +147,7 @@ struct ReadBuffer {
 // A kStop leaves *position at the refused message (it is delivered again next time).
 // `rules` relaxes the checks for a reference's verdicts; a ring whose SizeWords() is not a
 // power of two is then read as OCaml does (position & (size - 1), always in bounds).
-template <class P, class Protocol = CorrectProtocol, class Ring, class Sink>
+template <class P, class Protocol = ProtocolNoFaults, class Ring, class Sink>
 ReadResult ReadRing(const Ring& ring, std::uint64_t* position, Sink& sink, std::uint64_t max_events,
                     ReadBuffer buffer, ReadRules rules = {}) {
   ReadResult result;

@@ -38,15 +38,22 @@ class RingSwitch {
   typename P::template Atomic<std::uint32_t> paused_{0};
 };
 
+// The gate's claim, a fault policy (core/base/faults.h): one compare-and-swap, so that
+// of two polls entering at once exactly one wins. models/ring holds it against a mutant.
+struct PollGateNoFaults {
+  template <class Flag>
+  static bool Claim(Flag& busy) {
+    std::uint32_t expected = 0;
+    return busy.CompareExchange(expected, 1, sync::MemoryOrder::kAcquire,
+                                sync::MemoryOrder::kRelaxed);
+  }
+};
+
 // Refuses a second concurrent or re-entrant poll of one cursor (E_CURSOR_POLL_BUSY).
-template <class P>
+template <class P, class Faults = PollGateNoFaults>
 class PollGate {
  public:
-  bool TryEnter() {
-    std::uint32_t expected = 0;
-    return busy_.CompareExchange(expected, 1, sync::MemoryOrder::kAcquire,
-                                 sync::MemoryOrder::kRelaxed);
-  }
+  bool TryEnter() { return Faults::Claim(busy_); }
   void Leave() { busy_.Store(0, sync::MemoryOrder::kRelease); }
 
  private:

@@ -1,8 +1,14 @@
 // Vocabulary shared by every platform of the sync layer: memory orders and call sites.
 //
-// The sampler's per-domain state, the orphan lifecycle and the runtime-events ring are
-// written once against a *platform* (see std_platform.h and relacy_platform.h). A
-// platform P provides:
+// Code whose threads share state through atomics and memory orders is written once
+// against a *platform* (see std_platform.h and relacy_platform.h), so that the Relacy
+// models in models/ check the very code production runs: the memprof engine (a profile's
+// status, the orphan lists: core/memprof) and the runtime-events ring (the producer's
+// and consumer's protocol, the pause switch, the poll gate: core/ring). The sampler is
+// not among them: a domain's Sampler is its own, never shared. Threads that share
+// state only under a std::mutex or across a join (the dump pipeline, the copy's
+// write-ahead, the producer's name registry, the corpus runners) use std directly and
+// say so where they start; TSan checks them. A platform P provides:
 //
 //   P::Atomic<T>   Load / Store / Exchange / CompareExchange / FetchAdd, each taking an
 //                  explicit MemoryOrder and (defaulted) the caller's SourceLoc;

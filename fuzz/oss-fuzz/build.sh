@@ -22,10 +22,9 @@ list="${MPO_SOURCES:-$here/sources.txt}"
 mkdir -p "$OUT" "$work"
 
 # What the Bazel build gives these sources: C++20, the repository root as include path,
-# the sampler's bit-exact floating point (core/sampler/BUILD) and no sized deallocation
-# (core/memprof/BUILD), without the vector-ABI notes (as core/sampler/BUILD); harmless
-# for the other files.
-export MPO_FLAGS="-std=c++20 -I$root -ffp-contract=off -fno-fast-math -fno-sized-deallocation -Wno-psabi -pthread"
+# the sampler's bit-exact floating point (core/sampler/BUILD), without the vector-ABI
+# notes (as core/sampler/BUILD); harmless for the other files.
+export MPO_FLAGS="-std=c++20 -I$root -ffp-contract=off -fno-fast-math -Wno-psabi -pthread"
 export MPO_ROOT="$root" MPO_OBJ="$work" MPO_REUSE_OBJECTS="${MPO_REUSE_OBJECTS:-0}" CXX CXXFLAGS
 
 compile_one() {

@@ -22,8 +22,15 @@
 namespace mpo::models {
 namespace {
 
-using memprof::OrphanFlavor;
 using sync::RelacyPlatform;
+
+// Mutants of the list's protocol (core/memprof/orphans.h).
+struct ClearFlagOutsideLock : memprof::OrphansNoFaults {
+  static constexpr bool kClearFlagInsideLock = false;
+};
+struct AdoptWithoutLock : memprof::OrphansNoFaults {
+  static constexpr bool kAdoptLocks = false;
+};
 
 struct Node {
   RelacyPlatform::Var<int> owner{0};
@@ -31,9 +38,9 @@ struct Node {
 };
 
 // kDomains: domains that each abandon two tables, then adopt (the search runs 2).
-template <OrphanFlavor kFlavor, int kDomains = 3>
-struct OrphanListSuite : rl::test_suite<OrphanListSuite<kFlavor, kDomains>, kDomains> {
-  using List = memprof::GlobalOrphans<RelacyPlatform, Node, kFlavor>;
+template <class Faults, int kDomains = 3>
+struct OrphanListSuite : rl::test_suite<OrphanListSuite<Faults, kDomains>, kDomains> {
+  using List = memprof::GlobalOrphans<RelacyPlatform, Node, Faults>;
   std::unique_ptr<List> list;
   rl::atomic<int> adopted;
 
@@ -130,15 +137,14 @@ struct EngineOrphansSuite
 namespace mpo::models {
 namespace {
 
-using memprof::OrphanFlavor;
+using memprof::OrphansNoFaults;
 
 bool RunRandom() {
   bool ok = true;
-  ok &= ExpectModel<OrphanListSuite<OrphanFlavor::kCorrect>>("orphans: list protocol", true);
-  ok &= ExpectModel<OrphanListSuite<OrphanFlavor::kClearFlagOutsideLock>>(
-      "orphans: flag cleared outside lock", false);
-  ok &= ExpectModel<OrphanListSuite<OrphanFlavor::kAdoptWithoutLock>>("orphans: adopt without lock",
-                                                                      false);
+  ok &= ExpectModel<OrphanListSuite<OrphansNoFaults>>("orphans: list protocol", true);
+  ok &= ExpectModel<OrphanListSuite<ClearFlagOutsideLock>>("orphans: flag cleared outside lock",
+                                                           false);
+  ok &= ExpectModel<OrphanListSuite<AdoptWithoutLock>>("orphans: adopt without lock", false);
   ok &= ExpectModel<EngineOrphansSuite<RelacyPlatform>>("orphans: engine", true, 20000);
   ok &= ExpectModel<EngineOrphansSuite<NoLockPlatform>>("orphans: engine, no lock", false, 20000);
   return ok;
@@ -156,12 +162,12 @@ bool RunSearch(bool deep) {
   constexpr unsigned kPreemptions = 2;
   const unsigned engine_preemptions = deep ? 1 : 0;
   bool ok = true;
-  ok &= ExpectModel<OrphanListSuite<OrphanFlavor::kCorrect, 2>>("orphans: list protocol, 2 domains",
-                                                                true, 0, kBound, kPreemptions);
-  ok &= ExpectModel<OrphanListSuite<OrphanFlavor::kClearFlagOutsideLock, 2>>(
-      "orphans: flag cleared outside lock", false, 0, kBound, kPreemptions);
-  ok &= ExpectModel<OrphanListSuite<OrphanFlavor::kAdoptWithoutLock, 2>>(
-      "orphans: adopt without lock", false, 0, kBound, kPreemptions);
+  ok &= ExpectModel<OrphanListSuite<OrphansNoFaults, 2>>("orphans: list protocol, 2 domains", true,
+                                                         0, kBound, kPreemptions);
+  ok &= ExpectModel<OrphanListSuite<ClearFlagOutsideLock, 2>>("orphans: flag cleared outside lock",
+                                                              false, 0, kBound, kPreemptions);
+  ok &= ExpectModel<OrphanListSuite<AdoptWithoutLock, 2>>("orphans: adopt without lock", false, 0,
+                                                          kBound, kPreemptions);
   ok &= ExpectModel<EngineOrphansSuite<RelacyPlatform, 2, 1>>(
       "orphans: engine, 2 domains, blocks die", true, 0, kBound, engine_preemptions);
   ok &= ExpectModel<EngineOrphansSuite<RelacyPlatform, 2, 1, true>>(

@@ -21,12 +21,19 @@ namespace mpo::models {
 namespace {
 
 using memprof::ProfileStatusValue;
-using memprof::StatusFlavor;
 using sync::RelacyPlatform;
 
-template <StatusFlavor kFlavor>
-struct StatusSuite : rl::test_suite<StatusSuite<kFlavor>, 3> {
-  using Profile = memprof::Profile<RelacyPlatform, kFlavor>;
+// Mutants of the status (core/memprof/profile.h).
+struct PlainStatus : memprof::StatusNoFaults {
+  static constexpr bool kAtomicCell = false;
+};
+struct LoadThenStoreStatus : memprof::StatusNoFaults {
+  static constexpr bool kTransitionIsCas = false;
+};
+
+template <class Faults>
+struct StatusSuite : rl::test_suite<StatusSuite<Faults>, 3> {
+  using Profile = memprof::Profile<RelacyPlatform, Faults>;
   std::unique_ptr<Profile> profile;
   rl::atomic<int> stops;
   rl::atomic<int> discards;
@@ -125,13 +132,13 @@ struct EngineStatusSuite : rl::test_suite<EngineStatusSuite<P, kRounds>, 2> {
 namespace mpo::models {
 namespace {
 
-using memprof::StatusFlavor;
+using memprof::StatusNoFaults;
 
 bool RunRandom() {
   bool ok = true;
-  ok &= ExpectModel<StatusSuite<StatusFlavor::kAtomic>>("status: atomic transitions", true);
-  ok &= ExpectModel<StatusSuite<StatusFlavor::kPlain>>("status: plain variable", false);
-  ok &= ExpectModel<StatusSuite<StatusFlavor::kLoadThenStore>>("status: load then store", false);
+  ok &= ExpectModel<StatusSuite<StatusNoFaults>>("status: atomic transitions", true);
+  ok &= ExpectModel<StatusSuite<PlainStatus>>("status: plain variable", false);
+  ok &= ExpectModel<StatusSuite<LoadThenStoreStatus>>("status: load then store", false);
   ok &= ExpectModel<EngineStatusSuite<RelacyPlatform>>("status: engine", true, 20000);
   ok &= ExpectModel<EngineStatusSuite<PlainAtomicPlatform>>("status: engine, plain atomics", false,
                                                             20000);
@@ -145,12 +152,12 @@ bool RunSearch() {
   constexpr unsigned kPreemptions = 2;
   constexpr unsigned kEnginePreemptions = 1;
   bool ok = true;
-  ok &= ExpectModel<StatusSuite<StatusFlavor::kAtomic>>("status: atomic transitions", true, 0,
-                                                        kBound, kPreemptions);
-  ok &= ExpectModel<StatusSuite<StatusFlavor::kPlain>>("status: plain variable", false, 0, kBound,
-                                                       kPreemptions);
-  ok &= ExpectModel<StatusSuite<StatusFlavor::kLoadThenStore>>("status: load then store", false, 0,
-                                                               kBound, kPreemptions);
+  ok &= ExpectModel<StatusSuite<StatusNoFaults>>("status: atomic transitions", true, 0, kBound,
+                                                 kPreemptions);
+  ok &= ExpectModel<StatusSuite<PlainStatus>>("status: plain variable", false, 0, kBound,
+                                              kPreemptions);
+  ok &= ExpectModel<StatusSuite<LoadThenStoreStatus>>("status: load then store", false, 0, kBound,
+                                                      kPreemptions);
   ok &= ExpectModel<EngineStatusSuite<RelacyPlatform, 1>>("status: engine, 1 round", true, 0,
                                                           kBound, kEnginePreemptions);
   ok &= ExpectModel<EngineStatusSuite<PlainAtomicPlatform, 1>>(

@@ -100,16 +100,16 @@ struct RingSuite : rl::test_suite<RingSuite<Protocol, kBatch, kMessages, kPrefil
   }
 };
 
-struct RelaxedTailStore : ring::CorrectProtocol {
+struct RelaxedTailStore : ring::ProtocolNoFaults {
   static constexpr MemoryOrder kTailStore = MemoryOrder::kRelaxed;
 };
-struct NoHeadRecheck : ring::CorrectProtocol {
+struct NoHeadRecheck : ring::ProtocolNoFaults {
   static constexpr bool kRecheckHead = false;
 };
-struct NoProducerFence : ring::CorrectProtocol {
+struct NoProducerFence : ring::ProtocolNoFaults {
   static constexpr bool kProducerFence = false;
 };
-struct RelaxedHeadStore : ring::CorrectProtocol {
+struct RelaxedHeadStore : ring::ProtocolNoFaults {
   static constexpr MemoryOrder kHeadStore = MemoryOrder::kRelaxed;
 };
 struct RelaxedHeadStoreNoFence : RelaxedHeadStore {
@@ -138,40 +138,34 @@ struct PauseSuite : rl::test_suite<PauseSuite, 2> {
   }
 };
 
-// The poll gate keeps two polls of one cursor apart: the plain counter they both
-// update is never raced. The broken gate (check, then set) lets both in.
-template <bool kBroken>
-struct GateSuite : rl::test_suite<GateSuite<kBroken>, 2> {
-  ring::PollGate<P>* gate = nullptr;
-  P::Atomic<std::uint32_t>* flag = nullptr;
-  P::Var<int>* polls = nullptr;
-  void before() {
-    gate = new ring::PollGate<P>();
-    flag = new P::Atomic<std::uint32_t>(0);
-    polls = new P::Var<int>(0);
-  }
-  bool Enter() {
-    if (!kBroken) return gate->TryEnter();
-    if (flag->Load(MemoryOrder::kAcquire) != 0) return false;
-    flag->Store(1, MemoryOrder::kRelease);
+// Mutant of the poll gate: check, then set, which lets two polls in.
+struct CheckThenSetGate : ring::PollGateNoFaults {
+  template <class Flag>
+  static bool Claim(Flag& busy) {
+    if (busy.Load(MemoryOrder::kAcquire) != 0) return false;
+    busy.Store(1, MemoryOrder::kRelease);
     return true;
   }
-  void Leave() {
-    if (!kBroken) {
-      gate->Leave();
-    } else {
-      flag->Store(0, MemoryOrder::kRelease);
-    }
+};
+
+// The poll gate keeps two polls of one cursor apart: the plain counter they both
+// update is never raced.
+template <class Faults>
+struct GateSuite : rl::test_suite<GateSuite<Faults>, 2> {
+  ring::PollGate<P, Faults>* gate = nullptr;
+  P::Var<int>* polls = nullptr;
+  void before() {
+    gate = new ring::PollGate<P, Faults>();
+    polls = new P::Var<int>(0);
   }
   void thread(unsigned) {
-    if (Enter()) {
+    if (gate->TryEnter()) {
       polls->Store(polls->Load() + 1);
-      Leave();
+      gate->Leave();
     }
   }
   void after() {
     delete polls;
-    delete flag;
     delete gate;
   }
 };
@@ -182,15 +176,15 @@ struct GateSuite : rl::test_suite<GateSuite<kBroken>, 2> {
 namespace mpo::models {
 namespace {
 
-using ring::CorrectProtocol;
+using ring::ProtocolNoFaults;
 
 bool RunRandom() {
   constexpr unsigned kIterations = 100000;
   bool ok = true;
-  ok &= ExpectModel<RingSuite<CorrectProtocol, 1>>("ring: OCaml per-message check", true,
-                                                   kIterations);
-  ok &= ExpectModel<RingSuite<CorrectProtocol, 4>>("ring: batched check (4)", true, kIterations);
-  ok &= ExpectModel<RingSuite<CorrectProtocol, 64>>("ring: batched check (64)", true, kIterations);
+  ok &= ExpectModel<RingSuite<ProtocolNoFaults, 1>>("ring: OCaml per-message check", true,
+                                                    kIterations);
+  ok &= ExpectModel<RingSuite<ProtocolNoFaults, 4>>("ring: batched check (4)", true, kIterations);
+  ok &= ExpectModel<RingSuite<ProtocolNoFaults, 64>>("ring: batched check (64)", true, kIterations);
   ok &=
       ExpectModel<RingSuite<RelaxedTailStore, 1>>("mutant: relaxed tail store", false, kIterations);
   ok &= ExpectModel<RingSuite<NoHeadRecheck, 1>>("mutant: no head re-check", false, kIterations);
@@ -206,8 +200,8 @@ bool RunRandom() {
   ok &= ExpectModel<RingSuite<RelaxedHeadStore, 1>>("relaxed head store + fence (safe)", true,
                                                     kIterations);
   ok &= ExpectModel<PauseSuite>("pause/resume CAS", true, 20000);
-  ok &= ExpectModel<GateSuite<false>>("poll gate CAS", true, 20000);
-  ok &= ExpectModel<GateSuite<true>>("mutant: poll gate check-then-set", false, 20000);
+  ok &= ExpectModel<GateSuite<ring::PollGateNoFaults>>("poll gate CAS", true, 20000);
+  ok &= ExpectModel<GateSuite<CheckThenSetGate>>("mutant: poll gate check-then-set", false, 20000);
   return ok;
 }
 
@@ -223,10 +217,10 @@ bool RunSearch() {
   constexpr unsigned kPreemptions = 3;
   constexpr unsigned kMutantPreemptions = 2;
   bool ok = true;
-  ok &= ExpectModel<SmallRing<CorrectProtocol, 1>>("ring: OCaml per-message check", true, 0, kBound,
-                                                   kPreemptions);
-  ok &= ExpectModel<SmallRing<CorrectProtocol, 4>>("ring: batched check (4)", true, 0, kBound,
-                                                   kPreemptions);
+  ok &= ExpectModel<SmallRing<ProtocolNoFaults, 1>>("ring: OCaml per-message check", true, 0,
+                                                    kBound, kPreemptions);
+  ok &= ExpectModel<SmallRing<ProtocolNoFaults, 4>>("ring: batched check (4)", true, 0, kBound,
+                                                    kPreemptions);
   ok &= ExpectModel<SmallRing<RelaxedTailStore, 1>>("mutant: relaxed tail store", false, 0, kBound,
                                                     kMutantPreemptions);
   ok &= ExpectModel<SmallRing<NoHeadRecheck, 1>>("mutant: no head re-check", false, 0, kBound,
@@ -237,8 +231,9 @@ bool RunSearch() {
                                                            0, kBound, kMutantPreemptions);
   // Two threads, a few steps each: the whole schedule tree is small.
   ok &= ExpectModel<PauseSuite>("pause/resume CAS", true, 0, rl::sched_full);
-  ok &= ExpectModel<GateSuite<false>>("poll gate CAS", true, 0, rl::sched_full);
-  ok &= ExpectModel<GateSuite<true>>("mutant: poll gate check-then-set", false, 0, rl::sched_full);
+  ok &= ExpectModel<GateSuite<ring::PollGateNoFaults>>("poll gate CAS", true, 0, rl::sched_full);
+  ok &= ExpectModel<GateSuite<CheckThenSetGate>>("mutant: poll gate check-then-set", false, 0,
+                                                 rl::sched_full);
   return ok;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/base/faults.h"
 #include "core/memprof/mutants.h"
 #include "proptests/memprof/harness.h"
 #include "proptests/memprof/harness_impl.h"
@@ -70,7 +71,7 @@ rc::Gen<std::vector<Op>> GenOps() {
 // The fault policy the property runs on: MPO_MEMPROF_FAULTS, or the correct engine.
 std::string_view FaultsName() {
   const char* name = std::getenv("MPO_MEMPROF_FAULTS");
-  return name != nullptr && *name != '\0' ? name : kNoFaultsName;
+  return name != nullptr && *name != '\0' ? name : faults::kNoFaultsName;
 }
 
 std::string Describe(const RunReport& r) {
@@ -83,8 +84,8 @@ RC_GTEST_PROP(MemprofStateful, ModelHoldsForAnySequence, ()) {
   (void)kParamsSet;
   const std::vector<Op> ops = *GenOps();
   RunReport report;
-  const bool known =
-      WithFaultsNamed(FaultsName(), [&]<class Faults>() { report = harness::Run<Faults>(ops); });
+  const bool known = faults::WithFaultNamed<NoFaults, Mutants>(
+      FaultsName(), [&]<class Faults>() { report = harness::Run<Faults>(ops); });
   RC_ASSERT(known);  // MPO_MEMPROF_FAULTS names no fault policy
   RC_CLASSIFY(report.tracks > 0, "tracked something");
   if (!report.violations.empty()) {

@@ -18,6 +18,9 @@
 //
 // Thread safety: one producer thread calls batch(), EndRecord(), Split() and Finish();
 // the inner sink is only called from the writer thread and not after Finish() returns.
+// The thread and lock are std's, not the sync layer's (core/sync): every shared field is
+// read and written under mu_, with no atomic and no memory order to choose, so a model
+// would check nothing the lock does not already give; TSan runs dump_threads_test.
 #pragma once
 
 #include <array>
