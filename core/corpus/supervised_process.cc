@@ -74,7 +74,7 @@ void KillEverything(pid_t impl) {
   }
 }
 
-// The command's parent, in the command's new session: it runs `/bin/sh -c command` and
+// The command's parent, in the command's new session: it runs the command (`shell`) and
 // ends as the command does (its exit status, or its death by the same signal, without
 // a core file). Being the command's $PPID, it is what a command that kills its parent
 // kills: the supervisor then sees the command's death by that signal, and the command,
@@ -235,7 +235,7 @@ Status ImplIoError(const char* what) {
 Result<SupervisedProcess> StartSupervised(const std::string& command, bool stdin_pipe) {
   // Built here: the supervisor is a forked child of a possibly multi-threaded kit, which
   // may not allocate.
-  const process::ExecImage shell = process::ExecImage::Shell(command);
+  const process::ExecImage shell = process::ExecImage::Command(command);
   int fds[2];
   UniqueFd in_r, in_w;
   if (stdin_pipe) {

@@ -30,7 +30,8 @@ struct SupervisedProcess {
   UniqueFd control_w;
 };
 
-// `/bin/sh -c command`; with `stdin_pipe` the kit writes the command's stdin through
+// `/bin/sh -c command` (without the shell when it would only run one program:
+// process::ExecImage::Command); with `stdin_pipe` the kit writes the command's stdin through
 // `in_w`. kIo (field "impl command") when a pipe or the fork fails.
 Result<SupervisedProcess> StartSupervised(const std::string& command, bool stdin_pipe);
 

@@ -2,14 +2,21 @@
 
 #include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 namespace mpo::process {
 
@@ -42,6 +49,105 @@ ExecImage ExecImage::Shell(const std::string& command) {
   ExecImage image;
   image.path_ = "/bin/sh";
   image.args_ = {"sh", "-c", command};
+  image.Point();
+  return image;
+}
+
+namespace {
+
+bool PlainChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::strchr("/._-+=:,@%^", c) != nullptr;
+}
+
+// The words of `command` as the shell would split and unquote them, or nothing when it
+// uses anything beyond plain words and quoting (see Command).
+std::optional<std::vector<std::string>> PlainWords(const std::string& command) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    const char c = command[i];
+    if (c == ' ') {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+    } else if (c == '\'') {
+      const std::size_t end = command.find('\'', i + 1);
+      if (end == std::string::npos) return std::nullopt;
+      word.append(command, i + 1, end - i - 1);
+      in_word = true;
+      i = end;
+    } else if (c == '\\') {
+      if (i + 1 >= command.size() || command[i + 1] == '\n') return std::nullopt;
+      word += command[++i];
+      in_word = true;
+    } else if (PlainChar(c)) {
+      word += c;
+      in_word = true;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (in_word) words.push_back(std::move(word));
+  return words;
+}
+
+// An executable regular file that the kernel runs itself (ELF or #!): exec of anything
+// else fails with ENOEXEC, where the shell would have read it as a script.
+bool DirectlyExecutable(const std::string& path) {
+  if (::access(path.c_str(), X_OK) != 0) return false;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  char head[4] = {};
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  const ssize_t n = regular ? ::read(fd, head, sizeof head) : 0;
+  ::close(fd);
+  return (n >= 2 && head[0] == '#' && head[1] == '!') || (n == 4 && std::memcmp(head,
+                                                                                "\x7f"
+                                                                                "ELF",
+                                                                                4) == 0);
+}
+
+// `program` as execvp would find it, or "" when it would not be run directly.
+std::string ResolveProgram(const std::string& program) {
+  if (program.find('/') != std::string::npos)
+    return DirectlyExecutable(program) ? program : std::string();
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path != nullptr ? path : "/usr/bin:/bin";
+  while (true) {
+    const std::size_t colon = dirs.find(':');
+    std::string dir(dirs.substr(0, colon));
+    if (dir.empty()) dir = ".";
+    std::string candidate = std::move(dir);
+    candidate += '/';
+    candidate += program;
+    if (DirectlyExecutable(candidate)) return candidate;
+    if (colon == std::string_view::npos) return {};
+    dirs.remove_prefix(colon + 1);
+  }
+}
+
+}  // namespace
+
+ExecImage ExecImage::Command(const std::string& command) {
+  auto words = PlainWords(command);
+  // A first word with '=' is an assignment; a keyword or builtin is the shell's own.
+  static constexpr std::string_view kShellOwn[] = {
+      "exec", "exit", "cd", "ulimit", "umask", "set", "trap", "export", "readonly", "unset",
+      "shift", "eval", "return", "break", "continue", "wait", "read", "alias", "command", "type",
+      "hash", "getopts", "local", "times", "if", "while", "until", "for", "case",
+      // Builtins whose utility namesakes may differ (echo's backslashes, for one).
+      "echo", "printf", "test", "kill", "pwd", "true", "false"};
+  if (!words || words->empty() || (*words)[0].find('=') != std::string::npos ||
+      std::find(std::begin(kShellOwn), std::end(kShellOwn), (*words)[0]) != std::end(kShellOwn))
+    return Shell(command);
+  std::string program = ResolveProgram((*words)[0]);
+  if (program.empty()) return Shell(command);
+  ExecImage image;
+  image.path_ = std::move(program);
+  image.args_ = std::move(*words);
   image.Point();
   return image;
 }

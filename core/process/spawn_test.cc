@@ -156,5 +156,35 @@ TEST(Spawn, ShellTakesTheEnvironmentAtExecAndSurvivesAMove) {
   EXPECT_EQ(r.out, "late sh\n");
 }
 
+// Plain words run without the shell, with exactly the arguments the shell would pass;
+// anything the shell would expand, redirect or interpret keeps it.
+TEST(Spawn, CommandSkipsTheShellOnlyWhereItWouldRunOneProgram) {
+  const std::string printf_path = ExecImage::Command("cat /dev/null").program();
+  ASSERT_NE(printf_path, "/bin/sh");
+  ASSERT_NE(printf_path.find("/cat"), std::string::npos);
+  for (const char* direct :
+       {"/usr/bin/printf '%s|' a 'b c' d\\ e '' 'it'\\''s'", "cat -- x,y:z@1"}) {
+    EXPECT_NE(ExecImage::Command(direct).program(), "/bin/sh") << direct;
+  }
+  for (const char* shell :
+       {"cat $HOME", "cat a > b", "cat a; cat b", "cat *", "X=1 cat", "exit 3", "echo 'a\\nb'",
+        "cat 'unterminated", "cd / && cat x", "no-such-program-here x", "cat ~/x", "cat \"x\"",
+        "cat a\tb", "", "/etc/passwd"}) {
+    EXPECT_EQ(ExecImage::Command(shell).program(), "/bin/sh") << shell;
+  }
+  // The same output either way.
+  for (const char* cmd :
+       {"/usr/bin/printf '%s|' a 'b c' d\\ e '' 'it'\\''s'  x", "cat /dev/null"}) {
+    const Outcome direct = SpawnAndWait(ExecImage::Command(cmd), {});
+    const Outcome shell = SpawnAndWait(ExecImage::Shell(cmd), {});
+    EXPECT_EQ(direct.exec_error, 0);
+    EXPECT_EQ(direct.out, shell.out) << cmd;
+    EXPECT_EQ(direct.status, shell.status) << cmd;
+  }
+  EXPECT_EQ(
+      SpawnAndWait(ExecImage::Command("/usr/bin/printf '%s|' a 'b c' d\\ e '' 'it'\\''s'"), {}).out,
+      "a|b c|d e||it's|");
+}
+
 }  // namespace
 }  // namespace mpo::process
