@@ -57,11 +57,11 @@ void RunCheck(const CheckOptions& o) {
   progress.Clear();
   if (!c.header_read) {
     ReportError("memtrace check: " + o.file, c.errors.front());
-    if (o.json) WriteOut(FormatTraceCheckJson(c, o.file));
+    if (o.json) WriteOut(memtrace::analysis::FormatTraceCheckJson(c, o.file));
     return;
   }
   if (o.json)
-    WriteOut(FormatTraceCheckJson(c, o.file));
+    WriteOut(memtrace::analysis::FormatTraceCheckJson(c, o.file));
   else
     PrintCheckText(o, c);
   if (!c.valid()) SetExitCode(kExitBadInput);
