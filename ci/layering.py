@@ -32,6 +32,7 @@ LAYERS = [
     ["core/memtrace/report"],
     ["core/export"],
     ["core/tracer"],
+    ["core/demo"],  # the end-to-end run: workload, tracer, read-back checks
     ["core/corpus"],
     ["core/corpus/fuzz"],
 ]

@@ -120,8 +120,9 @@ TEST(Folded, LiveAt) {
             "Memtrace__Memprof_tracer.ext_alloc_slowpath (src/memprof_tracer.ml:141) 7\n");
   // The peak: 8 samples live from 20 to 30 (and 10 from 40 on: the end is the peak).
   o.live_at = LiveAt{LiveAt::Kind::kPeak, 0};
-  EXPECT_EQ(FoldedText(bytes, o),
-            FoldedText(bytes, FoldedOptions{.live_at = LiveAt{LiveAt::Kind::kEnd, 0}}));
+  EXPECT_EQ(
+      FoldedText(bytes, o),
+      FoldedText(bytes, FoldedOptions{.limits = {}, .live_at = LiveAt{LiveAt::Kind::kEnd, 0}}));
   o.live_at = LiveAt{LiveAt::Kind::kTime, 41};
   EXPECT_TRUE(FoldedText(bytes, o).starts_with("error: ")) << FoldedText(bytes, o);
   // A window: the blocks allocated in it only.

@@ -85,7 +85,7 @@ int ExecInChild(const ExecImage& image, const ChildStdio& stdio);
 int ExecFailureStatus(int error);
 
 struct SpawnOptions {
-  ChildStdio stdio;
+  ChildStdio stdio = {};
   // In a process group of its own (setpgid); else in the caller's, so that a Ctrl-C at
   // the terminal reaches it as well.
   bool new_process_group = false;
@@ -93,7 +93,7 @@ struct SpawnOptions {
   // drops it), so the caller may decide on its pid first.
   bool gated = false;
   // Written to the child's stderr before the reason when exec fails.
-  std::string failure_prefix;
+  std::string failure_prefix = {};
 };
 
 // A forked child, before or after its exec.

@@ -1,8 +1,11 @@
 #include "core/sim/memprof_sim_workload.h"
 
+#include <cstdio>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "core/base/json_text.h"
 #include "core/base/splitmix64.h"
 #include "core/sim/sim_runtime.h"
 
@@ -99,6 +102,58 @@ Result<MemprofSimCounts> RunMemprofSimWorkload(const MemprofSimOptions& o) {
   c.minor_collections = rt.minor_collections();
   c.major_collections = rt.major_collections();
   return c;
+}
+
+Status CheckMemprofSimWork(const MemprofSimOptions& o, std::uint64_t max_blocks) {
+  constexpr double kSampledCost = 16.0;
+  // In double: only the order of magnitude matters, and it cannot overflow.
+  const double work = static_cast<double>(o.blocks) * (1.0 + kSampledCost * o.lambda);
+  if (work <= static_cast<double>(max_blocks)) return Status::Ok();
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", work);
+  return Status(ErrorCode::kResourceExhausted,
+                std::string("exceeds the work limit: --blocks x (1 + 16 x --lambda) is ") + text +
+                    " against a budget of " + std::to_string(max_blocks) +
+                    "; raise it with --max-blocks")
+      .WithField("--blocks");
+}
+
+std::string MemprofSimJson(const MemprofSimOptions& o, const MemprofSimCounts& c) {
+  using json_text::AppendUint;
+  char lambda[40];
+  std::snprintf(lambda, sizeof lambda, "%.17g", o.lambda);
+  std::string out = "{\"lambda\":";
+  out += lambda;
+  out += ",\"blocks\":";
+  AppendUint(out, o.blocks);
+  out += ",\"seed\":";
+  AppendUint(out, o.seed);
+  out += ",\"words\":{\"minor\":";
+  AppendUint(out, c.minor_words);
+  out += ",\"major\":";
+  AppendUint(out, c.major_words);
+  out += "},\"samples\":{\"minor\":";
+  AppendUint(out, c.samples_minor);
+  out += ",\"major\":";
+  AppendUint(out, c.samples_major);
+  out += "},\"callbacks\":{\"alloc_minor\":";
+  AppendUint(out, c.alloc_minor);
+  out += ",\"alloc_major\":";
+  AppendUint(out, c.alloc_major);
+  out += ",\"promote\":";
+  AppendUint(out, c.promote);
+  out += ",\"dealloc_minor\":";
+  AppendUint(out, c.dealloc_minor);
+  out += ",\"dealloc_major\":";
+  AppendUint(out, c.dealloc_major);
+  out += "},\"collections\":{\"minor\":";
+  AppendUint(out, c.minor_collections);
+  out += ",\"major\":";
+  AppendUint(out, c.major_collections);
+  out += "},\"balanced\":";
+  out += c.balanced() ? "true" : "false";
+  out += "}\n";
+  return out;
 }
 
 }  // namespace mpo::sim

@@ -64,5 +64,42 @@ TEST(MemprofSimWorkload, ANegativeCallstackSizeIsTheProfilesError) {
   EXPECT_FALSE(c.ok());
 }
 
+TEST(MemprofSimWorkload, WorkAboveTheBudgetIsRefusedNamingBlocks) {
+  EXPECT_TRUE(CheckMemprofSimWork({.lambda = 0.0, .blocks = 1000}, 1000).ok());
+  // 1000 x (1 + 16 x 0.5) = 9000.
+  EXPECT_TRUE(CheckMemprofSimWork({.lambda = 0.5, .blocks = 1000}, 9000).ok());
+  const Status s = CheckMemprofSimWork({.lambda = 0.5, .blocks = 1000}, 8999);
+  EXPECT_EQ(s.code(), ErrorCode::kResourceExhausted);
+  EXPECT_EQ(s.field(), "--blocks");
+  EXPECT_NE(s.message().find(" is 9e+03 against a budget of 8999;"), std::string::npos)
+      << s.ToString();
+  EXPECT_EQ(CheckMemprofSimWork({.blocks = ~std::uint64_t{0}}, kMemprofSimDefaultMaxBlocks).code(),
+            ErrorCode::kResourceExhausted);
+}
+
+TEST(MemprofSimWorkload, JsonHoldsEveryCount) {
+  MemprofSimCounts c;
+  c.alloc_minor = 1;
+  c.alloc_major = 2;
+  c.promote = 3;
+  c.dealloc_minor = 1;
+  c.dealloc_major = 2;
+  c.samples_minor = 5;
+  c.samples_major = 6;
+  c.samples_freed = 11;
+  c.minor_words = 7;
+  c.major_words = 8;
+  c.minor_collections = 9;
+  c.major_collections = 10;
+  EXPECT_EQ(MemprofSimJson({.lambda = 0.1, .blocks = 12, .seed = 13}, c),
+            "{\"lambda\":0.10000000000000001,\"blocks\":12,\"seed\":13,"
+            "\"words\":{\"minor\":7,\"major\":8},\"samples\":{\"minor\":5,\"major\":6},"
+            "\"callbacks\":{\"alloc_minor\":1,\"alloc_major\":2,\"promote\":3,"
+            "\"dealloc_minor\":1,\"dealloc_major\":2},"
+            "\"collections\":{\"minor\":9,\"major\":10},\"balanced\":true}\n");
+  c.samples_freed = 10;
+  EXPECT_TRUE(MemprofSimJson({}, c).ends_with(",\"balanced\":false}\n"));
+}
+
 }  // namespace
 }  // namespace mpo::sim

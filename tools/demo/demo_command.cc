@@ -9,8 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "core/demo/demo_run.h"
 #include "core/memtrace/analysis/analysis_text.h"
-#include "tools/demo/demo_run.h"
 #include "tools/exit_code.h"
 #include "tools/numeric_options.h"
 #include "tools/progress.h"

@@ -111,10 +111,10 @@ class Recorder {
     ring::EventCallbacks ignore;
     CountingCallbacks counting(ignore);
     FollowOptions follow;
-    follow.interval_ms = o_.interval_ms;
+    follow.pace.interval_ms = o_.interval_ms;
     follow.producer_running = [&] { return child_.Running(); };
     while (true) {
-      follow.max_seconds = RemainingSeconds();
+      follow.pace.max_seconds = RemainingSeconds();
       auto r = FollowRing(*cursor, ring_, counting, follow);
       if (!r.ok()) {
         stopped_ = "the ring could not be read";

@@ -64,7 +64,7 @@ std::optional<std::uint64_t> VersionWord(const std::string& path) {
 
 }  // namespace
 
-Result<ring::Cursor> OpenTailRing(const TailTarget& target, const TailOptions& options,
+Result<ring::Cursor> OpenTailRing(const TailTarget& target, const FollowPace& options,
                                   const std::function<Result<ring::Cursor>()>& open) {
   auto cursor = open();
   if (cursor.ok() || target.pid < 0) return cursor;
@@ -87,13 +87,12 @@ Result<ring::Cursor> OpenTailRing(const TailTarget& target, const TailOptions& o
 }
 
 Status TailRing(ring::Cursor& cursor, const TailTarget& target, ring::EventCallbacks& writer,
-                const std::function<std::string()>& take_text, const TailOptions& options) {
+                const std::function<std::string()>& take_text, const FollowPace& options) {
   // A pid that is not running from the start: its ring is printed as it is, once.
   const bool found = target.pid < 0 || ProcessAlive(target.pid);
   CountingCallbacks counting(writer);
   FollowOptions follow;
-  follow.interval_ms = options.interval_ms;
-  follow.max_seconds = options.max_seconds;
+  follow.pace = options;
   if (target.pid >= 0) {
     follow.producer_running = [&] { return found && ProcessAlive(target.pid); };
   }
@@ -135,7 +134,7 @@ struct TailCommandOptions {
   std::string follow;               // --follow FILE
   RingReadOptions read;
   std::vector<std::string> tags;  // NAME=TAG
-  TailOptions tail;
+  FollowPace tail;
 };
 
 void RunTail(const TailCommandOptions& o) {

@@ -16,6 +16,7 @@
 
 #include "core/base/status.h"
 #include "core/ring/cursor.h"
+#include "tools/events/tail_follow.h"
 
 namespace mpo::tools {
 
@@ -29,24 +30,19 @@ struct TailTarget {
 Result<TailTarget> ResolveTailTarget(const std::vector<std::string>& source,
                                      const std::string& follow_file);
 
-struct TailOptions {
-  double interval_ms = 100;
-  double max_seconds = 0;  // 0: no limit
-};
-
 // Opens the ring of `target` with `open`. OCaml creates a ring in steps (the file, its
 // size, then the metadata header), so a tail started with the program can find the file
 // before its header: while the watched process runs and the ring's version word is
 // still 0 (or not there yet), the open is retried every interval, for at most
 // kHeaderWaitSeconds (or --max-seconds, or until ^C); then the open's own error stands.
 inline constexpr double kHeaderWaitSeconds = 5;
-Result<ring::Cursor> OpenTailRing(const TailTarget& target, const TailOptions& options,
+Result<ring::Cursor> OpenTailRing(const TailTarget& target, const FollowPace& options,
                                   const std::function<Result<ring::Cursor>()>& open);
 
 // Follows `cursor`, printing take_text() to stdout after each poll, until a stop
 // condition; then prints the reason to stderr. Cursor errors are returned.
 Status TailRing(ring::Cursor& cursor, const TailTarget& target, ring::EventCallbacks& writer,
-                const std::function<std::string()>& take_text, const TailOptions& options);
+                const std::function<std::string()>& take_text, const FollowPace& options);
 
 // Adds `events tail` to the `events` group.
 void AddTailCommand(CLI::App& events);

@@ -93,7 +93,7 @@ Result<FollowResult> FollowRing(ring::Cursor& cursor, const std::string& path,
     const bool file_gone = !now.exists || now.dev != opened.dev || now.ino != opened.ino;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const bool timed_out = options.max_seconds > 0 && elapsed >= options.max_seconds;
+    const bool timed_out = options.pace.max_seconds > 0 && elapsed >= options.pace.max_seconds;
     const bool interrupted = Interrupted();
     // A last drain (producer or file gone) runs to the end; a live one re-checks the
     // conditions now and then, so a producer that never pauses cannot hold it forever.
@@ -122,7 +122,7 @@ Result<FollowResult> FollowRing(ring::Cursor& cursor, const std::string& path,
     } else if (timed_out) {
       result.reason = FollowStop::kMaxSeconds;
     } else {
-      InterruptibleSleep(options.interval_ms);
+      InterruptibleSleep(options.pace.interval_ms);
       continue;
     }
     return result;

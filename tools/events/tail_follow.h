@@ -2,7 +2,7 @@
 // `events record`. It polls the cursor until one of the stop conditions holds and then
 // says which one, so a caller can always tell the user why it stopped.
 //
-//   FollowOptions o{.interval_ms = 100, .max_seconds = 0};
+//   FollowOptions o{.pace = {.interval_ms = 100, .max_seconds = 0}};
 //   o.producer_running = [&] { return ProcessAlive(pid); };
 //   auto r = FollowRing(cursor, path, counting, o);  // r->reason, r->events, r->lost_words
 //
@@ -45,9 +45,15 @@ enum class FollowStop {
   kStopped
 };
 
-struct FollowOptions {
+// How often a ring is drained and for how long at most: `events tail`'s options as given
+// (its --interval-ms and --max-seconds).
+struct FollowPace {
   double interval_ms = 100;  // pause between drains
   double max_seconds = 0;    // 0: no limit
+};
+
+struct FollowOptions {
+  FollowPace pace;
   // Empty: no producer process is watched.
   std::function<bool()> producer_running;
   // Called after each poll (print what the callbacks gathered); returning false stops

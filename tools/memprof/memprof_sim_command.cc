@@ -12,16 +12,9 @@
 namespace mpo::tools {
 namespace {
 
-// Default work budget: 10^6 blocks at the default rate; about 20 s of CPU, and 210 MB at
-// survival 1.
-constexpr std::uint64_t kDefaultMaxBlocks = 1'200'000;
-// An allocation at rate λ costs about 1 + kSampledCost x λ unsampled ones (an average
-// allocation is ~150 words, each sample is tracked until the block dies).
-constexpr double kSampledCost = 16.0;
-
 struct SimOptions {
   sim::MemprofSimOptions workload;
-  std::uint64_t max_blocks = kDefaultMaxBlocks;
+  std::uint64_t max_blocks = sim::kMemprofSimDefaultMaxBlocks;
   bool json = false;
 };
 
@@ -32,17 +25,8 @@ void RunSim(const SimOptions& options) {
                 Status(ErrorCode::kInvalidArgument, "must lie in [0, 1]").WithField("--survival"));
     return;
   }
-  // In double: only the order of magnitude matters, and it cannot overflow.
-  if (const double work = static_cast<double>(o.blocks) * (1.0 + kSampledCost * o.lambda);
-      work > static_cast<double>(options.max_blocks)) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3g", work);
-    ReportError("memprof-sim",
-                Status(ErrorCode::kResourceExhausted,
-                       std::string("exceeds the work limit: --blocks x (1 + 16 x --lambda) is ") +
-                           text + " against a budget of " + std::to_string(options.max_blocks) +
-                           "; raise it with --max-blocks")
-                    .WithField("--blocks"));
+  if (Status s = sim::CheckMemprofSimWork(o, options.max_blocks); !s.ok()) {
+    ReportError("memprof-sim", s);
     return;
   }
   const Result<sim::MemprofSimCounts> counts = sim::RunMemprofSimWorkload(o);
@@ -53,15 +37,8 @@ void RunSim(const SimOptions& options) {
   const sim::MemprofSimCounts& c = *counts;
   auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
   if (options.json) {
-    std::printf(
-        "{\"lambda\":%.17g,\"blocks\":%llu,\"seed\":%llu,\"words\":{\"minor\":%llu,\"major\":%llu},"
-        "\"samples\":{\"minor\":%llu,\"major\":%llu},\"callbacks\":{\"alloc_minor\":%llu,"
-        "\"alloc_major\":%llu,\"promote\":%llu,\"dealloc_minor\":%llu,\"dealloc_major\":%llu},"
-        "\"collections\":{\"minor\":%llu,\"major\":%llu},\"balanced\":%s}\n",
-        o.lambda, u(o.blocks), u(o.seed), u(c.minor_words), u(c.major_words), u(c.samples_minor),
-        u(c.samples_major), u(c.alloc_minor), u(c.alloc_major), u(c.promote), u(c.dealloc_minor),
-        u(c.dealloc_major), u(c.minor_collections), u(c.major_collections),
-        c.balanced() ? "true" : "false");
+    const std::string json = sim::MemprofSimJson(o, c);
+    std::fwrite(json.data(), 1, json.size(), stdout);
   } else {
     std::printf("words allocated: minor %llu, major %llu\n", u(c.minor_words), u(c.major_words));
     std::printf("samples: minor %llu, major %llu (expected about %.1f)\n", u(c.samples_minor),

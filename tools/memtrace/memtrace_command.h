@@ -1,14 +1,16 @@
-// `memprof-oracle memtrace ...`: dump, check, copy, diff and stats of memtrace traces.
-//
-//   memtrace dump FILE [--json] [--no-backtraces] [--oracle]
-//       memtrace 0.2.3's dump_trace text by default; --json: JSON lines (schema in
-//       core/memtrace/view/text_dump.h); --oracle: the golden oracle_dump format.
-//   memtrace check FILE [--keep-going]
-//       decodes everything; exit 0, or prints the typed error with its offset and exits 1.
-//       --keep-going reports every bad packet and how many events were recoverable.
-//   memtrace copy IN OUT [--format-version 2|3]   (default: the input's, v1 -> v2)
-//   memtrace diff A B      first semantic difference: event index, field, both values
-//   memtrace stats FILE [--top N]    (also leaks, compare, report, folded)
+// `memprof-oracle memtrace ...`: read, check, convert and compare memtrace traces. One
+// file per subcommand:
+//   memtrace dump FILE [--json] [--no-backtraces] [--oracle]   dump_command.h
+//   memtrace check FILE [--keep-going] [--json]                check_command.h
+//   memtrace copy IN OUT [--format-version 2|3]                copy_command.h
+//   memtrace diff A B                                          diff_command.h
+//   memtrace stats FILE                                        stats_command.h
+//   memtrace leaks FILE                                        leaks_command.h
+//   memtrace compare A B                                       compare_command.h
+//   memtrace report FILE -o OUT.html                           report_command.h
+//   memtrace folded FILE                                       tools/export/folded_command.h
+// What they share: memtrace_io.h (inputs, progress, output), analysis_options.h (stats,
+// leaks, compare), limit_options.h, window_options.h.
 // Exit codes: 0 ok (diff: equal), 1 bad input (diff: traces differ), 2 usage or I/O.
 // Long runs on a terminal show a progress bar on stderr.
 #pragma once

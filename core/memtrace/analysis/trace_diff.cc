@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <unordered_set>
 
+#include "core/base/json_text.h"
 #include "core/base/splitmix64.h"
 #include "core/memtrace/analysis/site_name.h"
 #include "core/memtrace/trace_reader.h"
@@ -107,6 +108,25 @@ std::optional<TraceDifference> DiffTraces(ByteSource& a, ByteSource& b, DiffFail
       same.insert(key);
     }
   }
+}
+
+std::string FormatTraceDiffJson(const std::string& a_file, const std::string& b_file,
+                                const std::optional<TraceDifference>& d) {
+  std::string out = "{\"a\":";
+  json_text::AppendString(out, a_file);
+  out += ",\"b\":";
+  json_text::AppendString(out, b_file);
+  if (!d) return out + ",\"equal\":true,\"difference\":null}\n";
+  out += ",\"equal\":false,\"difference\":{\"where\":";
+  json_text::AppendString(out, d->where);
+  out += ",\"field\":";
+  json_text::AppendString(out, d->field);
+  out += ",\"a\":";
+  json_text::AppendString(out, d->a);
+  out += ",\"b\":";
+  json_text::AppendString(out, d->b);
+  out += "}}\n";
+  return out;
 }
 
 }  // namespace mpo::memtrace

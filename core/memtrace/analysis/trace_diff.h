@@ -34,4 +34,9 @@ struct DiffFailure {
 std::optional<TraceDifference> DiffTraces(ByteSource& a, ByteSource& b, DiffFailure* failure,
                                           const Limits& limits = {});
 
+// `{"a":S,"b":S,"equal":B,"difference":null|{"where":S,"field":S,"a":S,"b":S}}` and a
+// newline: `diff --json` of the traces named `a_file` and `b_file`.
+std::string FormatTraceDiffJson(const std::string& a_file, const std::string& b_file,
+                                const std::optional<TraceDifference>& d);
+
 }  // namespace mpo::memtrace

@@ -121,5 +121,20 @@ TEST(TraceDiff, UndefinedLocationCodeIsTypedError) {
   EXPECT_EQ(both.status.field(), "backtrace: location code");
 }
 
+TEST(TraceDiff, JsonOfEqualAndDifferentTraces) {
+  EXPECT_EQ(FormatTraceDiffJson("a.ctf", "b\"c", std::nullopt),
+            "{\"a\":\"a.ctf\",\"b\":\"b\\\"c\",\"equal\":true,\"difference\":null}\n");
+  const auto d = Diff(Trace(0, 5, "a.ml"), Trace(0, 6, "a.ml"));
+  ASSERT_TRUE(d);
+  EXPECT_EQ(FormatTraceDiffJson("a", "b", d),
+            "{\"a\":\"a\",\"b\":\"b\",\"equal\":false,\"difference\":{\"where\":\"" + d->where +
+                "\",\"field\":\"" + d->field + "\",\"a\":\"" + d->a + "\",\"b\":\"" + d->b +
+                "\"}}\n");
+  const TraceDifference odd{"event 0", "f", "x\ny", "\x01"};
+  EXPECT_EQ(FormatTraceDiffJson("a", "b", odd),
+            "{\"a\":\"a\",\"b\":\"b\",\"equal\":false,\"difference\":{\"where\":\"event 0\","
+            "\"field\":\"f\",\"a\":\"x\\ny\",\"b\":\"\\u0001\"}}\n");
+}
+
 }  // namespace
 }  // namespace mpo::memtrace

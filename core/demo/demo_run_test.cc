@@ -1,4 +1,4 @@
-#include "tools/demo/demo_run.h"
+#include "core/demo/demo_run.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <iterator>
 #include <vector>
 
-namespace mpo::tools::demo {
+namespace mpo::demo {
 namespace {
 
 std::vector<char> Bytes(const std::string& path) {
@@ -94,4 +94,4 @@ TEST(Demo, BadOptionsAreTypedErrors) {
 }
 
 }  // namespace
-}  // namespace mpo::tools::demo
+}  // namespace mpo::demo

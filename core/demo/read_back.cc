@@ -1,4 +1,4 @@
-#include "tools/demo/read_back.h"
+#include "core/demo/read_back.h"
 
 #include <algorithm>
 #include <map>
@@ -11,7 +11,7 @@
 #include "core/ring/cursor.h"
 #include "core/ring/event_names.h"
 
-namespace mpo::tools::demo {
+namespace mpo::demo {
 namespace {
 
 using memtrace::EventKind;
@@ -243,4 +243,4 @@ void CheckRing(const std::string& path, const tracer::RingReporter::Written& w, 
   }
 }
 
-}  // namespace mpo::tools::demo
+}  // namespace mpo::demo

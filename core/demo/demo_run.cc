@@ -1,4 +1,4 @@
-#include "tools/demo/demo_run.h"
+#include "core/demo/demo_run.h"
 
 #include <cmath>
 #include <cstdio>
@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/demo/read_back.h"
 #include "core/memtrace/byte_io.h"
 #include "core/sim/sim_runtime.h"
 #include "core/sim/workload.h"
@@ -19,9 +20,8 @@
 #include "core/tracer/ring_reporter.h"
 #include "core/tracer/tracer.h"
 #include "core/tracer/virtual_clock.h"
-#include "tools/demo/read_back.h"
 
-namespace mpo::tools::demo {
+namespace mpo::demo {
 namespace {
 
 using memtrace::EventKind;
@@ -177,7 +177,7 @@ Status Demo::Setup() {
   ring_path_ = ring_->path();
 
   sim::SimConfig sc;
-  sc.minor_heap_words = 32 * 1024;  // small enough for regular minor collections
+  sc.minor_heap_words = std::uint64_t{32} * 1024;  // small enough for regular minor collections
   rt_ = std::make_unique<sim::SimRuntime>(sc);
   ring_observer_ = std::make_unique<tracer::RingGcObserver>(*ring_, clock_);
   rt_->SetGcObserver(ring_observer_.get());
@@ -193,8 +193,9 @@ Status Demo::Setup() {
 memprof::Tracker Demo::RecordingTracker() {
   memprof::Tracker inner = tracer_->MakeTracker();
   memprof::Tracker t;
-  auto alloc = [this](std::function<memprof::CallbackResult(const memprof::AllocationInfo&)> f,
-                      memtrace::AllocationSource src) {
+  auto alloc = [this](
+                   const std::function<memprof::CallbackResult(const memprof::AllocationInfo&)>& f,
+                   memtrace::AllocationSource src) {
     return [this, f, src](const memprof::AllocationInfo& i) {
       memprof::CallbackResult res = f(i);
       if (res.kept()) {
@@ -215,7 +216,7 @@ memprof::Tracker Demo::RecordingTracker() {
     if (res.kept()) RecordIdEvent(EventKind::kPromote, obj, stream);
     return res;
   };
-  auto dealloc = [this](std::function<memprof::CallbackResult(memprof::UserData)> f) {
+  auto dealloc = [this](const std::function<memprof::CallbackResult(memprof::UserData)>& f) {
     return [this, f](memprof::UserData id) {
       const bool tracing = tracer_->tracing();
       if (++deallocs_ == o_.fault_skip_dealloc) {
@@ -353,4 +354,4 @@ Result<DemoReport> Demo::Run() {
 
 Result<DemoReport> RunDemo(const DemoOptions& options) { return Demo(options).Run(); }
 
-}  // namespace mpo::tools::demo
+}  // namespace mpo::demo

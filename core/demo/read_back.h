@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "core/demo/demo_run.h"
 #include "core/memtrace/event.h"
 #include "core/tracer/frame_locations.h"
 #include "core/tracer/ring_reporter.h"
-#include "tools/demo/demo_run.h"
 
-namespace mpo::tools::demo {
+namespace mpo::demo {
 
 // One event as the engine handed it to the tracer (the callbacks' view).
 struct Expected {
@@ -44,4 +44,4 @@ void CheckTrace(const TraceExpectations& x, DemoReport& r, std::vector<std::stri
 void CheckRing(const std::string& path, const tracer::RingReporter::Written& w, DemoReport& r,
                std::vector<std::string>& failures);
 
-}  // namespace mpo::tools::demo
+}  // namespace mpo::demo

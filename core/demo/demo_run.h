@@ -19,7 +19,7 @@
 
 #include "core/base/status.h"
 
-namespace mpo::tools::demo {
+namespace mpo::demo {
 
 // Default work budget (see DemoOptions::max_steps): about 20 s of CPU and 200 MB.
 inline constexpr std::uint64_t kDefaultMaxSteps = 1'000'000;
@@ -80,4 +80,4 @@ struct DemoReport {
 
 Result<DemoReport> RunDemo(const DemoOptions& options);
 
-}  // namespace mpo::tools::demo
+}  // namespace mpo::demo
