@@ -24,13 +24,16 @@
 
 namespace mpo {
 
-// A member name checked when the program is compiled: a string literal of printable
-// ASCII without " or \, so it is written as is.
+// A member name checked when the program is compiled: a string literal of at most
+// kMaxSize printable ASCII characters without " or \, so it is written as is.
 class JsonKey {
  public:
+  static constexpr std::size_t kMaxSize = 60;
+
   template <std::size_t N>
   consteval JsonKey(const char (&name)[N])  // NOLINT(google-explicit-constructor)
       : data_(name), size_(N - 1) {
+    static_assert(N - 1 <= kMaxSize, "a JSON key is at most kMaxSize characters");
     for (std::size_t i = 0; i + 1 < N; ++i)
       if (name[i] < 0x20 || name[i] > 0x7e || name[i] == '"' || name[i] == '\\')
         throw "a JSON key must be printable ASCII without quote or backslash";
@@ -55,16 +58,18 @@ class JsonWriter {
   void BeginArray() { Open('['); }
   void EndArray() { Close(']'); }
 
-  // The member name; the next call writes its value.
+  // The member name; the next call writes its value. One append of ,"name": from the
+  // stack: the views write several members per line.
   void Key(JsonKey key) {
-    std::string& out = *out_;
-    if (comma_) {
-      out.append(",\"", 2);
-    } else {
-      out += '"';
-    }
-    out.append(key.view());
-    out.append("\":", 2);
+    const std::string_view name = key.view();
+    char text[JsonKey::kMaxSize + 4];  // NOLINT(cppcoreguidelines-pro-type-member-init)
+    text[0] = ',';
+    text[1] = '"';
+    name.copy(text + 2, name.size());
+    text[name.size() + 2] = '"';
+    text[name.size() + 3] = ':';
+    const std::size_t skip = comma_ ? 0 : 1;
+    out_->append(text + skip, name.size() + 4 - skip);
     comma_ = false;
   }
 
