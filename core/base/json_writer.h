@@ -101,10 +101,18 @@ class JsonWriter {
   // without " or \), written without the UTF-8 check.
   void Name(std::string_view name) {
     Value();
-    std::string& out = *out_;
-    out += '"';
-    out.append(name);
-    out += '"';
+    if (name.size() > kShortName) {
+      *out_ += '"';
+      out_->append(name);
+      *out_ += '"';
+      return;
+    }
+    // One append, as for keys: names are written once or twice per line.
+    char text[kShortName + 2];  // NOLINT(cppcoreguidelines-pro-type-member-init)
+    text[0] = '"';
+    name.copy(text + 1, name.size());
+    text[name.size() + 1] = '"';
+    out_->append(text, name.size() + 2);
   }
   // `v` as a quoted lower-case hex string without 0x ("1f").
   void HexCode(std::uint64_t v) {
@@ -132,6 +140,8 @@ class JsonWriter {
   }
 
  private:
+  static constexpr std::size_t kShortName = 30;
+
   void Value() {
     if (comma_) *out_ += ',';
     comma_ = true;
