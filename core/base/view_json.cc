@@ -1,37 +1,58 @@
 #include "core/base/view_json.h"
 
-#include "core/base/json_text.h"
-
 namespace mpo::view_json {
 
-void AppendError(std::string& out, const Status& s) {
-  out += "{\"code\":";
-  json_text::AppendString(out, ErrorCodeName(s.code()));
-  out += ",\"check\":";
-  json_text::AppendString(out, s.field());
-  out += ",\"offset\":";
+void BeginHeader(JsonWriter& w, std::string_view format) {
+  w.BeginObject();
+  w.Key("schema");
+  w.Int(kViewSchema);
+  w.Key("format");
+  w.Name(format);
+}
+
+void WriteError(JsonWriter& w, const Status& s) {
+  w.BeginObject();
+  w.Key("code");
+  w.String(ErrorCodeName(s.code()));
+  w.Key("check");
+  w.String(s.field());
+  w.Key("offset");
   if (s.byte_offset()) {
-    json_text::AppendUint(out, *s.byte_offset());
+    w.Uint(*s.byte_offset());
   } else {
-    out += "null";
+    w.Null();
   }
   if (s.bit_offset()) {
-    out += ",\"bit\":";
-    json_text::AppendUint(out, *s.bit_offset());
+    w.Key("bit");
+    w.Uint(*s.bit_offset());
   }
-  out += '}';
+  w.EndObject();
+}
+
+void AppendError(std::string& out, const Status& s) {
+  JsonWriter w(out);
+  WriteError(w, s);
+}
+
+void WriteEndLine(JsonWriter& w, const Status& s, std::uint64_t records) {
+  w.BeginObject();
+  w.Key("kind");
+  w.Name("end_of_stream");
+  w.Key("error");
+  if (s.ok()) {
+    w.Null();
+  } else {
+    WriteError(w, s);
+  }
+  w.Key("records");
+  w.Uint(records);
+  w.EndObject();
+  w.EndLine();
 }
 
 void AppendEndLine(std::string& out, const Status& s, std::uint64_t records) {
-  out += "{\"kind\":\"end_of_stream\",\"error\":";
-  if (s.ok()) {
-    out += "null";
-  } else {
-    AppendError(out, s);
-  }
-  out += ",\"records\":";
-  json_text::AppendUint(out, records);
-  out += "}\n";
+  JsonWriter w(out);
+  WriteEndLine(w, s, records);
 }
 
 }  // namespace mpo::view_json

@@ -3,7 +3,7 @@
 #include <new>
 #include <optional>
 
-#include "core/base/json_text.h"
+#include "core/base/json_writer.h"
 #include "core/base/view_json.h"
 #include "core/corpus/decode.h"
 #include "core/corpus/json_limits.h"
@@ -88,41 +88,49 @@ class DrawWriter {
   DrawWriter(DecodeForm form, TextSink& out) : form_(form), out_(out) {}
   void Header(const Request& r) {
     if (form_ != DecodeForm::kJsonLines) return;
-    buf_ += R"({"schema":2,"format":"sampler","mode":)";
+    JsonWriter w(buf_);
+    view_json::BeginHeader(w, "sampler");
+    w.Key("mode");
     if (r.mode) {
-      json_text::AppendString(buf_, *r.mode);
+      w.String(*r.mode);
     } else {
-      buf_ += "null";
+      w.Null();
     }
-    buf_ += ",\"seed\":";
+    w.Key("seed");
     if (r.seed) {
-      json_text::AppendUint(buf_, *r.seed);
+      w.Uint(*r.seed);
     } else {
-      buf_ += "null";
+      w.Null();
     }
-    buf_ += ",\"lambda\":";
+    w.Key("lambda");
     if (r.lambda) {
-      json_text::AppendDouble(buf_, *r.lambda);
+      w.Double(*r.lambda);
     } else {
-      buf_ += "null";
+      w.Null();
     }
-    buf_ += "}\n";
+    w.EndObject();
+    w.EndLine();
   }
   void Draw(std::uint64_t v) {
+    JsonWriter w(buf_);
     if (form_ == DecodeForm::kJsonLines) {
-      buf_ += R"({"kind":"draw","value":)";
-      json_text::AppendUint(buf_, v);
-      buf_ += "}\n";
+      w.BeginObject();
+      w.Key("kind");
+      w.Name("draw");
+      w.Key("value");
+      w.Uint(v);
+      w.EndObject();
     } else {
-      json_text::AppendUint(buf_, v);
-      buf_ += '\n';
+      w.Uint(v);
     }
+    w.EndLine();
     ++records_;
     if (buf_.size() >= kChunk) Flush();
   }
   Status End(const Status& s) {
     if (form_ == DecodeForm::kJsonLines) {
-      view_json::AppendEndLine(buf_, s, records_);
+      JsonWriter w(buf_);
+      view_json::WriteEndLine(w, s, records_);
     } else if (!s.ok()) {
       buf_ += "error: " + s.ToString() + "\n";
     }

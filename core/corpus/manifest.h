@@ -9,10 +9,12 @@
 
 #include "core/base/status.h"
 #include "core/base/verdicts.h"
+#include "core/base/view_json.h"
 
 namespace mpo::corpus {
 
-inline constexpr int kManifestSchema = 2;
+// A corpus and the streams in it share their schema number.
+inline constexpr int kManifestSchema = view_json::kViewSchema;
 
 inline constexpr const char* kSchema1Message =
     "corpus schema 1: regenerate it with `memprof-oracle corpus gen DIR`";

@@ -1,7 +1,5 @@
 #include "core/memtrace/view/frame_render.h"
 
-#include "core/base/json_text.h"
-
 namespace mpo::memtrace::view {
 
 FrameRef RefOf(const Location& l) {
@@ -17,18 +15,19 @@ void AppendFrameText(std::string& out, const FrameRef& f) {
   AppendLocationText(out, f.defname, f.filename, f.line, f.start_char, f.end_char);
 }
 
-void AppendFrameJson(std::string& out, const FrameRef& f) {
-  out += "{\"filename\":";
-  json_text::AppendString(out, f.filename);
-  out += ",\"line\":";
-  json_text::AppendInt(out, f.line);
-  out += ",\"start_char\":";
-  json_text::AppendInt(out, f.start_char);
-  out += ",\"end_char\":";
-  json_text::AppendInt(out, f.end_char);
-  out += ",\"defname\":";
-  json_text::AppendString(out, f.defname);
-  out += '}';
+void WriteFrameJson(JsonWriter& w, const FrameRef& f) {
+  w.BeginObject();
+  w.Key("filename");
+  w.String(f.filename);
+  w.Key("line");
+  w.Int(f.line);
+  w.Key("start_char");
+  w.Int(f.start_char);
+  w.Key("end_char");
+  w.Int(f.end_char);
+  w.Key("defname");
+  w.String(f.defname);
+  w.EndObject();
 }
 
 }  // namespace mpo::memtrace::view

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/base/json_writer.h"
 #include "core/memtrace/location.h"
 #include "core/memtrace/location_codec.h"
 #include "core/memtrace/ocaml_int.h"
@@ -29,6 +30,6 @@ FrameRef RefOf(const CompactFrame& f, const StringInterner& strings);
 // `defname@file:line:start-end`, byte for byte memtrace's Location.to_string.
 void AppendFrameText(std::string& out, const FrameRef& f);
 // The FRAME object; names that are not valid UTF-8 are written as {"hex":...}.
-void AppendFrameJson(std::string& out, const FrameRef& f);
+void WriteFrameJson(JsonWriter& w, const FrameRef& f);
 
 }  // namespace mpo::memtrace::view

@@ -26,14 +26,17 @@ TEST(FrameRender, CompactFramesRenderLikeMaterialisedOnes) {
   EXPECT_EQ(from_compact, "B.g@b.ml:7:0-1023");
   EXPECT_EQ(from_compact, from_location);
   std::string json_compact, json_location;
-  AppendFrameJson(json_compact, RefOf(f, strings));
-  AppendFrameJson(json_location, RefOf(l));
+  JsonWriter compact(json_compact);
+  WriteFrameJson(compact, RefOf(f, strings));
+  JsonWriter location(json_location);
+  WriteFrameJson(location, RefOf(l));
   EXPECT_EQ(json_compact, json_location);
 }
 
 TEST(FrameRender, JsonMembersInSchemaOrder) {
   std::string json;
-  AppendFrameJson(json, RefOf(Location{"a \"q\".ml", 1, 2, 3, "M.f\n"}));
+  JsonWriter w(json);
+  WriteFrameJson(w, RefOf(Location{"a \"q\".ml", 1, 2, 3, "M.f\n"}));
   EXPECT_EQ(json,
             "{\"filename\":\"a \\\"q\\\".ml\",\"line\":1,\"start_char\":2,\"end_char\":3,"
             "\"defname\":\"M.f\\n\"}");
@@ -42,7 +45,8 @@ TEST(FrameRender, JsonMembersInSchemaOrder) {
 // A name that is not UTF-8 is marked and kept byte for byte, never re-encoded.
 TEST(FrameRender, NonUtf8NamesAreHexObjects) {
   std::string json;
-  AppendFrameJson(json, RefOf(Location{"caf\xe9.ml", 1, 0, 0, "\xff"}));
+  JsonWriter w(json);
+  WriteFrameJson(w, RefOf(Location{"caf\xe9.ml", 1, 0, 0, "\xff"}));
   EXPECT_EQ(json,
             "{\"filename\":{\"hex\":\"636166e92e6d6c\"},\"line\":1,\"start_char\":0,"
             "\"end_char\":0,\"defname\":{\"hex\":\"ff\"}}");

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/base/json_text.h"
+#include "core/base/json_writer.h"
 #include "core/base/view_json.h"
 #include "core/memtrace/view/event_names.h"
 #include "core/memtrace/view/frame_render.h"
@@ -22,42 +22,33 @@ namespace json_view_detail {
 // The buffer goes to the sink once it passes this size: few, large writes.
 constexpr std::size_t kFlushBytes = std::size_t{1} << 16;
 
-// A string literal, its length known at compile time (no strlen per member).
-template <std::size_t N>
-inline void Lit(std::string& out, const char (&s)[N]) {
-  out.append(s, N - 1);
-}
-
-inline void AppendInfo(std::string& out, const Info& info, int version) {
-  Lit(out, "{\"version\":");
-  json_text::AppendInt(out, version);
-  Lit(out, ",\"sample_rate\":");
-  json_text::AppendDouble(out, info.sample_rate);
-  Lit(out, ",\"word_size\":");
-  json_text::AppendUint(out, info.word_size);
-  Lit(out, ",\"executable_name\":");
-  json_text::AppendString(out, info.executable_name);
-  Lit(out, ",\"host_name\":");
-  json_text::AppendString(out, info.host_name);
-  Lit(out, ",\"ocaml_runtime_params\":");
-  json_text::AppendString(out, info.ocaml_runtime_params);
-  Lit(out, ",\"pid\":");
-  json_text::AppendInt(out, info.pid);
-  Lit(out, ",\"initial_domain\":");
-  json_text::AppendUint(out, info.initial_domain);
-  Lit(out, ",\"start_time\":");
-  json_text::AppendInt(out, info.start_time);
-  Lit(out, ",\"context\":");
+inline void WriteInfo(JsonWriter& w, const Info& info, int version) {
+  w.BeginObject();
+  w.Key("version");
+  w.Int(version);
+  w.Key("sample_rate");
+  w.Double(info.sample_rate);
+  w.Key("word_size");
+  w.Uint(info.word_size);
+  w.Key("executable_name");
+  w.String(info.executable_name);
+  w.Key("host_name");
+  w.String(info.host_name);
+  w.Key("ocaml_runtime_params");
+  w.String(info.ocaml_runtime_params);
+  w.Key("pid");
+  w.Int(info.pid);
+  w.Key("initial_domain");
+  w.Uint(info.initial_domain);
+  w.Key("start_time");
+  w.Int(info.start_time);
+  w.Key("context");
   if (info.context) {
-    json_text::AppendString(out, *info.context);
+    w.String(*info.context);
   } else {
-    Lit(out, "null");
+    w.Null();
   }
-  out += '}';
-}
-
-inline void AppendCode(std::string& out, OcamlInt code) {
-  json_text::AppendHexCode(out, OcamlUnsigned(code));
+  w.EndObject();
 }
 
 // The "backtrace" members' text. A backtrace shares its first common_prefix entries with
@@ -68,8 +59,8 @@ inline void AppendCode(std::string& out, OcamlInt code) {
 // max_held_frames budget bounds (about 20 bytes per entry).
 class BacktraceText {
  public:
-  // Appends ,"backtrace":[...] for `e`.
-  void Append(std::string& out, const Event& e) {
+  // Writes the "backtrace" member of `e`.
+  void Write(JsonWriter& w, const Event& e) {
     Domain& d = domains_[e.domain];
     const std::span<const OcamlInt> bt = e.backtrace;
     const std::size_t keep =
@@ -77,14 +68,15 @@ class BacktraceText {
                                  d.ends.size(), bt.size()});
     d.ends.resize(keep);
     d.text.resize(keep == 0 ? 0 : d.ends.back());
+    JsonWriter entries(d.text, /*after_value=*/keep != 0);
     for (std::size_t i = keep; i < bt.size(); ++i) {
-      if (i != 0) d.text += ',';
-      json_text::AppendHexCode(d.text, OcamlUnsigned(bt[i]));
+      entries.HexCode(OcamlUnsigned(bt[i]));
       d.ends.push_back(static_cast<std::uint32_t>(d.text.size()));
     }
-    Lit(out, ",\"backtrace\":[");
-    out += d.text;
-    out += ']';
+    w.Key("backtrace");
+    w.BeginArray();
+    w.Raw(d.text);
+    w.EndArray();
   }
 
  private:
@@ -95,56 +87,63 @@ class BacktraceText {
   std::unordered_map<std::uint16_t, Domain> domains_;
 };
 
-inline void AppendEvent(std::string& out, const Event& e, BacktraceText* backtraces) {
-  Lit(out, "{\"kind\":\"");
-  out += EventKindName(e.kind);
-  Lit(out, "\",\"time\":");
-  json_text::AppendInt(out, e.time);
-  Lit(out, ",\"domain\":");
-  json_text::AppendUint(out, e.domain);
-  Lit(out, ",\"id\":");
-  json_text::AppendInt(out, e.obj_id);
-  if (e.kind != EventKind::kAlloc) {
-    Lit(out, "}\n");
-    return;
+inline void WriteEvent(JsonWriter& w, const Event& e, BacktraceText* backtraces) {
+  w.BeginObject();
+  w.Key("kind");
+  w.Name(EventKindName(e.kind));
+  w.Key("time");
+  w.Int(e.time);
+  w.Key("domain");
+  w.Uint(e.domain);
+  w.Key("id");
+  w.Int(e.obj_id);
+  if (e.kind == EventKind::kAlloc) {
+    w.Key("length");
+    w.Int(e.length);
+    w.Key("nsamples");
+    w.Int(e.nsamples);
+    w.Key("source");
+    w.Name(AllocationSourceName(e.source));
+    w.Key("common_prefix");
+    w.Int(e.common_prefix);
+    if (backtraces != nullptr) backtraces->Write(w, e);
   }
-  Lit(out, ",\"length\":");
-  json_text::AppendInt(out, e.length);
-  Lit(out, ",\"nsamples\":");
-  json_text::AppendInt(out, e.nsamples);
-  Lit(out, ",\"source\":\"");
-  out += AllocationSourceName(e.source);
-  Lit(out, "\",\"common_prefix\":");
-  json_text::AppendInt(out, e.common_prefix);
-  if (backtraces != nullptr) backtraces->Append(out, e);
-  Lit(out, "}\n");
+  w.EndObject();
+  w.EndLine();
 }
 
 // The location record; false (nothing written) when its strings would pass the budget.
-inline bool AppendLocation(std::string& out, const Record& r, const StringInterner& strings,
-                           std::uint64_t* bytes_left) {
+inline bool WriteLocation(JsonWriter& w, const Record& r, const StringInterner& strings,
+                          std::uint64_t* bytes_left) {
   std::uint64_t bytes = 0;
   for (const CompactFrame& f : r.frames)
     bytes += strings.Get(f.filename).size() + strings.Get(f.defname).size();
   if (bytes > *bytes_left) return false;
   *bytes_left -= bytes;
-  Lit(out, "{\"kind\":\"location\",\"code\":");
-  AppendCode(out, r.code);
-  Lit(out, ",\"frames\":[");
-  for (std::size_t i = 0; i < r.frames.size(); ++i) {
-    if (i != 0) out += ',';
-    AppendFrameJson(out, RefOf(r.frames[i], strings));
-  }
-  Lit(out, "]}\n");
+  w.BeginObject();
+  w.Key("kind");
+  w.Name("location");
+  w.Key("code");
+  w.HexCode(OcamlUnsigned(r.code));
+  w.Key("frames");
+  w.BeginArray();
+  for (const CompactFrame& f : r.frames) WriteFrameJson(w, RefOf(f, strings));
+  w.EndArray();
+  w.EndObject();
+  w.EndLine();
   return true;
 }
 
-inline void AppendSkipped(std::string& out, const Record& r) {
-  Lit(out, "{\"kind\":\"skipped_packet\",\"offset\":");
-  json_text::AppendUint(out, r.offset);
-  Lit(out, ",\"reason\":");
-  json_text::AppendString(out, r.reason);
-  Lit(out, "}\n");
+inline void WriteSkipped(JsonWriter& w, const Record& r) {
+  w.BeginObject();
+  w.Key("kind");
+  w.Name("skipped_packet");
+  w.Key("offset");
+  w.Uint(r.offset);
+  w.Key("reason");
+  w.String(r.reason);
+  w.EndObject();
+  w.EndLine();
 }
 
 }  // namespace json_view_detail
@@ -155,21 +154,26 @@ Status WriteJsonViewWith(ByteSource& source, TextSink& out, const JsonViewOption
   using namespace json_view_detail;
   std::string buf;
   buf.reserve(kFlushBytes + (kFlushBytes >> 2));
-  Lit(buf, "{\"schema\":2,\"format\":\"memtrace\",\"info\":");
+  JsonWriter w(buf);
+  view_json::BeginHeader(w, "memtrace");
+  w.Key("info");
   ReaderOptions ro;
   ro.parse_backtraces = options.backtraces;
   ro.limits = options.limits;
   ro.rules = RulesOf(options.verdicts).memtrace;
   auto opened = BasicTraceView<Faults>::Open(BorrowSource(source), ro);
   if (!opened.ok()) {
-    Lit(buf, "null}\n");
-    view_json::AppendEndLine(buf, opened.status(), 0);
+    w.Null();
+    w.EndObject();
+    w.EndLine();
+    view_json::WriteEndLine(w, opened.status(), 0);
     out.Write(buf);
     return opened.status();
   }
   BasicTraceView<Faults>& view = **opened;
-  AppendInfo(buf, view.info(), view.version());
-  Lit(buf, "}\n");
+  WriteInfo(w, view.info(), view.version());
+  w.EndObject();
+  w.EndLine();
   std::uint64_t records = 0;
   BacktraceText backtraces;
   std::uint64_t location_bytes_left = options.limits.max_location_bytes;
@@ -177,16 +181,16 @@ Status WriteJsonViewWith(ByteSource& source, TextSink& out, const JsonViewOption
   while (const Record* r = view.Next()) {
     switch (r->kind) {
       case RecordKind::kEvent:
-        AppendEvent(buf, *r->event, options.backtraces ? &backtraces : nullptr);
+        WriteEvent(w, *r->event, options.backtraces ? &backtraces : nullptr);
         if (options.progress) options.progress(view.reader().offset(), view.reader().file_size());
         break;
       case RecordKind::kLocation:
-        if (!AppendLocation(buf, *r, view.strings(), &location_bytes_left))
+        if (!WriteLocation(w, *r, view.strings(), &location_bytes_left))
           status = LimitExceeded("location strings written", options.limits.max_location_bytes,
                                  "--max-location-bytes")
                        .AtOffset(r->offset);
         break;
-      case RecordKind::kSkippedPacket: AppendSkipped(buf, *r); break;
+      case RecordKind::kSkippedPacket: WriteSkipped(w, *r); break;
     }
     if (!status.ok()) break;
     ++records;
@@ -196,7 +200,7 @@ Status WriteJsonViewWith(ByteSource& source, TextSink& out, const JsonViewOption
     }
   }
   if (status.ok()) status = view.status();
-  view_json::AppendEndLine(buf, status, records);
+  view_json::WriteEndLine(w, status, records);
   out.Write(buf);
   return status;
 }

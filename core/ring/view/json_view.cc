@@ -1,6 +1,6 @@
 #include "core/ring/view/json_view.h"
 
-#include "core/base/json_text.h"
+#include "core/base/json_writer.h"
 #include "core/base/view_json.h"
 #include "core/ring/view/event_decoder.h"
 
@@ -12,21 +12,22 @@ namespace {
 constexpr std::size_t kFlushBytes = std::size_t{1} << 16;
 
 // Opens a record: {"kind":"K","ring":R then, for every kind with one, ,"ts":NS.
-void AppendPrefix(std::string& out, const RingEvent& e) {
-  out += R"({"kind":")";
-  out += KindName(e.kind);
-  out += R"(","ring":)";
-  json_text::AppendUint(out, e.ring);
+void WritePrefix(JsonWriter& w, const RingEvent& e) {
+  w.BeginObject();
+  w.Key("kind");
+  w.Name(KindName(e.kind));
+  w.Key("ring");
+  w.Uint(e.ring);
   if (e.kind == EventKind::kLostEvents) return;
-  out += R"(,"ts":)";
-  json_text::AppendUint(out, e.ts);
+  w.Key("ts");
+  w.Uint(e.ts);
 }
 
-void AppendIdAndName(std::string& out, const RingEvent& e) {
-  out += R"(,"id":)";
-  json_text::AppendUint(out, e.id);
-  out += R"(,"name":)";
-  json_text::AppendString(out, e.name);
+void WriteIdAndName(JsonWriter& w, const RingEvent& e) {
+  w.Key("id");
+  w.Uint(e.id);
+  w.Key("name");
+  w.String(e.name);
 }
 
 class JsonLinesWriter final : public EventDecoder {
@@ -38,7 +39,8 @@ class JsonLinesWriter final : public EventDecoder {
 
   // The trailer, then everything still buffered.
   void Finish(const Status& status) {
-    view_json::AppendEndLine(buffer_, status, delivered());
+    JsonWriter w(buffer_);
+    view_json::WriteEndLine(w, status, delivered());
     Flush();
   }
 
@@ -71,58 +73,57 @@ Status PollAll(Cursor& cursor, JsonLinesWriter& writer) {
 }  // namespace
 
 void AppendJsonHeader(std::string& out, OcamlVersion version) {
-  out += R"({"schema":2,"format":"ring","ocaml_version":)";
-  json_text::AppendString(out, OcamlVersionName(version));
-  out += "}\n";
+  JsonWriter w(out);
+  view_json::BeginHeader(w, "ring");
+  w.Key("ocaml_version");
+  w.String(OcamlVersionName(version));
+  w.EndObject();
+  w.EndLine();
 }
 
 void AppendJsonRecord(std::string& out, const RingEvent& e) {
-  AppendPrefix(out, e);
+  JsonWriter w(out);
+  WritePrefix(w, e);
   switch (e.kind) {
     case EventKind::kBegin:
     case EventKind::kEnd:
     case EventKind::kUserUnit:
     case EventKind::kUserSpanBegin:
-    case EventKind::kUserSpanEnd: AppendIdAndName(out, e); break;
+    case EventKind::kUserSpanEnd: WriteIdAndName(w, e); break;
     case EventKind::kCounter:
-      AppendIdAndName(out, e);
-      out += R"(,"value":)";
-      json_text::AppendUint(out, e.value);
+      WriteIdAndName(w, e);
+      w.Key("value");
+      w.Uint(e.value);
       break;
-    case EventKind::kAlloc: {
-      out += R"(,"buckets":[)";
-      bool first = true;
-      for (const std::uint64_t b : e.buckets) {
-        if (!first) out += ',';
-        first = false;
-        json_text::AppendUint(out, b);
-      }
-      out += ']';
+    case EventKind::kAlloc:
+      w.Key("buckets");
+      w.BeginArray();
+      for (const std::uint64_t b : e.buckets) w.Uint(b);
+      w.EndArray();
       break;
-    }
     case EventKind::kLifecycle:
-      AppendIdAndName(out, e);
-      out += R"(,"data":)";
-      json_text::AppendInt(out, e.data);
+      WriteIdAndName(w, e);
+      w.Key("data");
+      w.Int(e.data);
       break;
     case EventKind::kLostEvents:
       // Signed: OCaml 5.3 reports lost words through a C int (CursorOptions::verdicts).
-      out += R"(,"words":)";
-      json_text::AppendInt(out, static_cast<std::int64_t>(e.value));
+      w.Key("words");
+      w.Int(static_cast<std::int64_t>(e.value));
       break;
     case EventKind::kUserInt:
-      AppendIdAndName(out, e);
-      out += R"(,"value":)";
-      json_text::AppendInt(out, e.OcamlInt());
+      WriteIdAndName(w, e);
+      w.Key("value");
+      w.Int(e.OcamlInt());
       break;
     case EventKind::kUserCustom:
-      AppendIdAndName(out, e);
-      out += R"(,"payload_hex":")";
-      json_text::AppendHexBytes(out, e.payload);
-      out += '"';
+      WriteIdAndName(w, e);
+      w.Key("payload_hex");
+      w.HexString(e.payload);
       break;
   }
-  out += "}\n";
+  w.EndObject();
+  w.EndLine();
 }
 
 Status WriteJsonView(Result<Cursor>& opened, OcamlVersion version, TextSink& out) {
