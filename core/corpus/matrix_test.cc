@@ -63,8 +63,9 @@ TEST(Matrix, CountsEveryCaseOfEveryColumn) {
     const bool is_v1 = c.name.rfind("memtrace/v1_", 0) == 0;
     v1 += is_v1;
     EXPECT_EQ(c.results[1].outcome, is_v1 ? CaseOutcome::kFailed : CaseOutcome::kPassed) << c.name;
-    if (c.family.rfind("memtrace", 0) != 0)
+    if (c.family.rfind("memtrace", 0) != 0) {
       EXPECT_EQ(c.results[2].outcome, CaseOutcome::kNotJudged) << c.name;
+    }
   }
   ASSERT_GT(v1, 0u);
 

@@ -1,6 +1,7 @@
 // Shared pieces of the memprof Relacy models: a do-nothing runtime for the engine, and
 // mutant platforms that break one guarantee of the sync layer everywhere the engine
-// uses it (the platform is the sync layer's fault policy: core/base/faults.h). Include after the standard headers and before nothing else of Relacy's.
+// uses it (the platform is the sync layer's fault policy: core/base/faults.h). Include
+// after the standard headers and before nothing else of Relacy's.
 #pragma once
 
 #include <cstdint>
