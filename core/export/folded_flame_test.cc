@@ -24,16 +24,17 @@ using memtrace::MemorySource;
 using memtrace::OcamlInt;
 using memtrace::TraceWriter;
 using memtrace::VectorSink;
-using memtrace::report::AppendFlameJson;
 using memtrace::report::Bounded;
 using memtrace::report::CollapseRecursion;
 using memtrace::report::FlameNode;
 using memtrace::report::FlameTree;
 using memtrace::report::FlameTreeBuilder;
+using memtrace::report::WriteFlame;
 
 std::string Json(const FlameTree& t) {
   std::string out;
-  AppendFlameJson(out, t);
+  JsonWriter w(out);
+  WriteFlame(w, t);
   return out;
 }
 

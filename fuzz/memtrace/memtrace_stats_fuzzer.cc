@@ -15,8 +15,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (st.status().ok()) __builtin_trap();
     return 0;
   }
-  if (st->top_by_samples.size() > 5 || st->top_by_words.size() > 5) __builtin_trap();
-  if (st->by_source[0] + st->by_source[1] + st->by_source[2] != st->allocs) __builtin_trap();
+  if (st->top.size() > 5) __builtin_trap();
+  for (std::size_t i : st->top)
+    if (i >= st->analysis.sites.size()) __builtin_trap();
+  if (st->by_source[0] + st->by_source[1] + st->by_source[2] != st->blocks) __builtin_trap();
   (void)FormatTraceStats(*st, "fuzz.ctf");
   return 0;
 }

@@ -79,7 +79,7 @@ PY
   python3 - "$tmp/cut.json" "$out" <<'PY' || fail "cut trace figures differ from the whole trace's up to the cut"
 import json, sys
 cut, whole = (json.load(open(p)) for p in sys.argv[1:3])
-strip = lambda d: [(s["site"], s["allocs"], s["samples"]) for s in d["sites"]]
+strip = lambda d: [(s["site"], s["blocks"], s["samples"]) for s in d["sites"]]
 assert cut["allocated"] == whole["allocated"] and strip(cut) == strip(whole), (cut["allocated"], whole["allocated"])
 PY
 else

@@ -150,14 +150,16 @@ if what == "stats":
     want = sorted(((-v[1], k) for k, v in sites.items()))[:3]
     for (neg, key), s in zip(want, got["sites"]):
         assert name(s) == key, (name(s), key)
-        assert s["est_bytes"] == -neg * per and s["allocs"] == sites[key][0], s
+        assert s["est_bytes"] == -neg * per and s["blocks"] == sites[key][0], s
     assert got["live_at_end"]["blocks"] == sum(v[0] for v in leaks.values())
     assert got["timeline"][-1]["live_est_bytes"] == heap * per
 elif what == "leaks":
     assert got["sites_with_live_blocks"] == len(leaks)
-    assert {name(s): [s["blocks"], s["samples"], s["words"]] for s in got["sites"]} == \
-        {k: v for k, v in leaks.items()}, got["sites"]
-    assert all(s["est_bytes"] == s["samples"] * per for s in got["sites"])
+    assert {name(s): [s["live_blocks"], s["live_samples"], s["live_words"]]
+            for s in got["sites"]} == {k: v for k, v in leaks.items()}, got["sites"]
+    assert all(s["live_est_bytes"] == s["live_samples"] * per for s in got["sites"])
+    assert all(s["blocks"] == sites[name(s)][0] and s["est_bytes"] == sites[name(s)][1] * per
+               for s in got["sites"]), got["sites"]
 elif what == "compare":
     per_b, tot_b, sites_b, _, _ = analyse(sys.argv[7], lo, hi, callers)
     assert got["change_est_bytes"] == tot_b[1] * per_b - tot[1] * per, got
@@ -167,6 +169,8 @@ elif what == "compare":
         k = name(s)
         a, b = sites.get(k, [0, 0, 0])[1] * per, sites_b.get(k, [0, 0, 0])[1] * per_b
         assert (s["a_est_bytes"], s["b_est_bytes"]) == (a, b), s
+        assert (s["a_blocks"], s["b_blocks"]) == \
+            (sites.get(k, [0])[0], sites_b.get(k, [0])[0]), s
         want = "new" if k not in sites else "gone" if k not in sites_b else \
             "grew" if b > a else "shrank" if b < a else "same"
         assert s["status"] == want, s
@@ -188,6 +192,18 @@ check "stats --json v3" 0 "$bin" memtrace stats --json --top 3 $v3.ctf
 python3 "$model" stats $v3.oracle_dump.txt "$out" 0 $inf 0 || fail "v3 stats disagree with the model"
 check "stats --by words" 0 "$bin" memtrace stats --by words --top 1 $v2.ctf
 grep -q "top allocation sites by words (of " "$out" || fail "stats --by words title"
+# --by takes folded's values: samples rank as estimated bytes do (one constant apart).
+check "stats --by samples" 0 "$bin" memtrace stats --by samples --top 1 $v2.ctf
+grep -q "top allocation sites by samples (of " "$out" || fail "stats --by samples title"
+"$bin" memtrace stats --json --top 5 $v2.ctf > "$tmp/by_bytes.json"
+check "stats --by samples --json" 0 "$bin" memtrace stats --json --by samples --top 5 $v2.ctf
+python3 - "$tmp/by_bytes.json" "$out" <<'PY' || fail "stats --by samples ranks differently from bytes"
+import json, sys
+b, s = (json.load(open(p)) for p in sys.argv[1:3])
+assert (b["by"], s["by"]) == ("bytes", "samples"), (b["by"], s["by"])
+assert b["sites"] == s["sites"] and len(s["sites"]) == 5
+assert [x["samples"] for x in s["sites"]] == sorted((x["samples"] for x in s["sites"]), reverse=True)
+PY
 check "leaks --json" 0 "$bin" memtrace leaks --json --top 1000 $v2.ctf
 python3 "$model" leaks $v2.oracle_dump.txt "$out" 0 $inf 0 || fail "leaks disagree with the model"
 check "leaks --json window" 0 "$bin" memtrace leaks --json --top 1000 --from 0.002 --to 0.01 $v2.ctf

@@ -53,7 +53,7 @@ const d = JSON.parse(data);
 const [n1, depth1] = count(d.flame), [n2] = count(d.flame_collapsed), [n3] = count(d.flame_inverted), [n4] = count(d.flame_live);
 // Every name the page holds, as text of at most 256 bytes (core/memtrace/report/page_text.h).
 let longest = 0;
-const names = [d.trace.file, d.trace.executable, d.host];
+const names = [d.trace.file, d.trace.executable_name, d.trace.host_name];
 for (const s of d.sites.concat(d.leaks)) names.push(s.site, ...s.callers);
 for (const t of [d.flame, d.flame_collapsed, d.flame_inverted, d.flame_live]) { const st = [t]; while (st.length) { const x = st.pop(); names.push(x.n); st.push(...x.c); } }
 for (const n of names) if (n !== null) longest = Math.max(longest, typeof n === "string" ? Buffer.byteLength(n) : Infinity);
@@ -126,23 +126,23 @@ if (d.flame_inverted.c.length) {
   search.value = ""; search.fire("input");
   if (hosts.some(h => marked(h) !== 0)) features.push("search: cleared but still marked");
 }
-// Sorting: the sites table by allocs (largest first), then again (smallest first).
+// Sorting: the sites table by blocks (largest first), then again (smallest first).
 function columnOf(id, heading) {
   const tbl = document.getElementById(id), rows = tbl.children;
   const i = rows[0].children.findIndex(th => th.text.replace(/ [\u25b2\u25bc]$/, "") === heading);
   return {th: rows[0].children[i], values: () => tbl.children.slice(1).map(r => Number(r.children[i].text.replace(/,/g, ""))), tbl};
 }
 if (d.sites.length > 1) {
-  const col = columnOf("sites", "allocs");
+  const col = columnOf("sites", "blocks");
   col.th.click();
   const down = col.values(), sortDown = col.tbl.attrs["data-sort"];
-  columnOf("sites", "allocs").th.click();
-  const up = columnOf("sites", "allocs").values(), sortUp = col.tbl.attrs["data-sort"];
+  columnOf("sites", "blocks").th.click();
+  const up = columnOf("sites", "blocks").values(), sortUp = col.tbl.attrs["data-sort"];
   out.sort = [sortDown, sortUp];
   if (down.length !== d.sites.length || down.some((v, i) => i > 0 && v > down[i - 1])) features.push("sort: not descending " + down.slice(0, 5));
   if (up.some((v, i) => i > 0 && v < up[i - 1])) features.push("sort: not ascending " + up.slice(0, 5));
-  if (sortDown !== "allocs,desc" || sortUp !== "allocs,asc") features.push("sort: data-sort " + sortDown + " " + sortUp);
-  const want = d.sites.map(x => x.allocs).sort((a, b) => a - b);
+  if (sortDown !== "blocks,desc" || sortUp !== "blocks,asc") features.push("sort: data-sort " + sortDown + " " + sortUp);
+  const want = d.sites.map(x => x.blocks).sort((a, b) => a - b);
   if (want.join() !== up.join()) features.push("sort: rows lost or changed");
 }
 out.features = features;

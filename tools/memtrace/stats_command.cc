@@ -23,7 +23,9 @@ struct StatsOptions {
 void RunStats(const StatsOptions& o) {
   memtrace::StatsOptions so;
   so.top = o.common.top;
-  so.by_words = o.by == "words";
+  so.by = o.by == "words"     ? memtrace::SiteRank::kWords
+          : o.by == "samples" ? memtrace::SiteRank::kSamples
+                              : memtrace::SiteRank::kBytes;
   so.analysis.callers = o.common.callers;
   so.analysis.limits = o.common.limits;
   so.analysis.stop_at_damage = !o.common.strict;
@@ -57,10 +59,12 @@ void AddMemtraceStatsCommand(CLI::App& memtrace) {
       "within 0.4% "
       "(printed ~N). With --live-at, the sites table ranks and lists the blocks (allocated in "
       "the window) live at that time instead of the allocations. --json prints one document "
-      "(members: core/memtrace/analysis/trace_stats.h)");
+      "(member names: tools/JSON.md)");
   st->add_option("file", stats->file, "trace file")->required();
-  st->add_option("--by", stats->by, "rank sites by estimated bytes (default) or sampled words")
-      ->check(CLI::IsMember({"bytes", "words"}));
+  st->add_option("--by", stats->by,
+                 "rank sites by estimated bytes (default), samples (the same order) or sampled "
+                 "words")
+      ->check(CLI::IsMember({"samples", "words", "bytes"}));
   AddLiveAtOption(st, &stats->live_at);
   st->add_flag("--json", stats->common.json, "one JSON document");
   AddAnalysisOptions(st, &stats->common);

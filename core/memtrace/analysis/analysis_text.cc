@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <limits>
 
-#include "core/base/json_text.h"
 #include "core/base/view_json.h"
 
 namespace mpo::memtrace::analysis {
@@ -40,78 +39,106 @@ std::string CallersText(const Site& s) {
   return out;
 }
 
-void AppendTraceMember(std::string& out, const std::string& file, const TraceAnalysis& a) {
-  out += "\"trace\":{\"file\":";
-  json_text::AppendString(out, file);
-  out += ",\"version\":";
-  json_text::AppendInt(out, a.version);
-  out += ",\"executable\":";
-  json_text::AppendString(out, a.info.executable_name);
-  out += ",\"pid\":";
-  json_text::AppendInt(out, a.info.pid);
-  out += ",\"sample_rate\":";
-  json_text::AppendDouble(out, a.info.sample_rate);
-  out += ",\"word_size\":";
-  json_text::AppendUint(out, a.info.word_size);
-  out += ",\"start_time_us\":";
-  json_text::AppendInt(out, a.info.start_time);
-  out += ",\"duration_s\":";
-  json_text::AppendDouble(out, static_cast<double>(a.duration_us) / 1e6);
-  out += '}';
+void WriteTraceMember(JsonWriter& w, const std::string& file, const TraceAnalysis& a) {
+  w.Key("trace");
+  w.BeginObject();
+  w.Key("file");
+  w.String(file);
+  w.Key("version");
+  w.Int(a.version);
+  w.Key("executable_name");
+  w.String(a.info.executable_name);
+  w.Key("host_name");
+  w.String(a.info.host_name);
+  w.Key("pid");
+  w.Int(a.info.pid);
+  w.Key("sample_rate");
+  w.Double(a.info.sample_rate);
+  w.Key("word_size");
+  w.Uint(a.info.word_size);
+  w.Key("start_time_us");
+  w.Int(a.info.start_time);
+  w.Key("duration_s");
+  w.Double(static_cast<double>(a.duration_us) / 1e6);
+  w.EndObject();
 }
 
-void AppendWindowMember(std::string& out, const TraceAnalysis& a) {
-  out += "\"window\":{\"from_s\":";
-  json_text::AppendDouble(out, static_cast<double>(a.from_us) / 1e6);
-  out += ",\"to_s\":";
+void WriteWindowMember(JsonWriter& w, const TraceAnalysis& a) {
+  w.Key("window");
+  w.BeginObject();
+  w.Key("from_s");
+  w.Double(static_cast<double>(a.from_us) / 1e6);
+  w.Key("to_s");
   if (a.to_us == std::numeric_limits<std::int64_t>::max())
-    out += "null";
+    w.Null();
   else
-    json_text::AppendDouble(out, static_cast<double>(a.to_us) / 1e6);
-  out += '}';
+    w.Double(static_cast<double>(a.to_us) / 1e6);
+  w.EndObject();
 }
 
-void AppendSiteMembers(std::string& out, const Site& s) {
-  out += "\"site\":";
+void WriteTally(JsonWriter& w, const Tally& t, const Info& info) {
+  w.BeginObject();
+  w.Key("blocks");
+  w.Uint(t.blocks);
+  w.Key("samples");
+  w.Uint(t.samples);
+  w.Key("words");
+  w.Uint(t.words);
+  w.Key("est_bytes");
+  w.Double(EstimatedBytes(t.samples, info));
+  w.EndObject();
+}
+
+void WriteSiteNameMembers(JsonWriter& w, const Site& s) {
+  w.Key("site");
   if (s.names.empty())
-    out += "null";
+    w.Null();
   else
-    json_text::AppendString(out, s.names[0]);
-  out += ",\"callers\":[";
-  for (std::size_t i = 1; i < s.names.size(); ++i) {
-    if (i > 1) out += ',';
-    json_text::AppendString(out, s.names[i]);
-  }
-  out += ']';
+    w.String(s.names[0]);
+  w.Key("callers");
+  w.BeginArray();
+  for (std::size_t i = 1; i < s.names.size(); ++i) w.String(s.names[i]);
+  w.EndArray();
 }
 
-void AppendTallyJson(std::string& out, const Tally& t, const Info& info) {
-  out += "{\"blocks\":";
-  json_text::AppendUint(out, t.blocks);
-  out += ",\"samples\":";
-  json_text::AppendUint(out, t.samples);
-  out += ",\"words\":";
-  json_text::AppendUint(out, t.words);
-  out += ",\"est_bytes\":";
-  json_text::AppendDouble(out, EstimatedBytes(t.samples, info));
-  out += '}';
+void WriteSite(JsonWriter& w, const Site& s, const Info& info) {
+  w.BeginObject();
+  WriteSiteNameMembers(w, s);
+  w.Key("blocks");
+  w.Uint(s.allocated.blocks);
+  w.Key("samples");
+  w.Uint(s.allocated.samples);
+  w.Key("words");
+  w.Uint(s.allocated.words);
+  w.Key("est_bytes");
+  w.Double(EstimatedBytes(s.allocated.samples, info));
+  w.Key("live_blocks");
+  w.Uint(s.live.blocks);
+  w.Key("live_samples");
+  w.Uint(s.live.samples);
+  w.Key("live_words");
+  w.Uint(s.live.words);
+  w.Key("live_est_bytes");
+  w.Double(EstimatedBytes(s.live.samples, info));
+  w.EndObject();
 }
 
-void AppendDamageMember(std::string& out, const std::optional<Damage>& d) {
-  out += "\"damage\":";
+void WriteDamageMember(JsonWriter& w, const std::optional<Damage>& d) {
+  w.Key("damage");
   if (!d) {
-    out += "null";
+    w.Null();
     return;
   }
-  out += "{\"offset\":";
-  json_text::AppendUint(out, d->offset);
-  out += ",\"events_read\":";
-  json_text::AppendUint(out, d->events_read);
-  out += ",\"error\":";
-  view_json::AppendError(out, d->error);
-  out += ",\"message\":";
-  json_text::AppendString(out, d->error.ToString());
-  out += '}';
+  w.BeginObject();
+  w.Key("offset");
+  w.Uint(d->offset);
+  w.Key("events_read");
+  w.Uint(d->events_read);
+  w.Key("error");
+  view_json::WriteError(w, d->error);
+  w.Key("message");
+  w.String(d->error.ToString());
+  w.EndObject();
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "core/base/json_writer.h"
 #include "core/memtrace/analysis/trace_analysis.h"
 
 namespace mpo::memtrace::analysis {
@@ -20,20 +21,27 @@ std::string SiteText(const Site& s);
 // Its callers for text, nearest first, joined by " <- " (empty without callers).
 std::string CallersText(const Site& s);
 
-// `"trace":{"file":S,"version":N,"executable":S,"pid":N,"sample_rate":X,"word_size":N,
-// "start_time_us":N,"duration_s":X}` without braces around it.
-void AppendTraceMember(std::string& out, const std::string& file, const TraceAnalysis& a);
-// `"window":{"from_s":X,"to_s":X|null}` (to_s null: to the end of the trace).
-void AppendWindowMember(std::string& out, const TraceAnalysis& a);
-// `"site":S|null,"callers":[S,...]` (null: allocations without frames).
-void AppendSiteMembers(std::string& out, const Site& s);
-// `{"blocks":N,"samples":N,"words":N,"est_bytes":X}`.
-void AppendTallyJson(std::string& out, const Tally& t, const Info& info);
-
-// `"damage":null|{"offset":N,"events_read":N,"error":ERROR,"message":S}`: where a read
+// The JSON members every analysis document shares, written as members of the object `w`
+// is in (member names: tools/JSON.md).
+// "trace":{"file":S,"version":N,"executable_name":S,"host_name":S,"pid":N,
+// "sample_rate":X,"word_size":N,"start_time_us":N,"duration_s":X} (the names of the
+// trace info as memtrace and the schema 2 view have them; start_time in microseconds).
+void WriteTraceMember(JsonWriter& w, const std::string& file, const TraceAnalysis& a);
+// "window":{"from_s":X,"to_s":X|null} (to_s null: to the end of the trace).
+void WriteWindowMember(JsonWriter& w, const TraceAnalysis& a);
+// {"blocks":N,"samples":N,"words":N,"est_bytes":X}: a tally, as a value.
+void WriteTally(JsonWriter& w, const Tally& t, const Info& info);
+// "site":S|null,"callers":[S,...]: a site's name (null: allocations without frames) and
+// its callers, nearest first.
+void WriteSiteNameMembers(JsonWriter& w, const Site& s);
+// A site, as a value: {its name members, then the tally of its allocations in the window
+// ("blocks","samples","words","est_bytes") and of those live at the asked time
+// ("live_blocks","live_samples","live_words","live_est_bytes")}.
+void WriteSite(JsonWriter& w, const Site& s, const Info& info);
+// "damage":null|{"offset":N,"events_read":N,"error":ERROR,"message":S}: where a read
 // stopped at damage (TraceAnalysis::damage), ERROR the schema 2 error object
 // (core/base/view_json.h) and "message" its text.
-void AppendDamageMember(std::string& out, const std::optional<Damage>& d);
+void WriteDamageMember(JsonWriter& w, const std::optional<Damage>& d);
 // The warning a command prints for damage it stopped at, without a newline:
 // "FILE: stopped at byte N (ERROR): figures cover the N events before it".
 std::string DamageText(const std::string& file, const Damage& d);

@@ -4,7 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include "core/base/json_text.h"
+#include "core/base/json_writer.h"
 #include "core/memtrace/analysis/analysis_text.h"
 #include "core/memtrace/analysis/liveness_text.h"
 
@@ -55,45 +55,26 @@ std::string FormatLeaks(const TraceAnalysis& a, const std::string& file, std::si
   return out;
 }
 
-void AppendLeakSiteJson(std::string& out, const Site& s, const Info& info) {
-  out += '{';
-  AppendSiteMembers(out, s);
-  out += ",\"blocks\":";
-  json_text::AppendUint(out, s.live.blocks);
-  out += ",\"samples\":";
-  json_text::AppendUint(out, s.live.samples);
-  out += ",\"words\":";
-  json_text::AppendUint(out, s.live.words);
-  out += ",\"est_bytes\":";
-  json_text::AppendDouble(out, EstimatedBytes(s.live.samples, info));
-  out += ",\"allocated_blocks\":";
-  json_text::AppendUint(out, s.allocated.blocks);
-  out += '}';
-}
-
 std::string FormatLeaksJson(const TraceAnalysis& a, const std::string& file, std::size_t top) {
   const std::vector<const Site*> all = AllLeakSites(a);
-  std::string out = "{";
-  AppendTraceMember(out, file, a);
-  out += ',';
-  AppendWindowMember(out, a);
-  out += ',';
-  AppendDamageMember(out, a.damage);
-  out += ',';
-  AppendLiveAtMember(out, a);
-  out += ',';
-  AppendPeakMember(out, a);
-  out += ",\"live\":";
-  AppendTallyJson(out, a.live, a.info);
-  out += ",\"sites_with_live_blocks\":";
-  json_text::AppendUint(out, all.size());
-  out += ",\"sites\":[";
-  for (std::size_t i = 0; i < all.size() && i < top; ++i) {
-    const Site& s = *all[i];
-    if (i > 0) out += ',';
-    AppendLeakSiteJson(out, s, a.info);
-  }
-  out += "]}\n";
+  std::string out;
+  JsonWriter w(out);
+  w.BeginObject();
+  WriteTraceMember(w, file, a);
+  WriteWindowMember(w, a);
+  WriteDamageMember(w, a.damage);
+  WriteLiveAtMember(w, a);
+  WritePeakMember(w, a);
+  w.Key("live");
+  WriteTally(w, a.live, a.info);
+  w.Key("sites_with_live_blocks");
+  w.Uint(all.size());
+  w.Key("sites");
+  w.BeginArray();
+  for (std::size_t i = 0; i < all.size() && i < top; ++i) WriteSite(w, *all[i], a.info);
+  w.EndArray();
+  w.EndObject();
+  w.EndLine();
   return out;
 }
 

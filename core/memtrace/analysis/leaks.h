@@ -12,8 +12,10 @@
 //              (liveness_text.h),
 //   "live": {"blocks","samples","words","est_bytes"}: the window's blocks live at "t_s",
 //   "sites_with_live_blocks": N (before --top),
-//   "sites": [{"site": S|null, "callers": [S...], "blocks", "samples", "words",
-//              "est_bytes", "allocated_blocks"}] most estimated bytes first, at most `top`.
+//   "sites": [SITE] most live estimated bytes first, at most `top`; SITE as stats' (the
+//            tally of the site's allocations in the window, then "live_blocks",
+//            "live_samples", "live_words", "live_est_bytes": those live at "t_s").
+// Member names: tools/JSON.md.
 #pragma once
 
 #include <cstddef>
@@ -30,7 +32,5 @@ std::vector<const Site*> LeakSites(const TraceAnalysis& a, std::size_t top);
 
 std::string FormatLeaks(const TraceAnalysis& a, const std::string& file, std::size_t top);
 std::string FormatLeaksJson(const TraceAnalysis& a, const std::string& file, std::size_t top);
-// One site of FormatLeaksJson's "sites" array (the HTML report embeds the same objects).
-void AppendLeakSiteJson(std::string& out, const Site& s, const Info& info);
 
 }  // namespace mpo::memtrace::analysis

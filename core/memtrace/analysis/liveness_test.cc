@@ -335,7 +335,8 @@ TEST(LivenessText, LeaksSayWhenTheBlocksAreLive) {
       << json;
   EXPECT_EQ(PeakText(peak), "est. 144 B at 0.000050 s (3 blocks)");
   std::string none;
-  AppendPeakMember(none, Analyze(Build({{10, 'a', 0}})));
+  JsonWriter w(none);
+  WritePeakMember(w, Analyze(Build({{10, 'a', 0}})));
   EXPECT_EQ(none, "\"peak\":null");
 }
 

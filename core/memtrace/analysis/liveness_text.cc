@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/base/json_text.h"
 #include "core/memtrace/analysis/analysis_text.h"
 
 namespace mpo::memtrace::analysis {
@@ -47,46 +46,55 @@ std::string DurationText(double us) {
   return buf;
 }
 
-void AppendLiveAtMember(std::string& out, const TraceAnalysis& a) {
-  out += "\"live_at\":{\"at\":\"";
-  out += LiveAtKindName(a.live_at.kind);
-  out += "\",\"t_s\":";
-  json_text::AppendDouble(out, static_cast<double>(a.live_at_us) / 1e6);
-  out += ",\"heap\":";
-  AppendTallyJson(out, a.live_heap, a.info);
-  out += '}';
+void WriteLiveAtMember(JsonWriter& w, const TraceAnalysis& a) {
+  w.Key("live_at");
+  w.BeginObject();
+  w.Key("at");
+  w.Name(LiveAtKindName(a.live_at.kind));
+  w.Key("t_s");
+  w.Double(static_cast<double>(a.live_at_us) / 1e6);
+  w.Key("heap");
+  WriteTally(w, a.live_heap, a.info);
+  w.EndObject();
 }
 
-void AppendPeakMember(std::string& out, const TraceAnalysis& a) {
-  out += "\"peak\":";
+void WritePeakMember(JsonWriter& w, const TraceAnalysis& a) {
+  w.Key("peak");
   if (!a.peak) {
-    out += "null";
+    w.Null();
     return;
   }
-  out += "{\"t_s\":";
-  json_text::AppendDouble(out, static_cast<double>(a.peak->t_us) / 1e6);
-  out += ',';
-  std::string tally;
-  AppendTallyJson(tally, a.peak->live, a.info);
-  out.append(tally, 1, std::string::npos);  // the tally's members, after its '{'
+  const Tally& t = a.peak->live;
+  w.BeginObject();
+  w.Key("t_s");
+  w.Double(static_cast<double>(a.peak->t_us) / 1e6);
+  w.Key("blocks");
+  w.Uint(t.blocks);
+  w.Key("samples");
+  w.Uint(t.samples);
+  w.Key("words");
+  w.Uint(t.words);
+  w.Key("est_bytes");
+  w.Double(EstimatedBytes(t.samples, a.info));
+  w.EndObject();
 }
 
-void AppendTimelineMember(std::string& out, const TraceAnalysis& a) {
-  out += "\"timeline\":[";
-  for (std::size_t i = 0; i < a.timeline.size(); ++i) {
-    const TimelinePoint& p = a.timeline[i];
-    if (i > 0) out += ',';
-    out += "{\"t_s\":";
-    json_text::AppendDouble(out, static_cast<double>(p.t_us) / 1e6);
-    out += ",\"live_est_bytes\":";
-    json_text::AppendDouble(out, EstimatedBytes(p.live_samples, a.info));
-    out += ",\"min_est_bytes\":";
-    json_text::AppendDouble(out, EstimatedBytes(p.min_samples, a.info));
-    out += ",\"max_est_bytes\":";
-    json_text::AppendDouble(out, EstimatedBytes(p.max_samples, a.info));
-    out += '}';
+void WriteTimelineMember(JsonWriter& w, const TraceAnalysis& a) {
+  w.Key("timeline");
+  w.BeginArray();
+  for (const TimelinePoint& p : a.timeline) {
+    w.BeginObject();
+    w.Key("t_s");
+    w.Double(static_cast<double>(p.t_us) / 1e6);
+    w.Key("live_est_bytes");
+    w.Double(EstimatedBytes(p.live_samples, a.info));
+    w.Key("min_est_bytes");
+    w.Double(EstimatedBytes(p.min_samples, a.info));
+    w.Key("max_est_bytes");
+    w.Double(EstimatedBytes(p.max_samples, a.info));
+    w.EndObject();
   }
-  out += ']';
+  w.EndArray();
 }
 
 std::string PeakText(const TraceAnalysis& a) {

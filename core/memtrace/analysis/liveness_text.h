@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/base/json_writer.h"
 #include "core/memtrace/analysis/trace_analysis.h"
 
 namespace mpo::memtrace::analysis {
@@ -14,14 +15,15 @@ namespace mpo::memtrace::analysis {
 // below a minute).
 std::string DurationText(double us);
 
-// `"live_at":{"at":"end"|"peak"|"time","t_s":X,"heap":TALLY}`: the asked time, resolved
+// Members of the object `w` is in (names: tools/JSON.md):
+// "live_at":{"at":"end"|"peak"|"time","t_s":X,"heap":TALLY}: the asked time, resolved
 // (t_s from the trace start), and every block live then, window or not (TALLY as
-// AppendTallyJson). Without braces around it.
-void AppendLiveAtMember(std::string& out, const TraceAnalysis& a);
-// `"peak":null|{"t_s":X,"blocks":N,"samples":N,"words":N,"est_bytes":X}`.
-void AppendPeakMember(std::string& out, const TraceAnalysis& a);
-// `"timeline":[{"t_s":X,"live_est_bytes":X,"min_est_bytes":X,"max_est_bytes":X}]`.
-void AppendTimelineMember(std::string& out, const TraceAnalysis& a);
+// analysis_text.h's WriteTally).
+void WriteLiveAtMember(JsonWriter& w, const TraceAnalysis& a);
+// "peak":null|{"t_s":X,"blocks":N,"samples":N,"words":N,"est_bytes":X}.
+void WritePeakMember(JsonWriter& w, const TraceAnalysis& a);
+// "timeline":[{"t_s":X,"live_est_bytes":X,"min_est_bytes":X,"max_est_bytes":X}].
+void WriteTimelineMember(JsonWriter& w, const TraceAnalysis& a);
 
 // "est. 144 B at 0.000050 s (3 blocks)", or "none (no sampled allocation)".
 std::string PeakText(const TraceAnalysis& a);

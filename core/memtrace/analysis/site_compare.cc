@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <map>
 
-#include "core/base/json_text.h"
+#include "core/base/json_writer.h"
 #include "core/memtrace/analysis/analysis_text.h"
 #include "core/memtrace/analysis/liveness_text.h"
 
@@ -19,25 +19,24 @@ const Site& Either(const SiteChange& c) { return c.a != nullptr ? *c.a : *c.b; }
 const Tally& Measured(const TraceAnalysis& t, bool live) { return live ? t.live : t.allocated; }
 const Tally& Measured(const Site& s, bool live) { return live ? s.live : s.allocated; }
 
-void AppendSide(std::string& out, const std::string& file, const TraceAnalysis& t, bool live) {
+void WriteSide(JsonWriter& w, const std::string& file, const TraceAnalysis& t, bool live) {
   const Tally& m = Measured(t, live);
-  out += "{\"file\":";
-  json_text::AppendString(out, file);
-  out += ",\"version\":";
-  json_text::AppendInt(out, t.version);
-  out += ",\"sample_rate\":";
-  json_text::AppendDouble(out, t.info.sample_rate);
-  out += ",\"allocs\":";
-  json_text::AppendUint(out, m.blocks);
-  out += ",\"samples\":";
-  json_text::AppendUint(out, m.samples);
-  out += ",\"est_bytes\":";
-  json_text::AppendDouble(out, EstimatedBytes(m.samples, t.info));
-  out += ',';
-  AppendLiveAtMember(out, t);
-  out += ',';
-  AppendDamageMember(out, t.damage);
-  out += '}';
+  w.BeginObject();
+  w.Key("file");
+  w.String(file);
+  w.Key("version");
+  w.Int(t.version);
+  w.Key("sample_rate");
+  w.Double(t.info.sample_rate);
+  w.Key("blocks");
+  w.Uint(m.blocks);
+  w.Key("samples");
+  w.Uint(m.samples);
+  w.Key("est_bytes");
+  w.Double(EstimatedBytes(m.samples, t.info));
+  WriteLiveAtMember(w, t);
+  WriteDamageMember(w, t.damage);
+  w.EndObject();
 }
 
 }  // namespace
@@ -154,46 +153,59 @@ std::string FormatCompareJson(const TraceAnalysis& a, const std::string& a_file,
     ++counts[c.status()];
     noisy += c.within_noise();
   }
-  std::string out = live ? "{\"measure\":\"live\",\"a\":" : "{\"measure\":\"allocated\",\"a\":";
-  AppendSide(out, a_file, a, live);
-  out += ",\"b\":";
-  AppendSide(out, b_file, b, live);
-  out += ',';
-  AppendWindowMember(out, a);
-  out += ",\"change_est_bytes\":";
-  json_text::AppendDouble(out, EstimatedBytes(Measured(b, live).samples, b.info) -
-                                   EstimatedBytes(Measured(a, live).samples, a.info));
-  for (const char* k : {"grew", "shrank", "new", "gone", "same"}) {
-    out += ",\"";
-    out += k;
-    out += "\":";
-    json_text::AppendUint(out, counts[k]);
-  }
-  out += ",\"within_noise\":";
-  json_text::AppendUint(out, noisy);
-  out += ",\"sites\":[";
+  std::string out;
+  JsonWriter w(out);
+  w.BeginObject();
+  w.Key("measure");
+  w.Name(live ? "live" : "allocated");
+  w.Key("a");
+  WriteSide(w, a_file, a, live);
+  w.Key("b");
+  WriteSide(w, b_file, b, live);
+  WriteWindowMember(w, a);
+  w.Key("change_est_bytes");
+  w.Double(EstimatedBytes(Measured(b, live).samples, b.info) -
+           EstimatedBytes(Measured(a, live).samples, a.info));
+  w.Key("grew");
+  w.Uint(counts["grew"]);
+  w.Key("shrank");
+  w.Uint(counts["shrank"]);
+  w.Key("new");
+  w.Uint(counts["new"]);
+  w.Key("gone");
+  w.Uint(counts["gone"]);
+  w.Key("same");
+  w.Uint(counts["same"]);
+  w.Key("within_noise");
+  w.Uint(noisy);
+  w.Key("sites");
+  w.BeginArray();
   for (std::size_t i = 0; i < changes.size() && i < top; ++i) {
     const SiteChange& c = changes[i];
-    if (i > 0) out += ',';
-    out += '{';
-    AppendSiteMembers(out, Either(c));
-    out += ",\"status\":\"";
-    out += c.status();
-    out += "\",\"a_allocs\":";
-    json_text::AppendUint(out, c.a != nullptr ? Measured(*c.a, live).blocks : 0);
-    out += ",\"b_allocs\":";
-    json_text::AppendUint(out, c.b != nullptr ? Measured(*c.b, live).blocks : 0);
-    out += ",\"a_est_bytes\":";
-    json_text::AppendDouble(out, c.a_bytes);
-    out += ",\"b_est_bytes\":";
-    json_text::AppendDouble(out, c.b_bytes);
-    out += ",\"change_est_bytes\":";
-    json_text::AppendDouble(out, c.change());
-    out += ",\"z\":";
-    json_text::AppendDouble(out, c.z);
-    out += c.within_noise() ? ",\"within_noise\":true}" : ",\"within_noise\":false}";
+    const Site& site = Either(c);
+    w.BeginObject();
+    WriteSiteNameMembers(w, site);
+    w.Key("status");
+    w.Name(c.status());
+    w.Key("a_blocks");
+    w.Uint(c.a != nullptr ? Measured(*c.a, live).blocks : 0);
+    w.Key("b_blocks");
+    w.Uint(c.b != nullptr ? Measured(*c.b, live).blocks : 0);
+    w.Key("a_est_bytes");
+    w.Double(c.a_bytes);
+    w.Key("b_est_bytes");
+    w.Double(c.b_bytes);
+    w.Key("change_est_bytes");
+    w.Double(c.change());
+    w.Key("z");
+    w.Double(c.z);
+    w.Key("within_noise");
+    w.Bool(c.within_noise());
+    w.EndObject();
   }
-  out += "]}\n";
+  w.EndArray();
+  w.EndObject();
+  w.EndLine();
   return out;
 }
 

@@ -14,11 +14,11 @@
 //
 // With `live` (--live-at), the measure is instead the blocks allocated in the window and
 // live at each trace's asked time (AnalysisOptions::live_at, the same for both: the end,
-// each one's own peak, or T; liveness.h): "allocs" then counts those blocks.
+// each one's own peak, or T; liveness.h): "blocks" then counts those blocks.
 //
 // JSON document (FormatCompareJson), one object:
 //   "measure": "allocated" | "live",
-//   "a", "b": {"file", "version", "sample_rate", "allocs", "samples", "est_bytes",
+//   "a", "b": {"file", "version", "sample_rate", "blocks", "samples", "est_bytes",
 //              "live_at": {"at","t_s","heap"} (liveness_text.h), "damage"} ("damage": null,
 //              or where the trace's read stopped at damage: analysis_text.h),
 //   "window": {"from_s","to_s"|null} (the same for both traces),
@@ -26,9 +26,10 @@
 //   "grew", "shrank", "new", "gone", "same": site counts,
 //   "within_noise": how many of the grown, shrunk, new or gone sites have |z| < kNoiseZ,
 //   "sites": [{"site": S|null, "callers": [S...], "status": "grew"|"shrank"|"new"|"gone"|
-//              "same", "a_allocs", "b_allocs", "a_est_bytes", "b_est_bytes",
+//              "same", "a_blocks", "b_blocks", "a_est_bytes", "b_est_bytes",
 //              "change_est_bytes", "z", "within_noise"}] largest absolute change first,
 //              at most `top` ("z": 0 for an unchanged site).
+// Member names: tools/JSON.md.
 #pragma once
 
 #include <cstddef>

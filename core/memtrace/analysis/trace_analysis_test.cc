@@ -386,8 +386,9 @@ TEST(TraceAnalysis, LeaksText) {
       << text;
   const std::string json = FormatLeaksJson(*a, "t.ctf", 1);
   EXPECT_NE(json.find("\"sites\":[{\"site\":\"" + kFName +
-                      "\",\"callers\":[],\"blocks\":1,\"samples\":5,\"words\":2,"
-                      "\"est_bytes\":160,\"allocated_blocks\":2}]}"),
+                      "\",\"callers\":[],\"blocks\":2,\"samples\":7,\"words\":6,"
+                      "\"est_bytes\":224,\"live_blocks\":1,\"live_samples\":5,"
+                      "\"live_words\":2,\"live_est_bytes\":160}]}"),
             std::string::npos)
       << json;
 }

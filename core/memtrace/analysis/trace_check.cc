@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "core/base/json_text.h"
+#include "core/base/json_writer.h"
 #include "core/base/view_json.h"
 #include "core/memtrace/analysis/analysis_text.h"
 #include "core/memtrace/analysis/trace_analysis.h"
@@ -45,51 +45,55 @@ TraceCheck CheckTrace(std::unique_ptr<ByteSource> source, const TraceCheckOption
 }
 
 std::string FormatTraceCheckJson(const TraceCheck& c, const std::string& file) {
-  using json_text::AppendUint;
-  std::string out = "{\"file\":";
-  json_text::AppendString(out, file);
+  std::string out;
+  JsonWriter w(out);
+  w.BeginObject();
+  w.Key("file");
+  w.String(file);
   if (!c.header_read) {
-    out += ",\"trace\":null";
+    w.Key("trace");
+    w.Null();
   } else {
-    TraceAnalysis a;  // only the members AppendTraceMember reads
+    TraceAnalysis a;  // only the members WriteTraceMember reads
     a.info = c.info;
     a.version = c.version;
     a.duration_us = static_cast<std::uint64_t>(c.last_time - c.info.start_time);
-    out += ',';
-    AppendTraceMember(out, file, a);
+    WriteTraceMember(w, file, a);
   }
-  out += ",\"valid\":";
-  out += c.valid() ? "true" : "false";
-  out += ",\"packets\":";
-  AppendUint(out, c.packets);
-  out += ",\"events\":";
-  AppendUint(out, c.events);
-  out += ",\"locations\":";
-  AppendUint(out, c.locations);
-  out += ",\"undefined_location_codes\":";
-  AppendUint(out, c.undefined_codes);
-  out += ",\"bad_packets\":";
-  AppendUint(out, c.bad_packets);
-  out += ",\"warnings\":[";
-  for (std::size_t i = 0; i < c.warnings.size(); ++i) {
-    if (i > 0) out += ',';
-    out += "{\"offset\":";
-    AppendUint(out, c.warnings[i].offset);
-    out += ",\"message\":";
-    json_text::AppendString(out, c.warnings[i].message);
-    out += '}';
+  w.Key("valid");
+  w.Bool(c.valid());
+  w.Key("packets");
+  w.Uint(c.packets);
+  w.Key("events");
+  w.Uint(c.events);
+  w.Key("locations");
+  w.Uint(c.locations);
+  w.Key("undefined_location_codes");
+  w.Uint(c.undefined_codes);
+  w.Key("bad_packets");
+  w.Uint(c.bad_packets);
+  w.Key("warnings");
+  w.BeginArray();
+  for (const auto& warning : c.warnings) {
+    w.BeginObject();
+    w.Key("offset");
+    w.Uint(warning.offset);
+    w.Key("message");
+    w.String(warning.message);
+    w.EndObject();
   }
-  out += "],\"error\":";
+  w.EndArray();
+  w.Key("error");
   if (c.errors.empty())
-    out += "null";
+    w.Null();
   else
-    view_json::AppendError(out, c.errors.front());
-  out += ",\"errors\":[";
-  for (std::size_t i = 0; i < c.errors.size(); ++i) {
-    if (i > 0) out += ',';
-    view_json::AppendError(out, c.errors[i]);
-  }
-  out += "]}\n";
+    view_json::WriteError(w, c.errors.front());
+  w.Key("errors");
+  w.BeginArray();
+  for (const Status& e : c.errors) view_json::WriteError(w, e);
+  w.EndArray();
+  w.EndObject();
+  w.EndLine();
   return out;
 }
 

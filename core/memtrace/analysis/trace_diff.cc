@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <unordered_set>
 
-#include "core/base/json_text.h"
+#include "core/base/json_writer.h"
 #include "core/base/splitmix64.h"
 #include "core/memtrace/analysis/site_name.h"
 #include "core/memtrace/trace_reader.h"
@@ -112,20 +112,32 @@ std::optional<TraceDifference> DiffTraces(ByteSource& a, ByteSource& b, DiffFail
 
 std::string FormatTraceDiffJson(const std::string& a_file, const std::string& b_file,
                                 const std::optional<TraceDifference>& d) {
-  std::string out = "{\"a\":";
-  json_text::AppendString(out, a_file);
-  out += ",\"b\":";
-  json_text::AppendString(out, b_file);
-  if (!d) return out + ",\"equal\":true,\"difference\":null}\n";
-  out += ",\"equal\":false,\"difference\":{\"where\":";
-  json_text::AppendString(out, d->where);
-  out += ",\"field\":";
-  json_text::AppendString(out, d->field);
-  out += ",\"a\":";
-  json_text::AppendString(out, d->a);
-  out += ",\"b\":";
-  json_text::AppendString(out, d->b);
-  out += "}}\n";
+  std::string out;
+  JsonWriter w(out);
+  w.BeginObject();
+  w.Key("a");
+  w.String(a_file);
+  w.Key("b");
+  w.String(b_file);
+  w.Key("equal");
+  w.Bool(!d);
+  w.Key("difference");
+  if (!d) {
+    w.Null();
+  } else {
+    w.BeginObject();
+    w.Key("where");
+    w.String(d->where);
+    w.Key("field");
+    w.String(d->field);
+    w.Key("a");
+    w.String(d->a);
+    w.Key("b");
+    w.String(d->b);
+    w.EndObject();
+  }
+  w.EndObject();
+  w.EndLine();
   return out;
 }
 

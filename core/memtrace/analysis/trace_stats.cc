@@ -4,7 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include "core/base/json_text.h"
+#include "core/base/json_writer.h"
 #include "core/memtrace/analysis/analysis_text.h"
 #include "core/memtrace/analysis/liveness_text.h"
 
@@ -14,28 +14,12 @@ namespace {
 using analysis::EstimatedBytes;
 using analysis::Site;
 
-SiteStats StatsOf(const Site& s, const Info& info) {
-  SiteStats out;
-  out.allocs = s.allocated.blocks;
-  out.samples = s.allocated.samples;
-  out.words = s.allocated.words;
-  out.est_bytes = EstimatedBytes(s.allocated.samples, info);
-  out.live_blocks = s.live.blocks;
-  out.live_samples = static_cast<std::uint64_t>(s.live.samples);
-  out.live_words = s.live.words;
-  out.live_est_bytes = EstimatedBytes(s.live.samples, info);
-  out.frames = analysis::SiteText(s);
-  out.has_frames = !s.names.empty();
-  if (s.names.size() > 1) out.callers.assign(s.names.begin() + 1, s.names.end());
-  return out;
-}
-
 // The first `top` sites ranked by `key`, descending (ties: the analysis's order, by
 // samples then name).
 // With `live_only`, only the sites with live blocks.
 template <typename Key>
-std::vector<SiteStats> Top(const analysis::TraceAnalysis& a, std::size_t top, bool live_only,
-                           Key key) {
+std::vector<std::size_t> Top(const analysis::TraceAnalysis& a, std::size_t top, bool live_only,
+                             Key key) {
   std::vector<const Site*> order;
   order.reserve(a.sites.size());
   for (const Site& s : a.sites)
@@ -46,12 +30,22 @@ std::vector<SiteStats> Top(const analysis::TraceAnalysis& a, std::size_t top, bo
                       if (key(*x) != key(*y)) return key(*x) > key(*y);
                       return x < y;
                     });
-  std::vector<SiteStats> out;
-  for (std::size_t i = 0; i < n; ++i) out.push_back(StatsOf(*order[i], a.info));
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < n; ++i)
+    out.push_back(static_cast<std::size_t>(order[i] - a.sites.data()));
   return out;
 }
 
 }  // namespace
+
+const char* SiteRankName(SiteRank r) {
+  switch (r) {
+    case SiteRank::kBytes: return "bytes";
+    case SiteRank::kSamples: return "samples";
+    case SiteRank::kWords: return "words";
+  }
+  return "bytes";
+}
 
 Result<TraceStats> ComputeTraceStats(ByteSource& source, const StatsOptions& options) {
   auto analysed = analysis::AnalyzeTrace(source, options.analysis);
@@ -62,7 +56,7 @@ Result<TraceStats> ComputeTraceStats(ByteSource& source, const StatsOptions& opt
   st.info = a.info;
   st.version = a.version;
   st.duration_us = a.duration_us;
-  st.allocs = a.allocated.blocks;
+  st.blocks = a.allocated.blocks;
   st.samples = a.allocated.samples;
   st.words = a.allocated.words;
   st.est_bytes = EstimatedBytes(a.allocated.samples, a.info);
@@ -82,17 +76,16 @@ Result<TraceStats> ComputeTraceStats(ByteSource& source, const StatsOptions& opt
   st.collected_promoted = a.collected_promoted;
   st.sites = a.sites.size();
   for (const Site& s : a.sites) st.live_sites += s.live.blocks > 0;
-  st.by_words = options.by_words;
+  st.by = options.by;
   st.by_live = options.by_live;
-  if (options.by_live) {
-    st.top_by_samples =
-        Top(a, options.top, true, [](const Site& s) { return std::uint64_t(s.live.samples); });
-    st.top_by_words = Top(a, options.top, true, [](const Site& s) { return s.live.words; });
-  } else {
-    st.top_by_samples =
-        Top(a, options.top, false, [](const Site& s) { return s.allocated.samples; });
-    st.top_by_words = Top(a, options.top, false, [](const Site& s) { return s.allocated.words; });
-  }
+  const bool words = options.by == SiteRank::kWords;
+  if (options.by_live)
+    st.top = words ? Top(a, options.top, true, [](const Site& s) { return s.live.words; })
+                   : Top(a, options.top, true,
+                         [](const Site& s) { return std::uint64_t(s.live.samples); });
+  else
+    st.top = words ? Top(a, options.top, false, [](const Site& s) { return s.allocated.words; })
+                   : Top(a, options.top, false, [](const Site& s) { return s.allocated.samples; });
   return st;
 }
 
@@ -123,10 +116,10 @@ std::string FormatTraceStats(const TraceStats& s, const std::string& name) {
   if (!window.empty()) p("window:%s\n", window.substr(3).c_str());
   p("events: %" PRIu64 " allocs (%" PRIu64 " minor, %" PRIu64 " major, %" PRIu64
     " external), %" PRIu64 " promotes, %" PRIu64 " collects\n",
-    s.allocs, s.by_source[0], s.by_source[1], s.by_source[2], s.promotes, s.collects);
+    s.blocks, s.by_source[0], s.by_source[1], s.by_source[2], s.promotes, s.collects);
   p("samples: %" PRIu64 ", sampled words: %" PRIu64 ", estimated bytes allocated: %s\n", s.samples,
     s.words, BytesText(s.est_bytes).c_str());
-  const double a = s.allocs ? static_cast<double>(s.allocs) : 1.0;
+  const double a = s.blocks ? static_cast<double>(s.blocks) : 1.0;
   const bool at_end = s.analysis.live_at.kind == analysis::LiveAt::Kind::kEnd;
   p("promotion rate: %.4f, collection rate: %.4f, %s: %zu (est. %s)\n",
     static_cast<double>(s.promotes) / a, static_cast<double>(s.collects) / a,
@@ -142,119 +135,90 @@ std::string FormatTraceStats(const TraceStats& s, const std::string& name) {
       "collection: %" PRIu64 "\n",
       DurationText(s.lifetime_mean).c_str(), approx, d(s.lifetime_median).c_str(), approx,
       d(s.lifetime_p90).c_str(), d(s.lifetime_max).c_str(), s.collected_promoted);
-  const std::vector<SiteStats>& top = s.by_words ? s.top_by_words : s.top_by_samples;
+  // "estimated bytes", "samples", "words".
+  const char* by = s.by == SiteRank::kBytes ? "estimated bytes" : SiteRankName(s.by);
   if (s.by_live)
-    p("top allocation sites by %s of the blocks %s (of %zu with such blocks):\n",
-      s.by_words ? "words" : "estimated bytes", analysis::LiveAtPhrase(s.analysis).c_str(),
-      s.live_sites);
+    p("top allocation sites by %s of the blocks %s (of %zu with such blocks):\n", by,
+      analysis::LiveAtPhrase(s.analysis).c_str(), s.live_sites);
   else
-    p("top allocation sites by %s (of %zu):\n", s.by_words ? "words" : "estimated bytes", s.sites);
-  for (const SiteStats& site : top) {
-    if (s.by_live)
-      p("  %12s %10" PRIu64 " samples %12" PRIu64 " words  ",
-        BytesText(site.live_est_bytes).c_str(), site.live_samples, site.live_words);
-    else
-      p("  %12s %10" PRIu64 " samples %12" PRIu64 " words  ", BytesText(site.est_bytes).c_str(),
-        site.samples, site.words);
-    out += site.frames;
+    p("top allocation sites by %s (of %zu):\n", by, s.sites);
+  for (std::size_t i : s.top) {
+    const Site& site = s.analysis.sites[i];
+    const analysis::Tally& t = s.by_live ? site.live : site.allocated;
+    p("  %12s %10" PRIu64 " samples %12" PRIu64 " words  ",
+      BytesText(EstimatedBytes(t.samples, info)).c_str(), std::uint64_t(t.samples), t.words);
+    out += analysis::SiteText(site);
     out += '\n';
-    for (const std::string& c : site.callers) p("  %48s<- %s\n", "", c.c_str());
+    for (std::size_t c = 1; c < site.names.size(); ++c)
+      p("  %48s<- %s\n", "", site.names[c].c_str());
   }
   return out;
 }
 
 std::string FormatTraceStatsJson(const TraceStats& s, const std::string& name) {
-  using json_text::AppendDouble;
-  using json_text::AppendInt;
-  using json_text::AppendUint;
   const analysis::TraceAnalysis& a = s.analysis;
-  std::string out = "{";
-  analysis::AppendTraceMember(out, name, a);
-  out += ',';
-  analysis::AppendWindowMember(out, a);
-  out += ',';
-  analysis::AppendDamageMember(out, a.damage);
-  out += ",\"allocated\":";
-  analysis::AppendTallyJson(out, a.allocated, a.info);
-  out += ",\"sources\":{\"minor\":";
-  AppendUint(out, s.by_source[0]);
-  out += ",\"major\":";
-  AppendUint(out, s.by_source[1]);
-  out += ",\"external\":";
-  AppendUint(out, s.by_source[2]);
-  out += "},\"promotes\":";
-  AppendUint(out, s.promotes);
-  out += ",\"collects\":";
-  AppendUint(out, s.collects);
-  out += ",\"live_at_end\":";
+  std::string out;
+  JsonWriter w(out);
+  w.BeginObject();
+  analysis::WriteTraceMember(w, name, a);
+  analysis::WriteWindowMember(w, a);
+  analysis::WriteDamageMember(w, a.damage);
+  w.Key("allocated");
+  analysis::WriteTally(w, a.allocated, a.info);
+  w.Key("sources");
+  w.BeginObject();
+  w.Key("minor");
+  w.Uint(s.by_source[0]);
+  w.Key("major");
+  w.Uint(s.by_source[1]);
+  w.Key("external");
+  w.Uint(s.by_source[2]);
+  w.EndObject();
+  w.Key("promotes");
+  w.Uint(s.promotes);
+  w.Key("collects");
+  w.Uint(s.collects);
+  w.Key("live_at_end");
   if (a.live_at.kind == analysis::LiveAt::Kind::kEnd)
-    analysis::AppendTallyJson(out, a.live, a.info);
+    analysis::WriteTally(w, a.live, a.info);
   else
-    out += "null";
-  out += ',';
-  analysis::AppendLiveAtMember(out, a);
-  out += ',';
-  analysis::AppendPeakMember(out, a);
-  out += ",\"lifetimes_us\":";
+    w.Null();
+  analysis::WriteLiveAtMember(w, a);
+  analysis::WritePeakMember(w, a);
+  w.Key("lifetimes_us");
   if (s.lifetimes == 0) {
-    out += "null";
+    w.Null();
   } else {
-    out += "{\"count\":";
-    AppendUint(out, s.lifetimes);
-    out += ",\"mean\":";
-    AppendDouble(out, s.lifetime_mean);
-    out += ",\"median\":";
-    AppendInt(out, s.lifetime_median);
-    out += ",\"p90\":";
-    AppendInt(out, s.lifetime_p90);
-    out += ",\"max\":";
-    AppendInt(out, s.lifetime_max);
-    out += ",\"promoted_before_collection\":";
-    AppendUint(out, s.collected_promoted);
-    out += '}';
+    w.BeginObject();
+    w.Key("count");
+    w.Uint(s.lifetimes);
+    w.Key("mean");
+    w.Double(s.lifetime_mean);
+    w.Key("median");
+    w.Int(s.lifetime_median);
+    w.Key("p90");
+    w.Int(s.lifetime_p90);
+    w.Key("max");
+    w.Int(s.lifetime_max);
+    w.Key("promoted_before_collection");
+    w.Uint(s.collected_promoted);
+    w.EndObject();
   }
-  out += s.by_words ? ",\"by\":\"words\"" : ",\"by\":\"bytes\"";
-  out += s.by_live ? ",\"sites_by\":\"live\"" : ",\"sites_by\":\"allocated\"";
-  out += ",\"sites\":[";
-  const std::vector<SiteStats>& top = s.by_words ? s.top_by_words : s.top_by_samples;
-  for (std::size_t i = 0; i < top.size(); ++i) {
-    const SiteStats& site = top[i];
-    if (i > 0) out += ',';
-    out += "{\"site\":";
-    if (!site.has_frames)
-      out += "null";
-    else
-      json_text::AppendString(out, site.frames);
-    out += ",\"callers\":[";
-    for (std::size_t c = 0; c < site.callers.size(); ++c) {
-      if (c > 0) out += ',';
-      json_text::AppendString(out, site.callers[c]);
-    }
-    out += "],\"allocs\":";
-    AppendUint(out, site.allocs);
-    out += ",\"samples\":";
-    AppendUint(out, site.samples);
-    out += ",\"words\":";
-    AppendUint(out, site.words);
-    out += ",\"est_bytes\":";
-    AppendDouble(out, site.est_bytes);
-    out += ",\"live_blocks\":";
-    AppendUint(out, site.live_blocks);
-    out += ",\"live_samples\":";
-    AppendUint(out, site.live_samples);
-    out += ",\"live_words\":";
-    AppendUint(out, site.live_words);
-    out += ",\"live_est_bytes\":";
-    AppendDouble(out, site.live_est_bytes);
-    out += '}';
-  }
-  out += "],\"sites_total\":";
-  AppendUint(out, s.sites);
-  out += ",\"sites_live_total\":";
-  AppendUint(out, s.live_sites);
-  out += ',';
-  analysis::AppendTimelineMember(out, a);
-  out += "}\n";
+  w.Key("by");
+  w.Name(SiteRankName(s.by));
+  w.Key("sites_by");
+  w.Name(s.by_live ? "live" : "allocated");
+  w.Key("sites");
+  w.BeginArray();
+  for (std::size_t i : s.top) analysis::WriteSite(w, a.sites[i], a.info);
+  w.EndArray();
+  w.Key("sites_total");
+  w.Uint(s.sites);
+  w.Key("sites_live_total");
+  w.Uint(s.live_sites);
+  analysis::WriteTimelineMember(w, a);
+  w.EndObject();
+  w.EndLine();
   return out;
 }
 

@@ -3,12 +3,12 @@
 //
 // Figures come from one analysis::TraceAnalysis pass (analysis/trace_analysis.h: its
 // attribution rule, window and estimated bytes); this file ranks and prints them.
-// Sizes are estimated bytes (samples / sample_rate * word_size / 8) unless ranked
-// `by_words` (the sampled blocks' lengths, which over-weight large blocks).
+// Sizes are estimated bytes (samples / sample_rate * word_size / 8); the sites table
+// ranks by them, by samples or by sampled words (SiteRank).
 //
 // JSON document (FormatTraceStatsJson), one object:
-//   "trace": {"file","version","executable","pid","sample_rate","word_size",
-//             "start_time_us","duration_s"},
+//   "trace": {"file","version","executable_name","host_name","pid","sample_rate",
+//             "word_size","start_time_us","duration_s"},
 //   "window": {"from_s","to_s"|null},
 //   "damage": null | {"offset","events_read","error","message"}: where the read stopped
 //             at damage (analysis_text.h); the figures cover the events before it,
@@ -23,18 +23,19 @@
 //   "lifetimes_us": null | {"count","mean","median","p90","max","promoted_before_collection"}
 //                   (median and p90 within 0.4% past 65,536 collections:
 //                   analysis/lifetime_summary.h),
-//   "by": "bytes" | "words",
+//   "by": "bytes" | "samples" | "words",
 //   "sites_by": "allocated" | "live": the table ranks the allocations (default) or, with
 //               `by_live` (--live-at), the blocks live at the asked time: then it lists only
 //               the sites with such blocks, by their samples or words,
-//   "sites": [{"site": S|null, "callers": [S...], "allocs", "samples", "words",
+//   "sites": [{"site": S|null, "callers": [S...], "blocks", "samples", "words",
 //              "est_bytes", "live_blocks", "live_samples", "live_words",
 //              "live_est_bytes"}] (at most top; live_*: of the blocks allocated in the
-//              window and live at the asked time),
+//              window and live at the asked time; analysis_text.h's WriteSite),
 //   "sites_total": N (every site), "sites_live_total": N (those with live blocks),
 //   "timeline": [{"t_s", "live_est_bytes", "min_est_bytes", "max_est_bytes"}] (the
 //               estimated live heap at the end of each step, t_s from the trace start,
 //               and the least and the most it held in the step).
+// Member names: tools/JSON.md.
 #pragma once
 
 #include <cstdint>
@@ -52,23 +53,15 @@ namespace mpo::memtrace {
 
 using analysis::SaturatingSub;
 
-struct SiteStats {
-  std::uint64_t allocs = 0;
-  std::uint64_t samples = 0;
-  std::uint64_t words = 0;
-  double est_bytes = 0;
-  std::uint64_t live_blocks = 0;
-  std::uint64_t live_samples = 0;
-  std::uint64_t live_words = 0;
-  double live_est_bytes = 0;
-  std::string frames;                // the site's frame as memtrace prints it, or "<no backtrace>"
-  bool has_frames = true;            // false: allocations none of whose entries has frames
-  std::vector<std::string> callers;  // nearest first (StatsOptions::callers of them)
-};
+// What ranks the sites table: estimated bytes, samples (the same order: a trace's
+// estimated bytes are its samples times one constant) or sampled words (which
+// over-weight large blocks). The same values as folded's FoldedWeight.
+enum class SiteRank : std::uint8_t { kBytes, kSamples, kWords };
+const char* SiteRankName(SiteRank r);  // "bytes", "samples", "words"
 
 struct StatsOptions {
   std::size_t top = 10;
-  bool by_words = false;  // rank sites by sampled words instead of estimated bytes
+  SiteRank by = SiteRank::kBytes;
   // Rank (and list only) the sites by their blocks live at analysis.live_at.
   bool by_live = false;
   analysis::AnalysisOptions analysis;
@@ -78,7 +71,7 @@ struct TraceStats {
   Info info;
   int version = 0;
   std::uint64_t duration_us = 0;  // last event time - start time (whole trace)
-  std::uint64_t allocs = 0, promotes = 0, collects = 0, samples = 0, words = 0;
+  std::uint64_t blocks = 0, promotes = 0, collects = 0, samples = 0, words = 0;
   double est_bytes = 0;
   std::uint64_t by_source[3] = {0, 0, 0};  // minor, major, external
   std::uint64_t live_at_end = 0, live_samples = 0, live_words = 0;
@@ -93,10 +86,11 @@ struct TraceStats {
   std::uint64_t collected_promoted = 0;
   std::size_t sites = 0;
   std::size_t live_sites = 0;  // sites with blocks live at the asked time
-  bool by_words = false;
+  SiteRank by = SiteRank::kBytes;
   bool by_live = false;
-  std::vector<SiteStats> top_by_samples;  // at most `top` each (samples rank as est. bytes)
-  std::vector<SiteStats> top_by_words;
+  // The table: at most `top` indexes into analysis.sites, ranked `by` (their allocations,
+  // or with by_live their blocks live at the asked time).
+  std::vector<std::size_t> top;
   // The pass the figures come from: window, timeline, every site (ranked by estimated bytes).
   analysis::TraceAnalysis analysis;
 };

@@ -51,7 +51,7 @@ TEST(TraceStats, Totals) {
   const auto bytes = Trace(1000, {1010, 1030, 1040});
   auto st = ComputeTraceStats(*MemorySource(bytes), 10);
   ASSERT_TRUE(st.ok()) << st.status().ToString();
-  EXPECT_EQ(st->allocs, 2u);
+  EXPECT_EQ(st->blocks, 2u);
   EXPECT_EQ(st->collects, 1u);
   EXPECT_EQ(st->by_source[1], 2u);
   EXPECT_EQ(st->samples, 4u);
@@ -60,8 +60,8 @@ TEST(TraceStats, Totals) {
   EXPECT_EQ(st->lifetimes, 1u);
   EXPECT_EQ(st->lifetime_max, 20);
   EXPECT_EQ(st->live_at_end, 1u);
-  ASSERT_EQ(st->top_by_samples.size(), 1u);
-  EXPECT_EQ(st->top_by_samples[0].frames, "A.f@a.ml:3:1-2");
+  ASSERT_EQ(st->top.size(), 1u);
+  EXPECT_EQ(st->analysis.sites[st->top[0]].names.at(0), "A.f@a.ml:3:1-2");
   const std::string text = FormatTraceStats(*st, "t.ctf");
   EXPECT_NE(text.find("trace: t.ctf (v"), std::string::npos) << text;
   EXPECT_NE(text.find("duration: 0.000040 s\n"), std::string::npos) << text;
@@ -83,7 +83,7 @@ TEST(TraceStats, Json) {
   EXPECT_NE(json.find("\"allocated\":{\"blocks\":2,\"samples\":4,\"words\":8,\"est_bytes\":64}"),
             std::string::npos)
       << json;
-  EXPECT_NE(json.find("\"sites\":[{\"site\":\"A.f@a.ml:3:1-2\",\"callers\":[],\"allocs\":2,"
+  EXPECT_NE(json.find("\"sites\":[{\"site\":\"A.f@a.ml:3:1-2\",\"callers\":[],\"blocks\":2,"
                       "\"samples\":4,\"words\":8,\"est_bytes\":64,\"live_blocks\":1,"
                       "\"live_samples\":2,\"live_words\":4,\"live_est_bytes\":32}]"),
             std::string::npos)
@@ -97,15 +97,30 @@ TEST(TraceStats, WindowAndByWords) {
   const auto bytes = Trace(1000, {1010, 1030, 1040});
   StatsOptions o;
   o.analysis.from_us = 25;
-  o.by_words = true;
+  o.by = SiteRank::kWords;
   auto st = ComputeTraceStats(*MemorySource(bytes), o);
   ASSERT_TRUE(st.ok()) << st.status().ToString();
-  EXPECT_EQ(st->allocs, 1u);
+  EXPECT_EQ(st->blocks, 1u);
   EXPECT_EQ(st->collects, 0u);
   EXPECT_EQ(st->live_at_end, 1u);
   const std::string text = FormatTraceStats(*st, "t.ctf");
   EXPECT_NE(text.find("window: [0.000025 s, end]\n"), std::string::npos) << text;
   EXPECT_NE(text.find("top allocation sites by words (of 1):\n"), std::string::npos) << text;
+  EXPECT_NE(FormatTraceStatsJson(*st, "t.ctf").find("\"by\":\"words\""), std::string::npos);
+}
+
+// Samples rank as estimated bytes do; only the heading and "by" say which was asked.
+TEST(TraceStats, BySamples) {
+  const auto bytes = Trace(1000, {1010, 1030, 1040});
+  StatsOptions o;
+  o.by = SiteRank::kSamples;
+  auto st = ComputeTraceStats(*MemorySource(bytes), o);
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  EXPECT_EQ(st->top.size(), 1u);
+  const std::string text = FormatTraceStats(*st, "t.ctf");
+  EXPECT_NE(text.find("top allocation sites by samples (of 1):\n"), std::string::npos) << text;
+  const std::string json = FormatTraceStatsJson(*st, "t.ctf");
+  EXPECT_NE(json.find("\"by\":\"samples\",\"sites_by\":\"allocated\""), std::string::npos) << json;
 }
 
 // Times at both ends of the int64 range: the duration is exact (2^64 - 2), the lifetime
@@ -123,10 +138,10 @@ TEST(TraceStats, TopZeroAndHuge) {
   const auto bytes = Trace(0, {1, 2, 3});
   auto none = ComputeTraceStats(*MemorySource(bytes), 0);
   ASSERT_TRUE(none.ok());
-  EXPECT_TRUE(none->top_by_words.empty());
+  EXPECT_TRUE(none->top.empty());
   auto all = ComputeTraceStats(*MemorySource(bytes), ~std::size_t{0});
   ASSERT_TRUE(all.ok());
-  EXPECT_EQ(all->top_by_words.size(), 1u);
+  EXPECT_EQ(all->top.size(), 1u);
 }
 
 TEST(TraceStats, BadTraceIsTypedError) {

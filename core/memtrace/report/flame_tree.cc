@@ -6,7 +6,6 @@
 #include <queue>
 #include <utility>
 
-#include "core/base/json_text.h"
 #include "core/base/splitmix64.h"
 
 namespace mpo::memtrace::report {
@@ -200,7 +199,7 @@ FlameTree Bounded(const FlameTree& tree, std::size_t max_nodes) {
 
 namespace {
 
-void AppendNode(std::string& out, const FlameTree& tree, std::uint32_t id) {
+void WriteNode(JsonWriter& w, const FlameTree& tree, std::uint32_t id) {
   // Iterative: a deep stack must not exhaust the C++ stack.
   struct Frame {
     std::uint32_t id;
@@ -210,11 +209,13 @@ void AppendNode(std::string& out, const FlameTree& tree, std::uint32_t id) {
   std::vector<Frame> stack;
   auto open = [&](std::uint32_t n) {
     const FlameNode& node = tree.nodes[n];
-    out += "{\"n\":";
-    json_text::AppendString(out, tree.names[node.name]);
-    out += ",\"v\":";
-    json_text::AppendUint(out, node.value);
-    out += ",\"c\":[";
+    w.BeginObject();
+    w.Key("n");
+    w.String(tree.names[node.name]);
+    w.Key("v");
+    w.Uint(node.value);
+    w.Key("c");
+    w.BeginArray();
     std::vector<std::uint32_t> order = node.children;
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
       return tree.nodes[a].value > tree.nodes[b].value;
@@ -225,11 +226,11 @@ void AppendNode(std::string& out, const FlameTree& tree, std::uint32_t id) {
   while (!stack.empty()) {
     Frame& f = stack.back();
     if (f.next == f.order.size()) {
-      out += "]}";
+      w.EndArray();
+      w.EndObject();
       stack.pop_back();
       continue;
     }
-    if (f.next > 0) out += ',';
     const std::uint32_t child = f.order[f.next++];
     open(child);
   }
@@ -237,12 +238,20 @@ void AppendNode(std::string& out, const FlameTree& tree, std::uint32_t id) {
 
 }  // namespace
 
-void AppendFlameJson(std::string& out, const FlameTree& tree) {
+void WriteFlame(JsonWriter& w, const FlameTree& tree) {
   if (tree.nodes.empty()) {
-    out += "{\"n\":\"all\",\"v\":0,\"c\":[]}";
+    w.BeginObject();
+    w.Key("n");
+    w.Name("all");
+    w.Key("v");
+    w.Uint(0);
+    w.Key("c");
+    w.BeginArray();
+    w.EndArray();
+    w.EndObject();
     return;
   }
-  AppendNode(out, tree, 0);
+  WriteNode(w, tree, 0);
 }
 
 }  // namespace mpo::memtrace::report

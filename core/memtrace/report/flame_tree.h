@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/base/json_writer.h"
 #include "core/base/status.h"
 #include "core/base/text_sink.h"
 
@@ -72,7 +73,7 @@ class FlameTreeBuilder : public TextSink {
 // lost children gets one).
 FlameTree Bounded(const FlameTree& tree, std::size_t max_nodes);
 
-// `{"n":S,"v":N,"c":[...]}` nested, children heaviest first.
-void AppendFlameJson(std::string& out, const FlameTree& tree);
+// The tree as one value: {"n":S,"v":N,"c":[...]} nested, children heaviest first.
+void WriteFlame(JsonWriter& w, const FlameTree& tree);
 
 }  // namespace mpo::memtrace::report

@@ -23,7 +23,8 @@ FlameTree Build(const std::string& folded, std::size_t max_nodes = 1000) {
 
 std::string Json(const FlameTree& t) {
   std::string out;
-  AppendFlameJson(out, t);
+  JsonWriter w(out);
+  WriteFlame(w, t);
   return out;
 }
 

@@ -1,6 +1,6 @@
 #include "core/memtrace/report/html_report.h"
 
-#include "core/base/json_text.h"
+#include "core/base/json_writer.h"
 #include "core/memtrace/analysis/analysis_text.h"
 #include "core/memtrace/analysis/leaks.h"
 #include "core/memtrace/analysis/liveness_text.h"
@@ -31,47 +31,25 @@ FlameTree PageTree(const FlameTree& tree) {
   return out;
 }
 
-void AppendSites(std::string& out, const analysis::TraceAnalysis& a, std::size_t top) {
-  out += "\"sites_total\":";
-  json_text::AppendUint(out, a.sites.size());
-  out += ",\"sites\":[";
-  for (std::size_t i = 0; i < a.sites.size() && i < top; ++i) {
-    const analysis::Site s = PageSite(a.sites[i]);
-    if (i > 0) out += ',';
-    out += '{';
-    analysis::AppendSiteMembers(out, s);
-    out += ",\"allocs\":";
-    json_text::AppendUint(out, s.allocated.blocks);
-    out += ",\"samples\":";
-    json_text::AppendUint(out, s.allocated.samples);
-    out += ",\"words\":";
-    json_text::AppendUint(out, s.allocated.words);
-    out += ",\"est_bytes\":";
-    json_text::AppendDouble(out, EstimatedBytes(s.allocated.samples, a.info));
-    out += ",\"live_blocks\":";
-    json_text::AppendUint(out, s.live.blocks);
-    out += ",\"live_samples\":";
-    json_text::AppendUint(out, s.live.samples);
-    out += ",\"live_words\":";
-    json_text::AppendUint(out, s.live.words);
-    out += ",\"live_est_bytes\":";
-    json_text::AppendDouble(out, EstimatedBytes(s.live.samples, a.info));
-    out += '}';
-  }
-  out += ']';
+void WriteSites(JsonWriter& w, const analysis::TraceAnalysis& a, std::size_t top) {
+  w.Key("sites_total");
+  w.Uint(a.sites.size());
+  w.Key("sites");
+  w.BeginArray();
+  for (std::size_t i = 0; i < a.sites.size() && i < top; ++i)
+    analysis::WriteSite(w, PageSite(a.sites[i]), a.info);
+  w.EndArray();
 }
 
-void AppendLeaks(std::string& out, const analysis::TraceAnalysis& a, std::size_t top) {
+void WriteLeaks(JsonWriter& w, const analysis::TraceAnalysis& a, std::size_t top) {
   const auto all = analysis::LeakSites(a, a.sites.size());
-  out += "\"leak_sites_total\":";
-  json_text::AppendUint(out, all.size());
-  out += ",\"leaks\":[";
-  for (std::size_t i = 0; i < all.size() && i < top; ++i) {
-    const analysis::Site s = PageSite(*all[i]);
-    if (i > 0) out += ',';
-    analysis::AppendLeakSiteJson(out, s, a.info);
-  }
-  out += ']';
+  w.Key("leak_sites_total");
+  w.Uint(all.size());
+  w.Key("leaks");
+  w.BeginArray();
+  for (std::size_t i = 0; i < all.size() && i < top; ++i)
+    analysis::WriteSite(w, PageSite(*all[i]), a.info);
+  w.EndArray();
 }
 
 // '<' only occurs inside JSON strings, where \u003c means the same character.
@@ -107,46 +85,40 @@ std::string HtmlText(const std::string& s) {
 
 std::string ReportDataJson(const analysis::TraceAnalysis& a, const std::string& file,
                            const FlameTrees& flame, std::size_t top) {
-  std::string out = "{";
-  analysis::TraceAnalysis trace;  // only the members AppendTraceMember reads
+  std::string out;
+  JsonWriter w(out);
+  w.BeginObject();
+  analysis::TraceAnalysis trace;  // only the members WriteTraceMember reads
   trace.info = a.info;
   trace.info.executable_name = PageText(a.info.executable_name);
+  trace.info.host_name = PageText(a.info.host_name);
   trace.version = a.version;
   trace.duration_us = a.duration_us;
-  analysis::AppendTraceMember(out, PageText(file), trace);
-  out += ",\"host\":";
-  json_text::AppendString(out, PageText(a.info.host_name));
-  out += ',';
-  analysis::AppendWindowMember(out, a);
-  out += ',';
-  analysis::AppendDamageMember(out, a.damage);
-  out += ",\"events_in_window\":";
-  json_text::AppendUint(out, a.events_in_window);
-  out += ",\"allocated\":";
-  analysis::AppendTallyJson(out, a.allocated, a.info);
-  out += ",\"live\":";
-  analysis::AppendTallyJson(out, a.live, a.info);
-  out += ',';
-  analysis::AppendLiveAtMember(out, a);
-  out += ',';
-  analysis::AppendPeakMember(out, a);
-  out += ',';
-  AppendSites(out, a, top);
-  out += ',';
-  AppendLeaks(out, a, top);
-  out += ',';
-  analysis::AppendTimelineMember(out, a);
-  out += ",\"flame\":";
-  AppendFlameJson(out, PageTree(flame.stacks));
-  out += ",\"flame_collapsed\":";
-  AppendFlameJson(out, PageTree(flame.collapsed));
-  out += ",\"flame_inverted\":";
-  AppendFlameJson(out, PageTree(flame.inverted));
-  out += ",\"flame_live\":";
-  AppendFlameJson(out, PageTree(flame.live));
-  out += ",\"bytes_per_sample\":";
-  json_text::AppendDouble(out, EstimatedBytes(1, a.info));
-  out += '}';
+  analysis::WriteTraceMember(w, PageText(file), trace);
+  analysis::WriteWindowMember(w, a);
+  analysis::WriteDamageMember(w, a.damage);
+  w.Key("events_in_window");
+  w.Uint(a.events_in_window);
+  w.Key("allocated");
+  analysis::WriteTally(w, a.allocated, a.info);
+  w.Key("live");
+  analysis::WriteTally(w, a.live, a.info);
+  analysis::WriteLiveAtMember(w, a);
+  analysis::WritePeakMember(w, a);
+  WriteSites(w, a, top);
+  WriteLeaks(w, a, top);
+  analysis::WriteTimelineMember(w, a);
+  w.Key("flame");
+  WriteFlame(w, PageTree(flame.stacks));
+  w.Key("flame_collapsed");
+  WriteFlame(w, PageTree(flame.collapsed));
+  w.Key("flame_inverted");
+  WriteFlame(w, PageTree(flame.inverted));
+  w.Key("flame_live");
+  WriteFlame(w, PageTree(flame.live));
+  w.Key("bytes_per_sample");
+  w.Double(EstimatedBytes(1, a.info));
+  w.EndObject();
   return out;
 }
 

@@ -8,23 +8,23 @@
 // highlights a function's boxes in all of them).
 //
 // The data is one JSON object in <script type="application/json" id="report-data">:
-//   "trace": as stats' (analysis_text.h), "host": S, "window": {"from_s","to_s"|null},
+//   "trace": as stats' (analysis_text.h), "window": {"from_s","to_s"|null},
 //   "damage": null | where the read stopped at damage (analysis_text.h),
 //   "events_in_window": N, "allocated", "live": {"blocks","samples","words","est_bytes"}
 //   (the window's blocks live at the asked time), "live_at", "peak" (liveness_text.h),
 //   "sites_total": N, "sites": [{"site": S|null, "callers": [S...],
-//   "allocs","samples","words","est_bytes","live_blocks","live_samples","live_words",
+//   "blocks","samples","words","est_bytes","live_blocks","live_samples","live_words",
 //   "live_est_bytes"}] (at most top; as stats' sites),
-//   "leak_sites_total": N, "leaks": [{"site","callers","blocks","samples","words",
-//   "est_bytes","allocated_blocks"}] (at most top),
+//   "leak_sites_total": N, "leaks": [SITE] (the same objects, as leaks' sites; at most
+//   top),
 //   "timeline": [{"t_s","live_est_bytes","min_est_bytes","max_est_bytes"}], "flame":
 //   {"n","v","c":[...]} in samples, "flame_collapsed": the same with recursion collapsed,
 //   "flame_inverted": the same stacks read from the allocation point back to the outermost
 //   caller (inverted_flame.h), "flame_live": the stacks of the window's blocks live at the
 //   asked time ("live_at"), "bytes_per_sample": X. External allocations are the tracer's
 //   caller's in every tree and table (analysis/site_attribution.h).
-// Every '<' in the JSON text is written \u003c, so no string ("</script>" in a location)
-// can end the block early; the JSON reads back the same.
+// Member names: tools/JSON.md. Every '<' in the JSON text is written \u003c, so no string
+// ("</script>" in a location) can end the block early; the JSON reads back the same.
 #pragma once
 
 #include <cstddef>

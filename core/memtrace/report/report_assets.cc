@@ -130,7 +130,7 @@ const char kReportScript[] = R"js(
         data.damage.offset + " (" + data.damage.message + "); figures cover the " +
         num(data.damage.events_read) + " events before it.";
   const cards = [
-    ["executable", t.executable], ["host", data.host], ["pid", num(t.pid)],
+    ["executable", t.executable_name], ["host", t.host_name], ["pid", num(t.pid)],
     ["sample rate", String(t.sample_rate)], ["word size", t.word_size + " bits"],
     ["format version", "v" + t.version], ["duration", secs(t.duration_s)],
     ["events in window", num(data.events_in_window)],
@@ -196,16 +196,17 @@ const char kReportScript[] = R"js(
     render();
   }
   const maxSite = data.sites.reduce((m, s) => Math.max(m, s.est_bytes), 0);
-  table("sites", [["site", null], ["est. bytes", "est_bytes", bytes], ["allocs", "allocs", num],
+  table("sites", [["site", null], ["est. bytes", "est_bytes", bytes], ["blocks", "blocks", num],
                   ["samples", "samples", num], ["live blocks", "live_blocks", num],
                   ["est. bytes live", "live_est_bytes", bytes]],
         data.sites.slice(), maxSite, "est_bytes", false);
   document.getElementById("sites-note").textContent =
       data.sites.length + " of " + data.sites_total + " sites shown.";
-  const maxLeak = data.leaks.reduce((m, s) => Math.max(m, s.est_bytes), 0);
-  table("leaks", [["site", null], ["est. bytes live", "est_bytes", bytes], ["blocks", "blocks", num],
-                  ["samples", "samples", num], ["of allocated", "allocated_blocks", num]],
-        data.leaks.slice(), maxLeak, "est_bytes", true);
+  const maxLeak = data.leaks.reduce((m, s) => Math.max(m, s.live_est_bytes), 0);
+  table("leaks", [["site", null], ["est. bytes live", "live_est_bytes", bytes],
+                  ["live blocks", "live_blocks", num], ["live samples", "live_samples", num],
+                  ["of blocks", "blocks", num]],
+        data.leaks.slice(), maxLeak, "live_est_bytes", true);
   document.getElementById("leaks-title").textContent = "Allocated" +
       (wholeTrace ? "" : " in [" + secs(data.window.from_s) + ", " + secs(data.window.to_s) + "]") +
       (data.live_at.at === "end" ? " and never collected" : " and still live at " + when()) +
