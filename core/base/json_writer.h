@@ -73,6 +73,15 @@ class JsonWriter {
     comma_ = false;
   }
 
+  // A member name that comes from data (a phase name, an event kind): escaped as a
+  // string is. The next call writes its value.
+  void DataKey(std::string_view name) {
+    if (comma_) *out_ += ',';
+    json_text::AppendString(*out_, name);
+    *out_ += ':';
+    comma_ = false;
+  }
+
   void String(std::string_view bytes) {
     Value();
     json_text::AppendString(*out_, bytes);

@@ -86,6 +86,20 @@ TEST(JsonWriter, RawValuesTakeTheirComma) {
   EXPECT_EQ(out, R"(["a","b","c"])");
 }
 
+// Names from data are escaped as strings are, and take their comma like Key's.
+TEST(JsonWriter, DataKeysAreEscaped) {
+  std::string out;
+  JsonWriter w(out);
+  w.BeginObject();
+  w.DataKey("minor");
+  w.Uint(1);
+  w.DataKey("a\"b");
+  w.BeginObject();
+  w.EndObject();
+  w.EndObject();
+  EXPECT_EQ(out, R"({"minor":1,"a\"b":{}})");
+}
+
 TEST(JsonWriter, ContinuesAList) {
   std::string list = R"("1","2")";
   JsonWriter more(list, /*after_value=*/true);

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/base/json_text.h"
+#include "core/base/json_writer.h"
 #include "core/base/splitmix64.h"
 #include "core/sim/sim_runtime.h"
 
@@ -119,40 +119,47 @@ Status CheckMemprofSimWork(const MemprofSimOptions& o, std::uint64_t max_blocks)
 }
 
 std::string MemprofSimJson(const MemprofSimOptions& o, const MemprofSimCounts& c) {
-  using json_text::AppendUint;
-  char lambda[40];
-  std::snprintf(lambda, sizeof lambda, "%.17g", o.lambda);
-  std::string out = "{\"lambda\":";
-  out += lambda;
-  out += ",\"blocks\":";
-  AppendUint(out, o.blocks);
-  out += ",\"seed\":";
-  AppendUint(out, o.seed);
-  out += ",\"words\":{\"minor\":";
-  AppendUint(out, c.minor_words);
-  out += ",\"major\":";
-  AppendUint(out, c.major_words);
-  out += "},\"samples\":{\"minor\":";
-  AppendUint(out, c.samples_minor);
-  out += ",\"major\":";
-  AppendUint(out, c.samples_major);
-  out += "},\"callbacks\":{\"alloc_minor\":";
-  AppendUint(out, c.alloc_minor);
-  out += ",\"alloc_major\":";
-  AppendUint(out, c.alloc_major);
-  out += ",\"promote\":";
-  AppendUint(out, c.promote);
-  out += ",\"dealloc_minor\":";
-  AppendUint(out, c.dealloc_minor);
-  out += ",\"dealloc_major\":";
-  AppendUint(out, c.dealloc_major);
-  out += "},\"collections\":{\"minor\":";
-  AppendUint(out, c.minor_collections);
-  out += ",\"major\":";
-  AppendUint(out, c.major_collections);
-  out += "},\"balanced\":";
-  out += c.balanced() ? "true" : "false";
-  out += "}\n";
+  std::string out;
+  JsonWriter w(out);
+  // Members of an object: {"minor":N,"major":N}.
+  auto by_heap = [&w](std::uint64_t minor, std::uint64_t major) {
+    w.BeginObject();
+    w.Key("minor");
+    w.Uint(minor);
+    w.Key("major");
+    w.Uint(major);
+    w.EndObject();
+  };
+  w.BeginObject();
+  w.Key("lambda");
+  w.Double(o.lambda);
+  w.Key("blocks");
+  w.Uint(o.blocks);
+  w.Key("seed");
+  w.Uint(o.seed);
+  w.Key("words");
+  by_heap(c.minor_words, c.major_words);
+  w.Key("samples");
+  by_heap(c.samples_minor, c.samples_major);
+  w.Key("callbacks");
+  w.BeginObject();
+  w.Key("alloc_minor");
+  w.Uint(c.alloc_minor);
+  w.Key("alloc_major");
+  w.Uint(c.alloc_major);
+  w.Key("promote");
+  w.Uint(c.promote);
+  w.Key("dealloc_minor");
+  w.Uint(c.dealloc_minor);
+  w.Key("dealloc_major");
+  w.Uint(c.dealloc_major);
+  w.EndObject();
+  w.Key("collections");
+  by_heap(c.minor_collections, c.major_collections);
+  w.Key("balanced");
+  w.Bool(c.balanced());
+  w.EndObject();
+  w.EndLine();
   return out;
 }
 

@@ -92,7 +92,7 @@ TEST(MemprofSimWorkload, JsonHoldsEveryCount) {
   c.minor_collections = 9;
   c.major_collections = 10;
   EXPECT_EQ(MemprofSimJson({.lambda = 0.1, .blocks = 12, .seed = 13}, c),
-            "{\"lambda\":0.10000000000000001,\"blocks\":12,\"seed\":13,"
+            "{\"lambda\":0.1,\"blocks\":12,\"seed\":13,"
             "\"words\":{\"minor\":7,\"major\":8},\"samples\":{\"minor\":5,\"major\":6},"
             "\"callbacks\":{\"alloc_minor\":1,\"alloc_major\":2,\"promote\":3,"
             "\"dealloc_minor\":1,\"dealloc_major\":2},"

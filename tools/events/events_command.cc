@@ -2,12 +2,12 @@
 
 #include <string>
 
+#include "core/export/ring_stats_view.h"
 #include "tools/events/chrome_command.h"
 #include "tools/events/dump_command.h"
 #include "tools/events/fuchsia_command.h"
 #include "tools/events/record_command.h"
 #include "tools/events/stats_command.h"
-#include "tools/events/stats_view.h"
 #include "tools/events/tail_command.h"
 #include "tools/events/timeline_export.h"
 
@@ -34,7 +34,7 @@ void AddEventsCommands(CLI::App& app) {
   exports.stats_text = [](const std::string& ring) -> Result<std::string> {
     auto s = StatsOfRing({ring}, RingReadOptions{});
     if (!s.ok()) return s.status();
-    return FormatStats(*s);
+    return exporter::FormatRingStats(*s);
   };
   AddRecordCommand(*events, exports);
 }

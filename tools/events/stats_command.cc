@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "core/export/chrome_trace.h"
+#include "core/export/ring_stats_view.h"
 #include "core/ring/view/event_decoder.h"
-#include "tools/events/stats_view.h"
 #include "tools/exit_code.h"
 
 namespace mpo::tools {
@@ -39,9 +39,9 @@ void RunStats(const StatsOptions& o) {
   auto stats = StatsOfRing(o.source, o.read);
   if (!stats.ok()) return ReportError("events stats", stats.status());
   if (o.json) {
-    std::printf("%s\n", exporter::DumpJson(StatsJson(*stats), 2).c_str());
+    std::fputs(exporter::FormatRingStatsJson(*stats).c_str(), stdout);
   } else {
-    std::fputs(FormatStats(*stats).c_str(), stdout);
+    std::fputs(exporter::FormatRingStats(*stats).c_str(), stdout);
   }
 }
 

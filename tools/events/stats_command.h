@@ -1,5 +1,5 @@
 // `memprof-oracle events stats`: olly's GC statistics of a ring (core/export/ring_stats.h),
-// printed as text or JSON by stats_view.h.
+// printed as text or JSON by core/export/ring_stats_view.h.
 #pragma once
 
 #include <CLI/CLI.hpp>

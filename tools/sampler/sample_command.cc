@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "core/base/json_text.h"
+#include "core/base/json_writer.h"
 #include "core/sampler/geometric_listing.h"
 #include "core/sampler/sampler.h"
 #include "tools/exit_code.h"
@@ -70,23 +72,48 @@ void RunSample(const SampleOptions& o) {
   sampler::GeometricListing geometric(
       o.seed, *rate,
       o.as_profile ? sampler::GeometricView::kAsProfile : sampler::GeometricView::kFromSeed);
+  // Written in chunks: --count may ask for 10^8 draws.
+  std::string buf;
+  JsonWriter w(buf);
+  auto flush = [&buf] {
+    std::fwrite(buf.data(), 1, buf.size(), stdout);
+    buf.clear();
+  };
   if (o.json) {
-    std::printf("{\"kind\":\"%s\",\"lambda\":%.17g,\"seed\":%llu,", o.kind.c_str(), o.lambda,
-                static_cast<unsigned long long>(o.seed));
-    if (binomial) std::printf("\"length\":%llu,", static_cast<unsigned long long>(o.length));
-    std::printf("\"draws\":[");
+    w.BeginObject();
+    w.Key("kind");
+    w.Name(binomial ? "binomial" : "geometric");
+    w.Key("lambda");
+    w.Double(o.lambda);
+    w.Key("seed");
+    w.Uint(o.seed);
+    if (binomial) {
+      w.Key("length");
+      w.Uint(o.length);
+    }
+    w.Key("draws");
+    w.BeginArray();
   }
   for (std::uint64_t i = 0; i < o.count; ++i) {
     // Stop early when nobody can read the rest (main reports the failed write).
-    if ((i & 0xffff) == 0 && StdoutFailed()) return;
+    if ((i & 0xffff) == 0) {
+      flush();
+      if (StdoutFailed()) return;
+    }
     const std::uint64_t v = binomial ? s.Binomial(o.length) : geometric.Next();
     if (o.json) {
-      std::printf("%s%llu", i == 0 ? "" : ",", static_cast<unsigned long long>(v));
+      w.Uint(v);
     } else {
-      std::printf("%llu\n", static_cast<unsigned long long>(v));
+      json_text::AppendUint(buf, v);
+      buf += '\n';
     }
   }
-  if (o.json) std::printf("]}\n");
+  if (o.json) {
+    w.EndArray();
+    w.EndObject();
+    w.EndLine();
+  }
+  flush();
 }
 
 }  // namespace

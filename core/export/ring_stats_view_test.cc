@@ -1,22 +1,22 @@
-#include "tools/events/stats_view.h"
+#include "core/export/ring_stats_view.h"
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "core/ring/view/ring_event_test_util.h"
 
-namespace mpo::tools {
+namespace mpo::exporter {
 namespace {
 
 using Kind = ring::view::EventKind;
-using exporter::RingEvent;
 using ring::view::MakeRingEvent;
 
 // Two domains, each 800 ns of a 1000 ns run in stw_handler under stw_leader or
 // interrupt_remote; domain 1's major is still open at the end.
-exporter::RingStats TwoDomains() {
-  exporter::RingStatsAccumulator a;
+RingStats TwoDomains() {
+  RingStatsAccumulator a;
   for (const RingEvent& e : std::vector<RingEvent>{
            MakeRingEvent(Kind::kLifecycle, 0, 1000, 0, "ring_start"),
            MakeRingEvent(Kind::kBegin, 0, 1100, 40, "stw_leader"),
@@ -39,8 +39,8 @@ exporter::RingStats TwoDomains() {
   return a.Finish();
 }
 
-TEST(StatsView, TextNeverAddsDomainTimesAsWallTime) {
-  const std::string text = FormatStats(TwoDomains());
+TEST(RingStatsView, TextNeverAddsDomainTimesAsWallTime) {
+  const std::string text = FormatRingStats(TwoDomains());
   EXPECT_NE(text.find("wall time: 0.000001 s (ring_start..ring_stop)\n"), std::string::npos)
       << text;
   // Per domain: 800 ns of GC in 1000 ns (domain 0) and 890 ns (domain 1: from its first event, its
@@ -66,8 +66,10 @@ TEST(StatsView, TextNeverAddsDomainTimesAsWallTime) {
       << text;
 }
 
-TEST(StatsView, Json) {
-  const nlohmann::json j = StatsJson(TwoDomains());
+TEST(RingStatsView, Json) {
+  const std::string text = FormatRingStatsJson(TwoDomains());
+  ASSERT_EQ(text.back(), '\n');
+  const nlohmann::json j = nlohmann::json::parse(text);
   EXPECT_EQ(j["wall_ns"], 1000);
   EXPECT_EQ(j["wall_basis"], "ring_start..ring_stop");
   EXPECT_EQ(j["sum_over_domains"]["gc_ns"], 1600);
@@ -85,7 +87,9 @@ TEST(StatsView, Json) {
   ASSERT_EQ(j["domains"][1]["open_at_end"].size(), 1u);
   EXPECT_EQ(j["domains"][1]["open_at_end"][0]["name"], "major");
   EXPECT_EQ(j["domains"][1]["open_at_end"][0]["open_ns"], 40);
+  EXPECT_EQ(j["domains"][1]["open_at_end"][0]["kind"], "phase");
+  EXPECT_GT(j["domains"][0]["events"]["begin"], 0);
 }
 
 }  // namespace
-}  // namespace mpo::tools
+}  // namespace mpo::exporter

@@ -1,4 +1,4 @@
-#include "tools/events/stats_view.h"
+#include "core/export/ring_stats_view.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -6,11 +6,9 @@
 #include <map>
 #include <vector>
 
-namespace mpo::tools {
+#include "core/base/json_writer.h"
 
-using exporter::DomainStats;
-using exporter::PauseSummary;
-using exporter::RingStats;
+namespace mpo::exporter {
 
 namespace {
 
@@ -42,21 +40,29 @@ void AppendPauseRow(std::string& out, const std::string& name, const PauseSummar
           name.c_str(), p.count, p.p50_ns, p.p90_ns, p.p99_ns, p.max_ns);
 }
 
-nlohmann::json PauseJson(const PauseSummary& p) {
-  return {{"count", p.count},
-          {"p50_ns", p.p50_ns},
-          {"p90_ns", p.p90_ns},
-          {"p99_ns", p.p99_ns},
-          {"max_ns", p.max_ns}};
+void WritePauses(JsonWriter& w, const PauseSummary& p) {
+  w.Key("count");
+  w.Uint(p.count);
+  w.Key("p50_ns");
+  w.Uint(p.p50_ns);
+  w.Key("p90_ns");
+  w.Uint(p.p90_ns);
+  w.Key("p99_ns");
+  w.Uint(p.p99_ns);
+  w.Key("max_ns");
+  w.Uint(p.max_ns);
 }
 
-nlohmann::json WordsJson(const std::optional<std::uint64_t>& w) {
-  return w ? nlohmann::json(*w) : nlohmann::json(nullptr);
+void WriteWords(JsonWriter& w, const std::optional<std::uint64_t>& words) {
+  if (words)
+    w.Uint(*words);
+  else
+    w.Null();
 }
 
 }  // namespace
 
-std::string FormatStats(const RingStats& s) {
+std::string FormatRingStats(const RingStats& s) {
   std::string out;
   AppendF(out, "wall time: %.6f s (%s)\n", Seconds(s.wall_ns),
           s.wall_basis.empty() ? "no timed event" : s.wall_basis.c_str());
@@ -70,20 +76,19 @@ std::string FormatStats(const RingStats& s) {
     AppendF(out, "%-6u %12.6f %12.6f %8.2f%%  %s\n", ring, Seconds(d.elapsed_ns), Seconds(d.gc_ns),
             SharePercent(d.gc_ns, d.elapsed_ns), std::string(TimeBasis(d)).c_str());
   }
-  const exporter::DomainSums sum = exporter::SumOverDomains(s);
+  const DomainSums sum = SumOverDomains(s);
   AppendF(out, "sum over domains (not wall time): time %.6f s, gc %.6f s, gc share %.2f%%\n\n",
           Seconds(sum.time_ns), Seconds(sum.gc_ns), SharePercent(sum.gc_ns, sum.time_ns));
 
   out +=
       "pauses, all domains                 count       p50_ns       p90_ns       p99_ns"
       "       max_ns\n";
-  AppendPauseRow(out, "gc (olly)", exporter::Summarise(exporter::PooledGcPauses(s)));
-  for (const auto& [name, p] : exporter::PooledPhases(s))
-    AppendPauseRow(out, name, exporter::Summarise(p));
+  AppendPauseRow(out, "gc (olly)", Summarise(PooledGcPauses(s)));
+  for (const auto& [name, p] : PooledPhases(s)) AppendPauseRow(out, name, Summarise(p));
 
   out += "\nwords          minor     promoted        major        total  promoted%\n";
   for (const auto& [ring, d] : s.domains) {
-    const std::string total = Words(exporter::TotalWords(d));
+    const std::string total = Words(TotalWords(d));
     std::string pct = "n/a";
     if (d.minor_words && d.promoted_words && *d.minor_words > 0) {
       char p[32];
@@ -111,7 +116,7 @@ std::string FormatStats(const RingStats& s) {
                 p.total_ns, p.max_ns);
       }
     }
-    for (const exporter::OpenSpan& o : d.open_at_end) {
+    for (const OpenSpan& o : d.open_at_end) {
       AppendF(out, "  open at the end: %s %s, begun at ts %" PRIu64 ", open %" PRIu64 " ns\n",
               o.user ? "user span" : "phase", o.name.c_str(), o.begin_ts, o.open_ns);
     }
@@ -119,54 +124,118 @@ std::string FormatStats(const RingStats& s) {
   return out;
 }
 
-nlohmann::json StatsJson(const RingStats& s) {
-  nlohmann::json j;
-  j["wall_ns"] = s.wall_ns;
-  j["wall_basis"] = s.wall_basis;
-  j["collections"] = {{"minor", s.minor_collections},
-                      {"major", s.major_collections},
-                      {"forced_major", s.forced_major_collections},
-                      {"compactions", s.compactions}};
-  const exporter::DomainSums sum = exporter::SumOverDomains(s);
-  j["sum_over_domains"] = {{"time_ns", sum.time_ns},
-                           {"gc_ns", sum.gc_ns},
-                           {"gc_share", SharePercent(sum.gc_ns, sum.time_ns) / 100.0}};
-  j["gc_pauses"] = PauseJson(exporter::Summarise(exporter::PooledGcPauses(s)));
-  j["phases"] = nlohmann::json::object();
-  for (const auto& [name, p] : exporter::PooledPhases(s))
-    j["phases"][name] = PauseJson(exporter::Summarise(p));
-  j["domains"] = nlohmann::json::array();
-  for (const auto& [ring, d] : s.domains) {
-    nlohmann::json phases = nlohmann::json::object();
-    for (const auto& [name, p] : d.phases) {
-      nlohmann::json q = PauseJson(exporter::Summarise(p));
-      q["total_ns"] = p.total_ns;
-      phases[name] = q;
-    }
-    nlohmann::json open = nlohmann::json::array();
-    for (const exporter::OpenSpan& o : d.open_at_end) {
-      open.push_back({{"name", o.name},
-                      {"kind", o.user ? "user_span" : "phase"},
-                      {"begin_ts", o.begin_ts},
-                      {"open_ns", o.open_ns}});
-    }
-    j["domains"].push_back({{"ring", ring},
-                            {"time_ns", d.elapsed_ns},
-                            {"time_from", TimeBasis(d)},
-                            {"gc_ns", d.gc_ns},
-                            {"gc_share", SharePercent(d.gc_ns, d.elapsed_ns) / 100.0},
-                            {"gc_pauses", PauseJson(exporter::Summarise(d.gc_pauses))},
-                            {"phases", phases},
-                            {"words",
-                             {{"minor", WordsJson(d.minor_words)},
-                              {"promoted", WordsJson(d.promoted_words)},
-                              {"major", WordsJson(d.major_words)}}},
-                            {"events", d.events_by_kind},
-                            {"lost_words", d.lost_words},
-                            {"unmatched_ends", d.unmatched_ends},
-                            {"open_at_end", open}});
+std::string FormatRingStatsJson(const RingStats& s) {
+  std::string out;
+  JsonWriter w(out);
+  w.BeginObject();
+  w.Key("wall_ns");
+  w.Uint(s.wall_ns);
+  w.Key("wall_basis");
+  w.String(s.wall_basis);
+  w.Key("collections");
+  w.BeginObject();
+  w.Key("minor");
+  w.Uint(s.minor_collections);
+  w.Key("major");
+  w.Uint(s.major_collections);
+  w.Key("forced_major");
+  w.Uint(s.forced_major_collections);
+  w.Key("compactions");
+  w.Uint(s.compactions);
+  w.EndObject();
+  const DomainSums sum = SumOverDomains(s);
+  w.Key("sum_over_domains");
+  w.BeginObject();
+  w.Key("time_ns");
+  w.Uint(sum.time_ns);
+  w.Key("gc_ns");
+  w.Uint(sum.gc_ns);
+  w.Key("gc_share");
+  w.Double(SharePercent(sum.gc_ns, sum.time_ns) / 100.0);
+  w.EndObject();
+  w.Key("gc_pauses");
+  w.BeginObject();
+  WritePauses(w, Summarise(PooledGcPauses(s)));
+  w.EndObject();
+  w.Key("phases");
+  w.BeginObject();
+  for (const auto& [name, p] : PooledPhases(s)) {
+    w.DataKey(name);
+    w.BeginObject();
+    WritePauses(w, Summarise(p));
+    w.EndObject();
   }
-  return j;
+  w.EndObject();
+  w.Key("domains");
+  w.BeginArray();
+  for (const auto& [ring, d] : s.domains) {
+    w.BeginObject();
+    w.Key("ring");
+    w.Uint(ring);
+    w.Key("time_ns");
+    w.Uint(d.elapsed_ns);
+    w.Key("time_from");
+    w.Name(TimeBasis(d));
+    w.Key("gc_ns");
+    w.Uint(d.gc_ns);
+    w.Key("gc_share");
+    w.Double(SharePercent(d.gc_ns, d.elapsed_ns) / 100.0);
+    w.Key("gc_pauses");
+    w.BeginObject();
+    WritePauses(w, Summarise(d.gc_pauses));
+    w.EndObject();
+    w.Key("phases");
+    w.BeginObject();
+    for (const auto& [name, p] : d.phases) {
+      w.DataKey(name);
+      w.BeginObject();
+      WritePauses(w, Summarise(p));
+      w.Key("total_ns");
+      w.Uint(p.total_ns);
+      w.EndObject();
+    }
+    w.EndObject();
+    w.Key("words");
+    w.BeginObject();
+    w.Key("minor");
+    WriteWords(w, d.minor_words);
+    w.Key("promoted");
+    WriteWords(w, d.promoted_words);
+    w.Key("major");
+    WriteWords(w, d.major_words);
+    w.EndObject();
+    w.Key("events");
+    w.BeginObject();
+    for (const auto& [kind, n] : d.events_by_kind) {
+      w.DataKey(kind);
+      w.Uint(n);
+    }
+    w.EndObject();
+    w.Key("lost_words");
+    w.Uint(d.lost_words);
+    w.Key("unmatched_ends");
+    w.Uint(d.unmatched_ends);
+    w.Key("open_at_end");
+    w.BeginArray();
+    for (const OpenSpan& o : d.open_at_end) {
+      w.BeginObject();
+      w.Key("name");
+      w.String(o.name);
+      w.Key("kind");
+      w.Name(o.user ? "user_span" : "phase");
+      w.Key("begin_ts");
+      w.Uint(o.begin_ts);
+      w.Key("open_ns");
+      w.Uint(o.open_ns);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  w.EndLine();
+  return out;
 }
 
-}  // namespace mpo::tools
+}  // namespace mpo::exporter
