@@ -10,7 +10,7 @@
 // (exits, prints a malformed end line, passes the time limit or the output cap before
 // its end line) fails that input only: it is stopped, with everything it started, and
 // started again for the next one.
-// Threading: one session per thread; forks.
+// Threading: one session per thread; starts processes without forking the caller.
 #pragma once
 
 #include <cstddef>

@@ -10,7 +10,8 @@
 // The command's parent is a process of its own between the two, so a command that kills
 // its parent ($PPID) has killed itself as far as the outcome goes; a supervisor killed
 // anyway is a `supervisor_died` outcome, the command's process group killed by the kit.
-// Threading: forks; call from one thread at a time.
+// Threading: any thread, several at once (one per worker); starts processes without
+// forking the caller (supervised_process.h).
 #pragma once
 
 #include <cstddef>

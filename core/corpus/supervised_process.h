@@ -7,7 +7,16 @@
 // reports the command's wait status on `report` as soon as the command exits, and when
 // the kit closes `control` (done, timed out, or dead) it kills the command's process
 // group and every process reparented to it, then exits.
-// Threading: forks; call from one thread at a time.
+//
+// Why the supervisor is a fresh program (supervisor.h), started by posix_spawn of the
+// kit's own executable, and not a fork of the kit: fork copies the page tables of the
+// whole kit, a cost that grows with the kit's memory and, with several workers, makes
+// them queue on the kit's memory-map lock, so one start per case made `-j 2` no faster
+// than `-j 1`. posix_spawn shares the kit's memory until the exec, and the exec'd
+// supervisor is small, so its own fork (the command's parent) and posix_spawn (the
+// command) cost little. /proc/self/exe with an argv marker needs no second binary to
+// install or find; the marker is checked before main, so test programs qualify too.
+// Threading: any thread; a lock orders the starts and the reaping of supervisors.
 #pragma once
 
 #include <sys/types.h>
@@ -32,7 +41,7 @@ struct SupervisedProcess {
 
 // `/bin/sh -c command` (without the shell when it would only run one program:
 // process::ExecImage::Command); with `stdin_pipe` the kit writes the command's stdin through
-// `in_w`. kIo (field "impl command") when a pipe or the fork fails.
+// `in_w`. kIo (field "impl command") when a pipe or the supervisor's start fails.
 Result<SupervisedProcess> StartSupervised(const std::string& command, bool stdin_pipe);
 
 // Closes the control pipe (the supervisor kills everything the command started) and

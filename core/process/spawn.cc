@@ -1,6 +1,7 @@
 #include "core/process/spawn.h"
 
 #include <fcntl.h>
+#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -191,6 +192,64 @@ int ExecInChild(const ExecImage& image, const ChildStdio& stdio) {
   if (stdio.out >= 0) ::close(stdio.out);
   if (stdio.err >= 0 && stdio.err != stdio.out) ::close(stdio.err);
   return image.Exec();
+}
+
+namespace {
+
+// posix_spawn's attribute objects, destroyed on every path.
+struct SpawnSetup {
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  int error = 0;
+  SpawnSetup() {
+    error = ::posix_spawn_file_actions_init(&actions);
+    if (error == 0 && (error = ::posix_spawnattr_init(&attr)) != 0)
+      ::posix_spawn_file_actions_destroy(&actions);
+  }
+  ~SpawnSetup() {
+    if (error != 0) return;
+    ::posix_spawnattr_destroy(&attr);
+    ::posix_spawn_file_actions_destroy(&actions);
+  }
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
+};
+
+}  // namespace
+
+int PosixSpawn(const ExecImage& image, const ChildStdio& stdio, pid_t& pid) {
+  SpawnSetup setup;
+  if (setup.error != 0) return setup.error;
+  posix_spawn_file_actions_t* actions = &setup.actions;
+  int error = 0;
+  auto add = [&error](int result) {
+    if (error == 0) error = result;
+  };
+  if (stdio.in >= 0) {
+    add(::posix_spawn_file_actions_adddup2(actions, stdio.in, 0));
+  } else if (stdio.in == ChildStdio::kDevNull) {
+    add(::posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDWR, 0));
+  }
+  if (stdio.out >= 0) add(::posix_spawn_file_actions_adddup2(actions, stdio.out, 1));
+  if (stdio.err >= 0) add(::posix_spawn_file_actions_adddup2(actions, stdio.err, 2));
+  // Each source once: closing one twice would fail the whole start.
+  if (stdio.in >= 0) add(::posix_spawn_file_actions_addclose(actions, stdio.in));
+  if (stdio.out >= 0 && stdio.out != stdio.in)
+    add(::posix_spawn_file_actions_addclose(actions, stdio.out));
+  if (stdio.err >= 0 && stdio.err != stdio.in && stdio.err != stdio.out)
+    add(::posix_spawn_file_actions_addclose(actions, stdio.err));
+  if (stdio.default_sigpipe) {
+    sigset_t pipe_only;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    add(::posix_spawnattr_setsigdefault(&setup.attr, &pipe_only));
+    add(::posix_spawnattr_setflags(&setup.attr, POSIX_SPAWN_SETSIGDEF));
+  }
+  if (error != 0) return error;
+  char* const* envp = image.own_env_ ? image.envp_.data() : environ;
+  if (image.path_.empty())
+    return ::posix_spawnp(&pid, image.argp_[0], actions, &setup.attr, image.argp_.data(), envp);
+  return ::posix_spawn(&pid, image.path_.c_str(), actions, &setup.attr, image.argp_.data(), envp);
 }
 
 int ExecFailureStatus(int error) { return error == ENOENT || error == ENOTDIR ? 127 : 126; }

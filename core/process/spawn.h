@@ -1,5 +1,6 @@
 // Starting a program: fork and exec in one place, for `events record` (tools/events) and
-// the conformance kit's supervisor (core/corpus/supervised_process.h).
+// the conformance kit's supervisor (core/corpus/supervised_process.h), or posix_spawn where
+// the caller needs no code of its own in the child (PosixSpawn).
 //
 //   auto image = process::ExecImage::Make({"prog", "arg"}, {{"VAR", "1"}});
 //   auto child = process::Spawn(*image, {.failure_prefix = "cannot run prog: "});
@@ -24,6 +25,8 @@
 namespace mpo::process {
 
 using EnvOverrides = std::vector<std::pair<std::string, std::string>>;
+
+struct ChildStdio;
 
 // A program, its arguments and its environment, ready for exec.
 class ExecImage {
@@ -56,6 +59,7 @@ class ExecImage {
   int Exec() const;
 
  private:
+  friend int PosixSpawn(const ExecImage& image, const ChildStdio& stdio, pid_t& pid);
   ExecImage() = default;
   void Point();
 
@@ -79,6 +83,12 @@ struct ChildStdio {
 // In a forked child: sets up the standard descriptors, then execs. Returns only if exec
 // failed, with its errno. Async-signal-safe.
 int ExecInChild(const ExecImage& image, const ChildStdio& stdio);
+
+// Starts `image` with posix_spawn, which does not copy the caller's address space (fork's
+// cost grows with the caller's memory): the standard descriptors as `stdio` says, their
+// sources closed in the child only. 0 with `pid` set, or the errno of the failed start, a
+// failed exec included.
+int PosixSpawn(const ExecImage& image, const ChildStdio& stdio, pid_t& pid);
 
 // The exit status a shell gives a program it cannot run: 127 when there is no such
 // program, 126 when it cannot be executed.

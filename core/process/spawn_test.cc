@@ -186,5 +186,78 @@ TEST(Spawn, CommandSkipsTheShellOnlyWhereItWouldRunOneProgram) {
       "a|b c|d e||it's|");
 }
 
+// PosixSpawn: the same program, descriptors and environment as Spawn, without fork.
+Outcome PosixSpawnAndWait(const ExecImage& image, ChildStdio stdio) {
+  Pipe out, err;
+  stdio.out = out.w.get();
+  stdio.err = err.w.get();
+  Outcome run;
+  pid_t pid = -1;
+  run.exec_error = PosixSpawn(image, stdio, pid);
+  out.w.Reset();
+  err.w.Reset();
+  if (run.exec_error != 0) return run;
+  run.out = ReadAll(out.r.get());
+  run.err = ReadAll(err.r.get());
+  EXPECT_EQ(::waitpid(pid, &run.status, 0), pid);
+  return run;
+}
+
+TEST(PosixSpawn, RunsTheProgramWithItsEnvironmentAndDescriptors) {
+  ::setenv("MPO_SPAWN_KEPT", "kept", 1);
+  const Outcome r = PosixSpawnAndWait(
+      Image({"sh", "-c", "echo \"$MPO_SPAWN_KEPT $MPO_SPAWN_ADDED\"; echo oops >&2; exit 3"},
+            {{"MPO_SPAWN_ADDED", "added"}}),
+      {});
+  EXPECT_EQ(r.exec_error, 0);
+  EXPECT_EQ(r.out, "kept added\n");
+  EXPECT_EQ(r.err, "oops\n");
+  ASSERT_TRUE(WIFEXITED(r.status));
+  EXPECT_EQ(WEXITSTATUS(r.status), 3);
+  // The shell image takes the environment at the start.
+  EXPECT_EQ(PosixSpawnAndWait(ExecImage::Shell("echo \"$MPO_SPAWN_KEPT\""), {}).out, "kept\n");
+}
+
+TEST(PosixSpawn, AFailedExecIsItsError) {
+  EXPECT_EQ(PosixSpawnAndWait(Image({"mpo-no-such-program-anywhere"}), {}).exec_error, ENOENT);
+  const std::string file = ::testing::TempDir() + "/mpo_posix_spawn_not_executable";
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ASSERT_GE(fd, 0);
+  ::close(fd);
+  EXPECT_EQ(PosixSpawnAndWait(Image({file}), {}).exec_error, EACCES);
+}
+
+// stdin from a pipe or /dev/null, the pipe's source not left open in the child, and SIGPIPE is back
+// to its default when asked.
+TEST(PosixSpawn, StdinSourcesClosedAndSigpipe) {
+  Pipe in;
+  ASSERT_EQ(::write(in.w.get(), "fed\n", 4), 4);
+  const int in_r = ::fcntl(in.r.get(), F_DUPFD, 3);  // not close-on-exec: the child's
+  ASSERT_GE(in_r, 3);
+  in.w.Reset();
+  // The shell says whether its own copy of the source is still open.
+  const std::string check_source =
+      "cat; [ -e /proc/$$/fd/" + std::to_string(in_r) + " ] && echo leaked; echo end";
+  const Outcome piped = PosixSpawnAndWait(Image({"sh", "-c", check_source}), {.in = in_r});
+  ::close(in_r);
+  EXPECT_EQ(piped.exec_error, 0);
+  EXPECT_EQ(piped.out, "fed\nend\n");
+  const Outcome null =
+      PosixSpawnAndWait(Image({"sh", "-c", "cat; echo end"}), {.in = ChildStdio::kDevNull});
+  EXPECT_EQ(null.out, "end\n");
+  const auto old = ::signal(SIGPIPE, SIG_IGN);
+  const char* sigpipe = "grep SigIgn /proc/self/status";
+  const Outcome ignored = PosixSpawnAndWait(Image({"sh", "-c", sigpipe}), {});
+  const Outcome reset = PosixSpawnAndWait(Image({"sh", "-c", sigpipe}), {.default_sigpipe = true});
+  ::signal(SIGPIPE, old);
+  // SIGPIPE (13) is bit 12 of the mask's last hex digits: 0x1000.
+  auto ignores_sigpipe = [](const std::string& line) {
+    const auto colon = line.find(':');
+    return (std::stoull(line.substr(colon + 1), nullptr, 16) & (1ull << 12)) != 0;
+  };
+  EXPECT_TRUE(ignores_sigpipe(ignored.out)) << ignored.out;
+  EXPECT_FALSE(ignores_sigpipe(reset.out)) << reset.out;
+}
+
 }  // namespace
 }  // namespace mpo::process

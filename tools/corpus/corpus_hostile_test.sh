@@ -156,6 +156,12 @@ grep -q "^FAIL sampler/a: the command killed the kit's supervisor process" "$out
 sleep 0.2
 pid=$(cat "$T/ks.pid" 2>/dev/null)
 if alive "$pid"; then fail "a child of an impl that killed the supervisor survived"; kill -9 "$pid"; fi
+# The supervisor's entry point, started by hand: a usage error, nothing run.
+check "supervisor started by hand" 2 bash -c \
+  'exec -a memprof-oracle-supervisor "$0" --internal-supervisor-of-the-conformance-kit stdin-null "touch $1"' \
+  "$BIN" "$T/ran"
+grep -q "internal supervisor" "$err" || fail "supervisor by hand: $(cat "$err")"
+[ ! -e "$T/ran" ] || fail "a supervisor started by hand ran its command"
 # The same with two cases at once, and a descendant that left the group with setsid: the
 # kit kills every orphan but the other case's supervisor, whose case is still judged.
 P="$T/pair"
@@ -178,6 +184,29 @@ sleep 0.2
 pid=$(cat "$T/esc.pid" 2>/dev/null)
 [ -n "$pid" ] || fail "-j 2: the escapee never started"
 if alive "$pid"; then fail "-j 2: a setsid escapee of an impl that killed its supervisor survived"; kill -9 "$pid"; fi
+# With two cases at once, each impl holds stdin, stdout and stderr and no other
+# descriptor of the kit's or the supervisors', and its parent is a supervisor's child.
+# Looked at from outside, once the shell has exec'd sleep: a shell holds descriptors of
+# its own.
+timeout 60 "$BIN" corpus check "$P" -j 2 \
+  --impl "f={file}; echo \$\$ > $T/held.\${f##*/}; exec sleep 1" >"$out" 2>"$err" &
+kit=$!
+for f in a b; do
+  pid=
+  for _ in $(seq 200); do
+    pid=$(cat "$T/held.$f.sampler.json" 2>/dev/null)
+    [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = sleep ] && break
+    sleep 0.01
+  done
+  fds=$(ls "/proc/$pid/fd" 2>/dev/null | sort -n | tr '\n' ' ')
+  [ "$fds" = "0 1 2 " ] || fail "-j 2: impl $f holds descriptors '$fds'"
+  parent=$(cut -d' ' -f4 "/proc/$pid/stat" 2>/dev/null)
+  [ "$(cat "/proc/$parent/comm" 2>/dev/null)" = mpo-supervisor ] ||
+    fail "-j 2: impl $f's parent is not a supervisor's child"
+done
+rc=0
+wait "$kit" || rc=$?
+[ "$rc" = 1 ] || fail "-j 2 descriptors: the check (no output: failed cases) ended $rc: $(cat "$err")"
 # An impl that rewrites the corpus: a decoder that always prints case a's stream, and
 # copies it over case b's expected file, must not pass b; the run says the corpus changed.
 W="$T/written"
