@@ -231,12 +231,23 @@ cmp -s <(grep -v '^#' "testdata/ring/single/consumer_dump.txt") "$out" || fail "
 check "tail needs DIR PID" 2 "$bin" events tail "$tmp/single/3995.events"
 check "chrome to unwritable path" 2 "$bin" events chrome "$tmp/single/3995.events" /nonexistent/x.json
 # A live process: tail follows it until it exits (the writer is detached so that its
-# exit is seen; the file is removed at exit, the cursor keeps its mapping).
+# exit is seen; the file is removed at exit, the cursor keeps its mapping). The writer
+# holds its events until the tail has mapped the ring, however slowly either starts.
 mkdir -p "$tmp/live"
-( "$writer" "$tmp/live" 40 25 & echo $! > "$tmp/live.pid" )
+( "$writer" "$tmp/live" 40 25 "$tmp/live.go" & echo $! > "$tmp/live.pid" )
 livepid=$(cat "$tmp/live.pid")
-for _ in $(seq 100); do [ -e "$tmp/live/$livepid.events" ] && break; sleep 0.05; done
-check "tail a live process" 0 "$bin" events tail "$tmp/live" "$livepid" --interval-ms 10 --max-seconds 30
+for _ in $(seq 1200); do [ -e "$tmp/live/$livepid.events" ] && break; sleep 0.05; done
+"$bin" events tail "$tmp/live" "$livepid" --interval-ms 10 --max-seconds 120 >"$out" 2>"$err" &
+tailpid=$!
+for _ in $(seq 1200); do
+  grep -q "$livepid.events" "/proc/$tailpid/maps" 2>/dev/null && break
+  kill -0 "$tailpid" 2>/dev/null || break
+  sleep 0.05
+done
+touch "$tmp/live.go"
+tail_rc=0
+wait "$tailpid" || tail_rc=$?
+if [ "$tail_rc" = 0 ]; then echo "ok   tail a live process"; else fail "tail a live process: exit $tail_rc: $(cat "$err")"; fi
 [ "$(grep -c ' counter minor_promoted #4 ' "$out")" = 40 ] || { fail "tail live: counters"; cat "$out"; }
 seq 0 39 | cmp -s - <(grep ' counter ' "$out" | awk '{print $NF}') || fail "tail live: order"
 grep -q 'lifecycle ring_stop #1 none' "$out" || fail "tail live: no ring_stop"
